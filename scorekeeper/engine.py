@@ -1,0 +1,214 @@
+"""The scoring engine: validate a match and replay its hands from the start.
+
+Pure Python: the web app, the exports and the CLI all call ``replay``; none of
+them computes a score of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .games import GAMES
+from .games.base import Game, Problem, Progress, Table, is_whole, show
+
+
+class MatchError(Exception):
+    """The input cannot be scored. ``problems`` are full lines, each naming where
+    ("hand 3: tricks add up to 10, not 11"); ``fields`` keeps, per hand number,
+    the field each problem is about so a form can show it in place."""
+
+    def __init__(self, problems: list[str], hand_problems: dict[int, list[Problem]] | None = None):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+        self.hand_problems = hand_problems or {}
+
+
+@dataclass
+class Match:
+    """A match as recorded: who plays, which variant, and the hands' raw inputs."""
+
+    game: str
+    players: list[str]
+    settings: dict = field(default_factory=dict)
+    first_dealer: int = 0
+    hands: list[dict] = field(default_factory=list)
+    date: str | None = None
+    note: str | None = None
+
+
+@dataclass
+class HandResult:
+    number: int
+    dealer: int
+    scores: list[int]
+    totals: list[int]
+    explanation: list[str]
+    extra: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
+               "totals": self.totals, "explanation": self.explanation}
+        out.update(self.extra)
+        return out
+
+
+@dataclass
+class MatchResult:
+    game: str
+    players: list[str]
+    settings: dict
+    hands: list[HandResult]
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+    next_dealer: int | None
+    state: Any = None
+
+    def as_json(self) -> dict:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "settings": self.settings,
+            "hands": [h.as_json() for h in self.hands],
+            "totals": self.totals,
+            "finished": self.finished,
+            "winners": self.winners,
+            "next_dealer": self.next_dealer,
+        }
+
+
+def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[str]]:
+    """Every setting in force (defaults filled in) and the problems with ``raw``."""
+    settings = game.defaults()
+    if raw is None:
+        return settings, []
+    if not isinstance(raw, dict):
+        return settings, [f"settings: must be an object, got {show(raw)}"]
+    known = {s.name: s for s in game.settings}
+    problems = []
+    for name, value in raw.items():
+        if name not in known:
+            allowed = ", ".join(known)
+            problems.append(f"settings: unknown setting \"{name}\" for {game.title} (allowed: {allowed})")
+            continue
+        parsed, problem = known[name].parse(value)
+        if problem:
+            problems.append(problem)
+        else:
+            settings[name] = parsed
+    if not problems:
+        problems = game.check_settings(settings)
+    return settings, problems
+
+
+def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
+    """Trimmed names and the problems with them."""
+    if not isinstance(players, list):
+        return [], ["players: must be a list of names"]
+    if game.min_players == game.max_players and len(players) != game.min_players:
+        return [], [f"players: {game.title} needs exactly {game.min_players} players, got {len(players)}"]
+    if not game.min_players <= len(players) <= game.max_players:
+        return [], [f"players: {game.title} needs {game.min_players} to {game.max_players} players, got {len(players)}"]
+    names, problems, seen = [], [], set()
+    for seat, name in enumerate(players):
+        if not isinstance(name, str):
+            problems.append(f"players[{seat}]: must be a name in quotes, got {show(name)}")
+            continue
+        name = name.strip()
+        if not name:
+            problems.append(f"players[{seat}]: a name cannot be empty")
+        elif len(name) > 40:
+            problems.append(f"players[{seat}]: a name is at most 40 characters, got {len(name)}")
+        elif name.casefold() in seen:
+            problems.append(f"players[{seat}]: \"{name}\" is already at the table (names must differ, ignoring case)")
+        seen.add(name.casefold())
+        names.append(name)
+    return names, problems
+
+
+def check_match(match: Match) -> tuple[Game, Table]:
+    """The game and table of a match whose header (game, players, settings,
+    first dealer) is valid; raises MatchError otherwise."""
+    game = GAMES.get(match.game) if isinstance(match.game, str) else None
+    if game is None:
+        raise MatchError([f"game: must be one of {', '.join(GAMES)}, got {show(match.game)}"])
+    players, problems = check_players(game, match.players)
+    settings, setting_problems = resolve_settings(game, match.settings)
+    problems += setting_problems
+    if players and not problems:
+        if not is_whole(match.first_dealer) or not 0 <= match.first_dealer < len(players):
+            problems.append(f"first_dealer: must be a seat 0 to {len(players) - 1}, got {show(match.first_dealer)}")
+    if problems:
+        raise MatchError(problems)
+    return game, Table(tuple(players), settings)
+
+
+def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
+    """Problems with a hand's keys and its optional ``dealer``."""
+    if not isinstance(hand, dict):
+        return [Problem(None, f"must be an object with the fields {', '.join(game.required_fields)}")]
+    problems = []
+    allowed = set(game.hand_fields) | {"dealer"}
+    for key in hand:
+        if key not in allowed:
+            problems.append(Problem(key, f"unknown field \"{key}\" for {game.title} (allowed: {', '.join(sorted(allowed))})"))
+    for key in game.required_fields:
+        if key not in hand:
+            problems.append(Problem(key, f"{key}: missing"))
+    if "dealer" in hand:
+        dealer = hand["dealer"]
+        if not is_whole(dealer) or not 0 <= dealer < table.seats:
+            problems.append(Problem("dealer", f"dealer: must be a seat 0 to {table.seats - 1}, got {show(dealer)}"))
+    return problems
+
+
+def hand_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
+    problems = hand_shape_problems(game, hand, table)
+    if problems:
+        return problems
+    return game.check_hand(hand, table)
+
+
+def replay(match: Match) -> MatchResult:
+    """Score every hand in order from the start (a pure fold). Raises MatchError
+    listing every problem when any hand cannot be scored."""
+    game, table = check_match(match)
+    if not isinstance(match.hands, list):
+        raise MatchError(["hands: must be a list of hands"])
+    totals = [0] * table.seats
+    state = game.start(table)
+    dealer = match.first_dealer
+    results: list[HandResult] = []
+    problems: list[str] = []
+    by_hand: dict[int, list[Problem]] = {}
+    winners: list[int] | None = None
+    for number, hand in enumerate(match.hands, start=1):
+        found = hand_problems(game, hand, table)
+        if winners is not None and not problems:
+            found.append(Problem(None, "recorded after the game ended "
+                                 f"(it ended after hand {number - 1})"))
+        if found:
+            by_hand[number] = found
+            problems += [f"hand {number}: {p.message}" for p in found]
+        if problems:
+            continue  # keep checking later hands' fields, but score nothing more
+        dealer = hand.get("dealer", dealer)
+        scored = game.score_hand(hand, table, dealer, state)
+        state = scored.state
+        totals = [t + s for t, s in zip(totals, scored.scores)]
+        results.append(HandResult(number, dealer, scored.scores, totals, scored.explanation, scored.extra))
+        winners = game.winners(table, Progress(totals, number, state))
+        dealer = game.next_dealer(table, dealer, scored)
+    if problems:
+        raise MatchError(problems, by_hand)
+    return MatchResult(
+        game=game.key,
+        players=list(table.players),
+        settings=table.settings,
+        hands=results,
+        totals=totals,
+        finished=winners is not None,
+        winners=winners or [],
+        next_dealer=None if winners is not None else dealer,
+        state=state,
+    )

@@ -1,0 +1,248 @@
+"""The interface every game module implements, and the small checks they share.
+
+The engine (``scorekeeper.engine``) replays a match by calling these methods in
+order; a game never sees the web, the database or the match file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input. ``field`` names the hand field (or setting)
+    so a form can show the message beside it; ``message`` already names it too, so
+    it reads on its own ("tricks add up to 10, not 11")."""
+
+    field: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A variant the players choose. ``kind`` is one of:
+    ``int`` (whole number, optional ``minimum``/``maximum``), ``choice`` (one of
+    ``choices``), ``bool``, ``int_or_null`` (a whole number or null) and
+    ``table`` (a dict of ``choices`` keys to whole numbers >= ``minimum``)."""
+
+    name: str
+    default: Any
+    label: str
+    help: str
+    kind: str = "int"
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple = ()
+
+    def parse(self, value: Any) -> tuple[Any, str | None]:
+        """Return (value, None) when valid, else (None, message naming the setting)."""
+        where = f"settings.{self.name}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value, None
+            return None, f"{where}: must be true or false, got {show(value)}"
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value, None
+            options = ", ".join(f'"{c}"' for c in self.choices)
+            return None, f"{where}: must be one of {options}, got {show(value)}"
+        if self.kind == "int_or_null" and value is None:
+            return None, None
+        if self.kind in ("int", "int_or_null"):
+            problem = range_problem(value, self.minimum, self.maximum)
+            return (value, None) if problem is None else (None, f"{where}: {problem}")
+        if self.kind == "table":
+            return self._parse_table(value, where)
+        raise ValueError(f"unknown setting kind {self.kind}")
+
+    def _parse_table(self, value: Any, where: str) -> tuple[Any, str | None]:
+        if not isinstance(value, dict):
+            return None, f"{where}: must be an object with keys {', '.join(self.choices)}"
+        missing = [k for k in self.choices if k not in value]
+        extra = [k for k in value if k not in self.choices]
+        if missing:
+            return None, f"{where}: missing {', '.join(missing)} (all of {', '.join(self.choices)} are needed)"
+        if extra:
+            return None, f"{where}: unknown key {', '.join(map(str, extra))}"
+        for key in self.choices:
+            problem = range_problem(value[key], self.minimum, self.maximum)
+            if problem:
+                return None, f"{where}.{key}: {problem}"
+        return {k: value[k] for k in self.choices}, None
+
+
+@dataclass
+class Scored:
+    """What one hand is worth. ``extra`` holds the game's own output fields
+    (``bags``, ``declarer``, ``holder``...) exactly as the rescore output names them.
+    ``state`` is the game's running state after this hand (bags, for example)."""
+
+    scores: list[int]
+    explanation: list[str]
+    extra: dict = field(default_factory=dict)
+    state: Any = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays fixed for a whole match."""
+
+    players: tuple[str, ...]
+    settings: dict
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % self.seats
+
+
+@dataclass
+class Progress:
+    """The match so far, as the end-of-game check sees it."""
+
+    totals: list[int]
+    hands_played: int
+    state: Any
+
+
+class Game:
+    """One trick-taking game: its metadata, settings, hand checks and scoring."""
+
+    key: str = ""
+    title: str = ""
+    summary: str = ""
+    min_players: int = 0
+    max_players: int = 0
+    settings: tuple[Setting, ...] = ()
+    # Every key a recorded hand may carry, besides the engine's own "dealer".
+    hand_fields: tuple[str, ...] = ()
+    required_fields: tuple[str, ...] = ()
+
+    # --- settings -------------------------------------------------------
+    def defaults(self) -> dict:
+        return {s.name: s.default for s in self.settings}
+
+    def check_settings(self, settings: dict) -> list[str]:
+        """Rules between settings (each already valid on its own)."""
+        return []
+
+    # --- a hand ---------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+        """Every problem with one recorded hand. Keys are already known to be
+        allowed and required ones present."""
+        raise NotImplementedError
+
+    def start(self, table: Table) -> Any:
+        """The running state before the first hand (``None`` if the game has none)."""
+        return None
+
+    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+        """Score one valid hand dealt by ``dealer``."""
+        raise NotImplementedError
+
+    def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
+        return table.left_of(dealer)
+
+    def winners(self, table: Table, progress: Progress) -> list[int] | None:
+        """The winning seats once the game is over, else ``None``."""
+        return highest_past(progress.totals, table.settings["target"], strictly=False)
+
+
+# --- helpers shared by the games ------------------------------------------
+
+def show(value: Any) -> str:
+    """A value as the JSON the user typed, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def is_whole(value: Any) -> bool:
+    # JSON true/false arrive as Python bools, which are ints: never a count.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def range_problem(value: Any, minimum: int | None = None, maximum: int | None = None) -> str | None:
+    """Why ``value`` is not a whole number in [minimum, maximum], or None."""
+    if not is_whole(value):
+        return f"must be a whole number, got {show(value)}"
+    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
+        return f"must be {minimum} to {maximum}, got {value}"
+    if minimum is not None and value < minimum:
+        return f"must be at least {minimum}, got {value}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}, got {value}"
+    return None
+
+
+def check_count(hand: dict, name: str, minimum: int, maximum: int) -> list[Problem]:
+    problem = range_problem(hand[name], minimum, maximum)
+    return [Problem(name, f"{name}: {problem}")] if problem else []
+
+
+def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list[Problem]:
+    """``name`` must be a list with one whole number 0..maximum per seat."""
+    value = hand[name]
+    if not isinstance(value, list) or len(value) != table.seats:
+        return [Problem(name, f"{name}: must be a list of {table.seats} numbers, one per seat, got {show_json(value)}")]
+    problems = []
+    for seat, count in enumerate(value):
+        problem = range_problem(count, 0, maximum)
+        if problem:
+            problems.append(Problem(name, f"{name}[{seat}] ({table.players[seat]}): {problem}"))
+    return problems
+
+
+def check_choice(hand: dict, name: str, choices: tuple[str, ...]) -> list[Problem]:
+    value = hand[name]
+    if isinstance(value, str) and value in choices:
+        return []
+    options = ", ".join(f'"{c}"' for c in choices)
+    return [Problem(name, f"{name}: must be one of {options}, got {show(value)}")]
+
+
+def check_bool(hand: dict, name: str) -> list[Problem]:
+    if isinstance(hand[name], bool):
+        return []
+    return [Problem(name, f"{name}: must be true or false, got {show(hand[name])}")]
+
+
+def show_json(value: Any) -> str:
+    import json
+
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def highest_past(totals: list[int], target: int, strictly: bool) -> list[int] | None:
+    """The shared end rule: once someone has reached the target (or passed it, when
+    ``strictly``), the single highest total wins; a tie for highest plays on."""
+    reached = any(t > target if strictly else t >= target for t in totals)
+    if not reached:
+        return None
+    return sole_leader(totals)
+
+
+def sole_leader(totals: list[int]) -> list[int] | None:
+    best = max(totals)
+    leaders = [seat for seat, t in enumerate(totals) if t == best]
+    return leaders if len(leaders) == 1 else None
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points)
+
+
+def name_list(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
