@@ -1,0 +1,82 @@
+"""The ``scorekeeper`` command: rescore a match file, serve the app, back it up."""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+
+from .engine import MatchError
+from .matchfile import rescore
+
+
+def cmd_rescore(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as handle:
+                text = handle.read()
+    except OSError as error:
+        print(f"{args.file}: cannot read: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        result = rescore(text)
+    except MatchError as error:
+        for line in error.problems:
+            print(line, file=sys.stderr)
+        return 2
+    json.dump(result.as_json(), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, so phones on the same Wi-Fi
+    can connect. A UDP "connect" sends nothing; it only picks the outgoing route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from .web import create_app
+
+    app = create_app()
+    print(f"Scorekeeper is running. Database: {app.config['DATABASE']}")
+    print(f"  On this machine:  http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{args.port}/")
+    lan = lan_address() if args.host in ("0.0.0.0", "") else None
+    if lan:
+        print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
+    print("Press Ctrl+C to stop.", flush=True)
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    rescore_cmd = commands.add_parser("rescore", help="re-score a match file and print the scores as JSON")
+    rescore_cmd.add_argument("file", help="the match file, or - for standard input")
+    rescore_cmd.set_defaults(run=cmd_rescore)
+    serve_cmd = commands.add_parser("serve", help="run the web app (waitress)")
+    serve_cmd.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones can connect)")
+    serve_cmd.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    serve_cmd.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve_cmd.set_defaults(run=cmd_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

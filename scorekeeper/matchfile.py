@@ -1,0 +1,103 @@
+"""The match file (``scorekeeper-match-1``): read, validate and write it.
+
+See ../shared/spec/match-format.md. Reading only checks the document's own shape;
+``engine.replay`` checks the game, players, settings and every hand.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+from .engine import Match, MatchError, MatchResult, replay
+from .games.base import show
+
+FORMAT = "scorekeeper-match-1"
+KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
+NOTE_LIMIT = 500
+
+
+def parse(doc: Any) -> Match:
+    """A Match from a decoded match document; raises MatchError on any problem
+    with the document itself (hands are checked when replayed)."""
+    if not isinstance(doc, dict):
+        raise MatchError(["match: must be a JSON object with game, players and hands"])
+    problems = [f"{key}: unknown key (allowed: {', '.join(KEYS)})" for key in doc if key not in KEYS]
+    if "format" in doc and doc["format"] != FORMAT:
+        problems.append(f"format: must be \"{FORMAT}\", got {show(doc['format'])}")
+    for key in ("game", "players"):
+        if key not in doc:
+            problems.append(f"{key}: missing")
+    if "hands" in doc and not isinstance(doc["hands"], list):
+        problems.append("hands: must be a list of hands")
+    problems += date_problems(doc.get("date"))
+    problems += note_problems(doc.get("note"))
+    if problems:
+        raise MatchError(problems)
+    return Match(
+        game=doc["game"],
+        players=doc["players"],
+        settings=doc.get("settings", {}),
+        first_dealer=doc.get("first_dealer", 0),
+        hands=doc.get("hands", []),
+        date=doc.get("date"),
+        note=doc.get("note"),
+    )
+
+
+def date_problems(value: Any) -> list[str]:
+    if value is None:
+        return []
+    try:
+        if not isinstance(value, str) or len(value) != 10:
+            raise ValueError
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return [f"date: must be a day as YYYY-MM-DD, got {show(value)}"]
+    return []
+
+
+def note_problems(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        return [f"note: must be text, got {show(value)}"]
+    if len(value) > NOTE_LIMIT:
+        return [f"note: at most {NOTE_LIMIT} characters, got {len(value)}"]
+    return []
+
+
+def loads(text: str | bytes) -> Match:
+    """Parse match-file text; raises MatchError for bad JSON too."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        where = f" (line {error.lineno}, column {error.colno})" if isinstance(error, json.JSONDecodeError) else ""
+        raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
+    return parse(doc)
+
+
+def to_document(match: Match) -> dict:
+    """The match file for a match, keys in the documented order."""
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "game": match.game,
+        "players": list(match.players),
+        "settings": dict(match.settings),
+        "first_dealer": match.first_dealer,
+    }
+    if match.date:
+        doc["date"] = match.date
+    if match.note:
+        doc["note"] = match.note
+    doc["hands"] = [dict(h) for h in match.hands]
+    return doc
+
+
+def dumps(match: Match) -> str:
+    return json.dumps(to_document(match), indent=2, ensure_ascii=False) + "\n"
+
+
+def rescore(text: str | bytes) -> MatchResult:
+    """Read a match file and replay it: the whole of ``scorekeeper rescore``."""
+    return replay(loads(text))
