@@ -75,7 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # a bug of ours must still not show a traceback to a player
+        print(f"scorekeeper: internal error ({type(error).__name__}: {error}); please report it", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

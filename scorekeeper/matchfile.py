@@ -71,6 +71,8 @@ def loads(text: str | bytes) -> Match:
     """Parse match-file text; raises MatchError for bad JSON too."""
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise MatchError(["match file: nested too deeply to be a match"]) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         where = f" (line {error.lineno}, column {error.colno})" if isinstance(error, json.JSONDecodeError) else ""
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None

@@ -1,0 +1,78 @@
+"""The real ``scorekeeper`` command, run as a user would run it."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
+
+THIRD_WHEEL = {
+    "format": "scorekeeper-match-1",
+    "game": "third_wheel",
+    "players": ["Ann", "Bob", "Cy"],
+    "settings": {"target": 33},
+    "first_dealer": 0,
+    "hands": [{"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}],
+}
+
+
+def run(*args, stdin=None):
+    return subprocess.run([SCOREKEEPER, *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_rescore_prints_the_documented_example(tmp_path):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(THIRD_WHEEL))
+    done = run("rescore", str(path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["settings"] == {"overtrick_dealer": "bid", "overtrick_setter": "other_setter", "deals_each": 2, "target": 33}
+    assert out["hands"][0]["scores"] == [9, 0, 2]
+    assert out["hands"][0]["dealer"] == 0 and out["hands"][0]["number"] == 1
+    assert out["totals"] == [9, 0, 2]
+    assert out["finished"] is False and out["winners"] == [] and out["next_dealer"] == 1
+    assert any("Ann" in line for line in out["hands"][0]["explanation"])
+
+
+def test_rescore_reads_standard_input():
+    done = run("rescore", "-", stdin=json.dumps(THIRD_WHEEL))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["totals"] == [9, 0, 2]
+
+
+def test_bad_hand_exits_2_naming_hand_and_field():
+    bad = dict(THIRD_WHEEL, hands=[dict(THIRD_WHEEL["hands"][0], tricks=[5, 4, 1])])
+    done = run("rescore", "-", stdin=json.dumps(bad))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == ["hand 1: tricks add up to 10, not 11"]
+
+
+def test_every_problem_gets_its_own_line():
+    bad = dict(THIRD_WHEEL, players=["Ann", "Bob"], settings={"target": -1, "colour": 1})
+    done = run("rescore", "-", stdin=json.dumps(bad))
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert "players: Third Wheel needs exactly 3 players, got 2" in lines
+    assert any(line.startswith("settings.target:") for line in lines)
+    assert any(line.startswith("settings: unknown setting \"colour\"") for line in lines)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("{not json", "match file: not valid JSON (line 1, column 2)"),
+    ("[]", "match: must be a JSON object"),
+    ('{"game": "bridge", "players": ["A", "B"]}', "game: must be one of"),
+])
+def test_malformed_files_are_refused_without_a_traceback(text, expected):
+    done = run("rescore", "-", stdin=text)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(expected)
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    done = run("rescore", str(tmp_path / "nope.json"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert "cannot read" in done.stderr and "Traceback" not in done.stderr
