@@ -146,7 +146,8 @@ def check_match(match: Match) -> tuple[Game, Table]:
 def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
     """Problems with a hand's keys and its optional ``dealer``."""
     if not isinstance(hand, dict):
-        return [Problem(None, f"must be an object with the fields {', '.join(game.required_fields)}")]
+        fields = game.required_fields or game.hand_fields
+        return [Problem(None, f"must be an object with the fields {', '.join(fields)}, got {show(hand)}")]
     problems = []
     allowed = set(game.hand_fields) | {"dealer"}
     for key in hand:

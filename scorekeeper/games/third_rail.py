@@ -1,9 +1,282 @@
-"""PLACEHOLDER: being written; replace this whole file."""
-from .base import Game
+"""Third Rail (seed 003): 3 to 6 players, every third trick scores a point.
+
+Scoring follows rules.md section 4. The module also holds the trick referee
+(``trick_winner``) and the trick-count helpers the trick-by-trick tally uses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import (
+    Game,
+    Problem,
+    Scored,
+    Setting,
+    Table,
+    check_choice,
+    check_seat_counts,
+    is_whole,
+    name_list,
+    show_json,
+)
+
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+_SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+_SINGULAR = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
+# King high, Ace low: the index is the rank's strength.
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+# Five or six players use two decks with these ranks taken out.
+_TWO_DECK_MISSING = ("2", "3", "4")
+
+TRICK_CARDS = [rank + letter for letter in "SHDC" for rank in RANKS]
+
+
+def tricks_per_hand(players: int) -> int:
+    """Cards are dealt one at a time until another round is impossible."""
+    if not 3 <= players <= 6:
+        raise ValueError(f"Third Rail is for 3 to 6 players, got {players}")
+    deck = 52 if players <= 4 else 80
+    return deck // players
+
+
+def is_scoring_trick(number: int, scoring_from: int) -> bool:
+    """Whether trick ``number`` (1 = the first trick) scores a point."""
+    if scoring_from not in (2, 3):
+        raise ValueError(f"scoring_from must be 2 or 3, got {scoring_from}")
+    return number >= 1 and number % 3 == scoring_from % 3
+
+
+def scoring_trick_numbers(players: int, scoring_from: int) -> list[int]:
+    return [n for n in range(1, tricks_per_hand(players) + 1) if is_scoring_trick(n, scoring_from)]
+
+
+def cards_in_deck(decks: int) -> list[str]:
+    """The cards one trick may hold: two decks leave out the 2s, 3s and 4s."""
+    if decks == 1:
+        return list(TRICK_CARDS)
+    if decks == 2:
+        return [c for c in TRICK_CARDS if _rank(c) not in _TWO_DECK_MISSING]
+    raise ValueError(f"decks must be 1 or 2, got {decks}")
+
+
+def card_label(card: str) -> str:
+    return _rank(card) + _SUIT_SYMBOLS[_suit(card)]
+
+
+def _rank(card: str) -> str:
+    return card[:-1]
+
+
+def _suit(card: str) -> str:
+    return _SUIT_LETTERS[card[-1]]
+
+
+def _strength(card: str) -> int:
+    return RANKS.index(_rank(card))
+
+
+def _ordinal(index: int) -> str:
+    number = index + 1
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _played(index: int) -> str:
+    return "led" if index == 0 else f"played {_ordinal(index)}"
+
+
+def _check_trick(cards: list, trump: Any, decks: int) -> str | None:
+    """Raise ValueError for a trick that cannot happen; return trump as a suit name."""
+    deck = cards_in_deck(decks)
+    sizes = (3, 4) if decks == 1 else (5, 6)
+    if not isinstance(cards, (list, tuple)) or len(cards) not in sizes:
+        count = len(cards) if isinstance(cards, (list, tuple)) else show_json(cards)
+        raise ValueError(f"a trick has one card per player: {sizes[0]} or {sizes[1]} cards "
+                         f"with {decks} deck{'s' if decks == 2 else ''}, got {count}")
+    for card in cards:
+        if card not in deck:
+            missing = " (two decks have no 2s, 3s or 4s)" if decks == 2 else ""
+            raise ValueError(f"unknown card {show_json(card)}: cards look like \"KS\", \"10H\", \"AC\"{missing}")
+        copies = cards.count(card)
+        if copies > decks:
+            raise ValueError(f"{card_label(card)} was played {copies} times, but "
+                             f"{'one deck has only one' if decks == 1 else 'two decks have only two'}")
+    if trump is None:
+        return None
+    if trump in SUITS:
+        return trump
+    if trump in _SUIT_LETTERS:
+        return _SUIT_LETTERS[trump]
+    raise ValueError(f"trump must be one of {', '.join(SUITS)} (or S, H, D, C), got {show_json(trump)}")
+
+
+def trick_winner(cards: list, trump: str | None = None, decks: int = 1) -> tuple[int, str]:
+    """The index (in play order) of the card that wins the trick, and why.
+
+    ``trump`` is a suit (``"spades"`` or ``"S"``) when the trump variation is on,
+    else None. The referee does not police revokes; it judges the cards as played.
+    """
+    trump = _check_trick(cards, trump, decks)
+    led = _suit(cards[0])
+    trumps = [i for i, c in enumerate(cards) if trump and _suit(c) == trump]
+    contenders = trumps or [i for i, c in enumerate(cards) if _suit(c) == led]
+    # Of two identical cards the earlier wins, hence -i on equal strength.
+    best = max(contenders, key=lambda i: (_strength(cards[i]), -i))
+    label = card_label(cards[best])
+    if trumps and led != trump:
+        kind = "the only trump" if len(trumps) == 1 else f"the highest trump ({trump})"
+        reason = f"{label} ({_played(best)}) is {kind}, and a trump beats any card of another suit."
+    elif len(contenders) == 1:
+        reason = f"Nobody else played a {_SINGULAR[led]}, so {label}, the card led, wins."
+    else:
+        led_is = "the suit led and trump" if led == trump else "the suit led"
+        reason = f"{label} ({_played(best)}) is the highest {_SINGULAR[led]}, {led_is} (King high, Ace low)."
+    if trump and not trumps:
+        reason = "No trump was played. " + reason
+    twins = [i for i in contenders if i > best and cards[i] == cards[best]]
+    if twins:
+        reason += (f" Another {label} was {_played(twins[0])}, but of two identical cards "
+                   "the one played first wins.")
+    return best, reason
+
+
+def _listing(numbers: list[int]) -> str:
+    return name_list([str(n) for n in numbers])
+
+
+def _tricks(count: int, word: str) -> str:
+    return f"{count} {word} trick{'' if count == 1 else 's'}" if count else f"no {word} tricks"
 
 
 class ThirdRail(Game):
     key = "third_rail"
-    title = "ThirdRail"
+    title = "Third Rail"
+    summary = "3 to 6 players, standard deck: every third trick scores a point for its winner"
     min_players = 3
     max_players = 6
+    settings = (
+        Setting("target", 12, "Target",
+                "The game ends after a hand in which someone reaches this many points; the highest total wins.",
+                minimum=1),
+        Setting("scoring_from", 3, "First scoring trick",
+                "3 means tricks 3, 6, 9, … score a point; 2 means tricks 2, 5, 8, … score instead.",
+                minimum=2, maximum=3),
+        Setting("most_other_tricks_bonus", False, "Bonus for most other tricks",
+                "The player who wins the most non-scoring tricks in a hand scores 2 more; tied players each get 2.",
+                kind="bool"),
+        Setting("trump", False, "Flip a trump card",
+                "After the deal the dealer turns up a card, and its suit is trump for that hand.",
+                kind="bool"),
+    )
+    hand_fields = ("winners", "scoring_tricks", "other_tricks", "trump")
+    # Either form will do, so neither is required; check_hand insists on exactly one.
+    required_fields = ()
+
+    # --- a hand ---------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+        return self._check_form(hand, table) + self._check_trump(hand, table)
+
+    def _check_form(self, hand: dict, table: Table) -> list[Problem]:
+        counts = [k for k in ("scoring_tricks", "other_tricks") if k in hand]
+        if "winners" in hand and counts:
+            return [Problem("winners", "give either winners (who won each trick) or "
+                            "scoring_tricks and other_tricks (each player's counts), not both")]
+        if "winners" in hand:
+            return self._check_winners(hand, table)
+        if len(counts) == 2:
+            return self._check_counts(hand, table)
+        if counts:
+            other = "other_tricks" if counts == ["scoring_tricks"] else "scoring_tricks"
+            return [Problem(other, f"{other}: missing ({counts[0]} and {other} go together)")]
+        return [Problem("winners", "no tricks recorded: give either winners (who won each trick) "
+                        "or scoring_tricks and other_tricks (each player's counts)")]
+
+    def _check_winners(self, hand: dict, table: Table) -> list[Problem]:
+        winners, tricks = hand["winners"], tricks_per_hand(table.seats)
+        if not isinstance(winners, list) or len(winners) != tricks:
+            return [Problem("winners", f"winners: must be a list of {tricks} seats, one per trick "
+                            f"({table.seats} players play {tricks} tricks), got {show_json(winners)}")]
+        return [Problem("winners", f"winners[{i}] (trick {i + 1}): must be a seat 0 to {table.seats - 1}, "
+                        f"got {show_json(seat)}")
+                for i, seat in enumerate(winners)
+                if not is_whole(seat) or not 0 <= seat < table.seats]
+
+    def _check_counts(self, hand: dict, table: Table) -> list[Problem]:
+        tricks = tricks_per_hand(table.seats)
+        scoring = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
+        problems = []
+        for name, expected, why in (
+            ("scoring_tricks", len(scoring), f"the scoring tricks are {_listing(scoring)}"),
+            ("other_tricks", tricks - len(scoring),
+             f"{tricks} tricks a hand, {len(scoring)} of them scoring"),
+        ):
+            found = check_seat_counts(hand, name, table, expected)
+            if not found and sum(hand[name]) != expected:
+                found = [Problem(name, f"{name} add up to {sum(hand[name])}, not {expected} ({why})")]
+            problems += found
+        return problems
+
+    def _check_trump(self, hand: dict, table: Table) -> list[Problem]:
+        if "trump" not in hand:
+            return []
+        if not table.settings["trump"]:
+            return [Problem("trump", "trump: this match plays without trump (setting trump is off), "
+                            "so leave trump out or turn the setting on")]
+        return check_choice(hand, "trump", SUITS)
+
+    # --- scoring --------------------------------------------------------
+    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+        names = table.players
+        scoring, other, won = self._tally(hand, table)
+        numbers = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
+        lines = [f"Tricks {_listing(numbers)} score one point each."]
+        if "trump" in hand:
+            lines.append(f"Trump was {hand['trump']} (recorded only; it does not change the score).")
+        for seat, count in enumerate(scoring):
+            which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
+            lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
+                         f"{count} point{'' if count == 1 else 's'}")
+        if not table.settings["most_other_tricks_bonus"]:
+            return Scored(scoring, lines)
+        bonus = self._bonus(other)
+        scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
+        lines.append(self._bonus_line(other, bonus, names))
+        lines.append("This hand: " + ", ".join(
+            f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
+            for s in range(table.seats)))
+        return Scored(scores, lines)
+
+    def _tally(self, hand: dict, table: Table) -> tuple[list[int], list[int], list[list[int]] | None]:
+        """Per seat: scoring tricks won, other tricks won, and (winners form only)
+        the numbers of the scoring tricks each won, for the explanation."""
+        if "winners" not in hand:
+            return list(hand["scoring_tricks"]), list(hand["other_tricks"]), None
+        scoring_from = table.settings["scoring_from"]
+        won: list[list[int]] = [[] for _ in table.players]
+        other = [0] * table.seats
+        for number, seat in enumerate(hand["winners"], start=1):
+            if is_scoring_trick(number, scoring_from):
+                won[seat].append(number)
+            else:
+                other[seat] += 1
+        return [len(w) for w in won], other, won
+
+    @staticmethod
+    def _bonus(other: list[int]) -> list[int]:
+        # Ruling: players tied for the most non-scoring tricks each score 2.
+        most = max(other)
+        return [seat for seat, count in enumerate(other) if count == most]
+
+    @staticmethod
+    def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
+        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in bonus)
+        rest = f" (others: {rest})" if rest else ""
+        if len(bonus) == 1:
+            return (f"Most non-scoring tricks: {names[bonus[0]]} with {other[bonus[0]]}{rest}, "
+                    f"so {names[bonus[0]]} scores 2 more.")
+        return (f"Most non-scoring tricks: {name_list([names[s] for s in bonus])} tie with "
+                f"{other[bonus[0]]} each{rest}, so each of them scores 2 more.")
+
+    # The end of the game is the shared rule (base.Game.winners): once someone
+    # reaches the target the single highest total wins; a tie plays another hand.
