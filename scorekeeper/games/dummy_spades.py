@@ -1,9 +1,284 @@
-"""PLACEHOLDER: being written; replace this whole file."""
-from .base import Game
+"""Dummy Hand Spades (rules.md section 3): three players and a dummy hand.
+
+Each deal the highest bidder (the declarer) partners the dummy against the other
+two (the defenders), but every player is scored alone, with their own bags.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import (Game, Problem, Progress, Scored, Setting, Table, check_count,
+                   check_seat_counts, is_whole, name_list, show, show_json, sole_leader)
+
+TRICKS = 13
+DUMMY = "dummy"
 
 
 class DummySpades(Game):
     key = "dummy_spades"
-    title = "DummySpades"
+    title = "Dummy Hand Spades"
+    summary = "3 players and a dummy hand: the highest bidder plays the dummy as partner, everyone scores alone"
     min_players = 3
     max_players = 3
+    settings = (
+        Setting("target", 500, "Target score",
+                "The game ends when someone reaches this total; the text suggests 300 for a shorter game.",
+                minimum=1),
+        Setting("bag_limit", 10, "Bag limit",
+                "Each time a player's bags (overtricks) reach this many they pay the bag penalty; 0 turns it off.",
+                minimum=0),
+        Setting("bag_penalty", 100, "Bag penalty",
+                "Points a player loses each time their bags reach the bag limit.", minimum=0),
+        Setting("nil_value", 100, "Nil bonus",
+                "Points won for a nil hand that took no tricks, or lost if it took any.", minimum=0),
+        Setting("lose_at", None, "Game also ends at",
+                "Leave empty, or a negative score such as -200: the game also ends when someone falls that low.",
+                kind="int_or_null", maximum=-1),
+        Setting("peek", "none", "Peeking at the dummy",
+                "What players see of the dummy before bidding: nothing, three or four cards each in secret, "
+                "or some cards flipped face up.",
+                kind="choice", choices=("none", "three", "four", "flip")),
+        Setting("flip_count", 2, "Cards flipped",
+                "With flipping, how many of the dummy's cards each player turns face up before bidding.",
+                minimum=1, maximum=4),
+    )
+    hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
+    required_fields = ("bids", "tricks", "dummy_tricks")
+
+    # --- a hand ---------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+        problems = check_seat_counts(hand, "bids", table, TRICKS)
+        problems += self._check_nils(hand, table)
+        trick_problems = check_seat_counts(hand, "tricks", table, TRICKS)
+        trick_problems += check_count(hand, "dummy_tricks", 0, TRICKS)
+        if not trick_problems:
+            total = sum(hand["tricks"]) + hand["dummy_tricks"]
+            if total != TRICKS:
+                trick_problems.append(Problem("tricks", f"tricks add up to {total} with the dummy's "
+                                                        f"{hand['dummy_tricks']}, not {TRICKS}"))
+        return problems + trick_problems
+
+    def _check_nils(self, hand: dict, table: Table) -> list[Problem]:
+        if "nils" not in hand:
+            return []
+        nils = hand["nils"]
+        if not isinstance(nils, list) or len(nils) != table.seats:
+            return [Problem("nils", f"nils: must be a list of {table.seats} lists, one per seat, of the hands "
+                                    f"each player bid nil on, got {show_json(nils)}")]
+        problems = []
+        for seat, held in enumerate(nils):
+            where = f"nils[{seat}] ({table.players[seat]})"
+            if not isinstance(held, list):
+                problems.append(Problem("nils", f"{where}: must be a list of seat numbers and/or \"dummy\", "
+                                                f"got {show_json(held)}"))
+                continue
+            seen = []
+            for holder in held:
+                if not (holder == DUMMY or is_whole(holder) and 0 <= holder < table.seats):
+                    problems.append(Problem("nils", f"{where}: each entry must be a seat 0 to {table.seats - 1} "
+                                                    f"or \"dummy\", got {show(holder)}"))
+                elif holder in seen:
+                    problems.append(Problem("nils", f"{where}: {hand_name(holder, table)} is listed twice"))
+                seen.append(holder)
+        return problems
+
+    # --- scoring --------------------------------------------------------
+    def start(self, table: Table) -> tuple[int, ...]:
+        return (0,) * table.seats  # each player's bags
+
+    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+        declarer = find_declarer(hand["bids"], dealer)
+        lines = [bidding_line(hand["bids"], dealer, declarer, table), tricks_line(hand, declarer, table)]
+        scores, bags = [], list(state)
+        for seat in range(table.seats):
+            parts, player_lines, bags[seat] = score_player(seat, hand, declarer, bags[seat], table)
+            scores.append(sum(parts))
+            lines += player_lines
+            if len(parts) > 1:
+                lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
+        return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags))
+
+    def winners(self, table: Table, progress: Progress) -> list[int] | None:
+        totals, lose_at = progress.totals, table.settings["lose_at"]
+        reached = any(t >= table.settings["target"] for t in totals)
+        sunk = lose_at is not None and any(t <= lose_at for t in totals)
+        return sole_leader(totals) if reached or sunk else None
+
+
+# --- the deal ---------------------------------------------------------------
+
+def bidding_order(dealer: int, seats: int = 3) -> list[int]:
+    """Left of the dealer bids first, the dealer last."""
+    return [(dealer + step) % seats for step in range(1, seats + 1)]
+
+
+def find_declarer(bids: list[int], dealer: int) -> int:
+    # A tied high bid goes to whoever made it first in bidding order, not the lower seat.
+    best = max(bids)
+    return next(seat for seat in bidding_order(dealer, len(bids)) if bids[seat] == best)
+
+
+def team_of(seat: int, declarer: int, seats: int = 3) -> tuple:
+    if seat == declarer:
+        return (declarer, DUMMY)
+    return tuple(s for s in range(seats) if s != declarer)
+
+
+def tricks_of(holder: Any, hand: dict) -> int:
+    return hand["dummy_tricks"] if holder == DUMMY else hand["tricks"][holder]
+
+
+def hand_name(holder: Any, table: Table, bidder: int | None = None) -> str:
+    if holder == DUMMY:
+        return "the dummy"
+    if holder == bidder:
+        return "their own hand"
+    return f"{table.players[holder]}'s hand"
+
+
+def bidding_line(bids: list[int], dealer: int, declarer: int, table: Table) -> str:
+    names = table.players
+    order = bidding_order(dealer, table.seats)
+    said = ", ".join(f"{names[s]} {bids[s]}" for s in order)
+    defenders = name_list([names[s] for s in order if s != declarer])
+    tied = [names[s] for s in order if bids[s] == bids[declarer]]
+    if len(tied) > 1:
+        both = "both" if len(tied) == 2 else "all"
+        why = f"{name_list(tied)} {both} bid {bids[declarer]}; {names[declarer]} bid it first, so"
+    else:
+        why = f"{names[declarer]} bid highest, so"
+    return (f"Bids, from the left of the dealer ({names[dealer]}): {said}. "
+            f"{why} {names[declarer]} is declarer with the dummy; {defenders} defend.")
+
+
+def tricks_line(hand: dict, declarer: int, table: Table) -> str:
+    names, tricks = table.players, hand["tricks"]
+    defenders = team_of((declarer + 1) % table.seats, declarer, table.seats)
+    own = f"{tricks[declarer]} + {hand['dummy_tricks']} = {tricks[declarer] + hand['dummy_tricks']}"
+    theirs = " + ".join(str(tricks[s]) for s in defenders)
+    return (f"{names[declarer]} and the dummy took {own} tricks; "
+            f"{name_list([names[s] for s in defenders])} took {theirs} = {sum(tricks[s] for s in defenders)}.")
+
+
+# --- one player's points --------------------------------------------------------
+
+def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> tuple[list[int], list[str], int]:
+    """(points parts, explanation lines, bags after) for one real player."""
+    team = team_of(seat, declarer, table.seats)
+    taken = sum(tricks_of(h, hand) for h in team)
+    points, line, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags, table)
+    parts, lines = [points], [line]
+    for holder in (hand.get("nils") or [[]] * table.seats)[seat]:
+        points, line = nil(seat, holder, team, hand, table)
+        lines.append(line)
+        if points is not None:
+            parts.append(points)
+    bags += over
+    penalty, bags, line = bag_penalty(seat, bags, table)
+    if line:
+        parts.append(-penalty)
+        lines.append(line)
+    return parts, lines, bags
+
+
+def contract(seat: int, bid: int, taken: int, declarer: bool, bags: int, table: Table) -> tuple[int, str, int]:
+    """(points, line, bags gained) for a player's team bid."""
+    name = table.players[seat]
+    took = f"took {taken} with the dummy" if declarer else f"the defenders took {taken}"
+    if taken < bid:
+        short = f"took only {taken} with the dummy" if declarer else f"the defenders took only {taken}"
+        return -10 * bid, f"{name} bid {bid} but {short}, so the contract failed: -{10 * bid}", 0
+    over = taken - bid
+    if over == 0:
+        return 10 * bid, f"{name} bid {bid} and {took}, exactly: 10 × {bid} = {10 * bid}", 0
+    gained = f"{plural(over, 'bag')} ({bags + over} in all)"
+    return (10 * bid + over,
+            f"{name} bid {bid} and {took}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over)
+
+
+def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:
+    """(points or None when the nil does not apply, line) for one nil a player bid."""
+    name, value = table.players[seat], table.settings["nil_value"]
+    what = f"{name}'s nil on {hand_name(holder, table, seat)}"
+    held = hand_name(holder, table).removesuffix("'s hand")
+    if holder not in team:
+        return None, f"{what} is not applied: {held} is on the other team this deal"
+    taken = tricks_of(holder, hand)
+    if taken == 0:
+        return value, f"{what}: {held} took no tricks, so +{value}"
+    return -value, f"{what}: {held} took {plural(taken, 'trick')}, so -{value}"
+
+
+def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | None]:
+    """(points lost, bags left, line or None) once a player's bags are counted."""
+    limit, penalty = table.settings["bag_limit"], table.settings["bag_penalty"]
+    if limit == 0 or bags < limit:
+        return 0, bags, None
+    times = bags // limit
+    lost = times * penalty
+    cost = f"{times} × {penalty} = {lost}" if times > 1 else f"{lost}"
+    left = bags - times * limit
+    return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
+                        f"loses {cost}, leaving {plural(left, 'bag')}")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def arithmetic(parts: list[int]) -> str:
+    text = str(parts[0])
+    for part in parts[1:]:
+        text += f" + {part}" if part >= 0 else f" - {-part}"
+    return f"{text} = {sum(parts)}"
+
+
+# --- trick referee ------------------------------------------------------------
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = {"S": ("♠", "spade"), "H": ("♥", "heart"), "D": ("♦", "diamond"), "C": ("♣", "club")}
+# Spades first and ranks high to low, as the dummy is laid out on the table.
+TRICK_CARDS = [rank + suit for suit in SUITS for rank in reversed(RANKS)]
+ORDINALS = ("led", "played 2nd", "played 3rd", "played 4th")
+
+
+def card_label(card: str) -> str:
+    check_card(card)
+    return card[:-1] + SUITS[card[-1]][0]
+
+
+def check_card(card: Any) -> None:
+    if card not in TRICK_CARDS:
+        raise ValueError(f"unknown card {show(card) if isinstance(card, str) else repr(card)}: "
+                         "use a rank 2-10, J, Q, K or A and a suit letter S, H, D or C, like \"10H\"")
+
+
+def trick_winner(cards: list, **context: Any) -> tuple[int, str]:
+    """(index in play order of the winning card, why) for one trick of four cards:
+    spades are trump, else the highest card of the suit led wins."""
+    if not isinstance(cards, (list, tuple)) or len(cards) != 4:
+        count = len(cards) if isinstance(cards, (list, tuple)) else show_json(cards)
+        raise ValueError(f"a trick has 4 cards (three players and the dummy), got {count}")
+    for card in cards:
+        check_card(card)
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            raise ValueError(f"{card_label(card)} is in the trick twice, but the deck has only one")
+    led = cards[0][-1]
+    spades = [i for i, card in enumerate(cards) if card[-1] == "S"]
+    followers = spades or [i for i, card in enumerate(cards) if card[-1] == led]
+    best = max(followers, key=lambda i: RANKS.index(cards[i][:-1]))
+    return best, trick_reason(cards, best, led, len(followers))
+
+
+def trick_reason(cards: list, best: int, led: str, rivals: int) -> str:
+    card = f"{card_label(cards[best])} ({ORDINALS[best]})"
+    suit = SUITS[led][1]
+    if led == "S":
+        return f"Spades were led and {card} is the highest spade, so it wins."
+    if cards[best][-1] == "S":
+        which = "the highest spade" if rivals > 1 else "the only spade"
+        return f"Spades are trump: {card} is {which}, so it beats the {suit}s led."
+    if rivals == 1:
+        return f"No spade was played and nobody else followed with a {suit}, so the card led, {card_label(cards[0])}, wins."
+    return f"No spade was played, so the highest {suit} (the suit led) wins: {card}."

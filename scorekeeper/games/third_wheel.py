@@ -1,9 +1,296 @@
-"""PLACEHOLDER: being written; replace this whole file."""
-from .base import Game
+"""Third Wheel (seed 001): three players with the Decktet; the dealer bids tricks,
+the two setters call trump and high/low and try to set the dealer.
+
+Scoring follows rules.md section 2, including the tied-setters ruling and the
+text's overtrick variants (settings ``overtrick_dealer`` and ``overtrick_setter``).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .base import (Game, Problem, Progress, Scored, Setting, Table, check_bool,
+                   check_choice, check_count, check_seat_counts, show)
+
+TRICKS = 11
+SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
+MODES = ("high", "low")
+
+
+class Card(NamedTuple):
+    name: str
+    rank: int
+    suits: tuple[str, ...]
+
+
+# The basic Decktet, copied from shared/spec/decktet.json (a test keeps them equal)
+# so the package needs nothing outside itself at run time.
+DECK: tuple[Card, ...] = (
+    Card("Ace of Moons", 1, ("moons",)),
+    Card("Ace of Suns", 1, ("suns",)),
+    Card("Ace of Waves", 1, ("waves",)),
+    Card("Ace of Leaves", 1, ("leaves",)),
+    Card("Ace of Wyrms", 1, ("wyrms",)),
+    Card("Ace of Knots", 1, ("knots",)),
+    Card("The Author", 2, ("moons", "knots")),
+    Card("The Desert", 2, ("suns", "wyrms")),
+    Card("The Origin", 2, ("waves", "leaves")),
+    Card("The Journey", 3, ("moons", "waves")),
+    Card("The Painter", 3, ("suns", "knots")),
+    Card("The Savage", 3, ("leaves", "wyrms")),
+    Card("The Mountain", 4, ("moons", "suns")),
+    Card("The Sailor", 4, ("waves", "leaves")),
+    Card("The Battle", 4, ("wyrms", "knots")),
+    Card("The Forest", 5, ("moons", "leaves")),
+    Card("The Discovery", 5, ("suns", "waves")),
+    Card("The Soldier", 5, ("wyrms", "knots")),
+    Card("The Lunatic", 6, ("moons", "waves")),
+    Card("The Penitent", 6, ("suns", "wyrms")),
+    Card("The Market", 6, ("leaves", "knots")),
+    Card("The Chance Meeting", 7, ("moons", "leaves")),
+    Card("The Castle", 7, ("suns", "knots")),
+    Card("The Cave", 7, ("waves", "wyrms")),
+    Card("The Diplomat", 8, ("moons", "suns")),
+    Card("The Mill", 8, ("waves", "leaves")),
+    Card("The Betrayal", 8, ("wyrms", "knots")),
+    Card("The Pact", 9, ("moons", "suns")),
+    Card("The Darkness", 9, ("waves", "wyrms")),
+    Card("The Merchant", 9, ("leaves", "knots")),
+    Card("The Huntress", 10, ("moons",)),
+    Card("The Bard", 10, ("suns",)),
+    Card("The Sea", 10, ("waves",)),
+    Card("The End", 10, ("leaves",)),
+    Card("The Calamity", 10, ("wyrms",)),
+    Card("The Windfall", 10, ("knots",)),
+)
+CARDS = {card.name: card for card in DECK}
+# Deck order (by rank, then suit order) is how players sort a Decktet hand.
+TRICK_CARDS = [card.name for card in DECK]
 
 
 class ThirdWheel(Game):
     key = "third_wheel"
-    title = "ThirdWheel"
+    title = "Third Wheel"
+    summary = "3 players, Decktet: the dealer bids tricks, the setters call trump and high/low"
     min_players = 3
     max_players = 3
+    settings = (
+        Setting("overtrick_dealer", "bid", "Dealer over the bid",
+                "What a dealer who takes more tricks than the bid scores: the bid, "
+                "or the bid minus one point per extra trick.",
+                kind="choice", choices=("bid", "penalty")),
+        Setting("overtrick_setter", "other_setter", "Setter over the bid",
+                "When the dealer goes over, the setter with fewer tricks scores the overtricks "
+                "plus the other setter's tricks, or plus their own tricks.",
+                kind="choice", choices=("other_setter", "own_tricks")),
+        Setting("deals_each", 2, "Deals each",
+                "The game ends once everyone has dealt this many times (0 for no limit).",
+                minimum=0),
+        Setting("target", 33, "Target score",
+                "The game ends once someone has at least this many points (0 for no target).",
+                minimum=0),
+    )
+    hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
+    required_fields = hand_fields
+
+    def check_settings(self, settings: dict) -> list[str]:
+        if settings["deals_each"] == 0 and settings["target"] == 0:
+            return ["settings: deals_each and target are both 0, so the game would never end; "
+                    "set at least one of them"]
+        return []
+
+    # --- a hand ---------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+        problems = check_choice(hand, "trump", SUITS) + check_choice(hand, "mode", MODES)
+        problems += check_bool(hand, "wheel") + self._check_bid(hand)
+        tricks = check_seat_counts(hand, "tricks", table, TRICKS)
+        if not tricks and sum(hand["tricks"]) != TRICKS:
+            tricks = [Problem("tricks", f"tricks add up to {sum(hand['tricks'])}, not {TRICKS}")]
+        return problems + tricks
+
+    def _check_bid(self, hand: dict) -> list[Problem]:
+        problems = check_count(hand, "bid", 0, TRICKS)
+        if not problems and hand["wheel"] is True and 0 < hand["bid"] < 6:
+            problems.append(Problem("bid", "bid: a dealer who took the Wheel must bid 0 or "
+                                           f"6 to {TRICKS}, got {hand['bid']}"))
+        return problems
+
+    # --- scoring --------------------------------------------------------
+    def score_hand(self, hand: dict, table: Table, dealer: int, state: object) -> Scored:
+        bid, tricks, names = hand["bid"], hand["tricks"], table.players
+        setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
+        fewer, more = sorted(setters, key=lambda seat: tricks[seat])
+        view = View(names[dealer], bid, tricks[dealer], names[fewer], tricks[fewer],
+                    names[more], tricks[more], table.settings)
+        wheel = "took the Wheel" if hand["wheel"] else "did not take the Wheel"
+        lines = [f"{names[dealer]} dealt, {wheel} and bid {bid}; tricks: "
+                 + ", ".join(f"{names[seat]} {tricks[seat]}" for seat in (dealer, *setters))]
+        if view.took == bid:
+            points, more_lines = _exact(view)
+        elif view.took < bid:
+            points, more_lines = _missed(view)
+        else:
+            points, more_lines = _over(view)
+        scores = [0] * table.seats
+        scores[dealer], scores[fewer], scores[more] = points
+        return Scored(scores, lines + more_lines, {}, state)
+
+    # --- end of game ----------------------------------------------------
+    def winners(self, table: Table, progress: Progress) -> list[int] | None:
+        deals, target = table.settings["deals_each"], table.settings["target"]
+        dealt_out = deals > 0 and progress.hands_played >= table.seats * deals
+        reached = target > 0 and max(progress.totals) >= target
+        if not (dealt_out or reached):
+            return None
+        # Ruling: the deal count is fixed, so players tied for highest share the win.
+        best = max(progress.totals)
+        return [seat for seat, total in enumerate(progress.totals) if total == best]
+
+
+# --- scoring the three outcomes ----------------------------------------------
+
+class View(NamedTuple):
+    """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
+
+    dealer: str
+    bid: int
+    took: int
+    fewer: str
+    t_fewer: int
+    more: str
+    t_more: int
+    settings: dict
+
+    @property
+    def tied(self) -> bool:
+        return self.t_fewer == self.t_more
+
+    def setters(self, f_points: int, f_why: str, m_points: int, m_why: str) -> tuple[int, int, list[str]]:
+        return f_points, m_points, [f"{self.fewer}, the setter with fewer tricks, {f_why}",
+                                    f"{self.more}, the setter with more tricks, {m_why}"]
+
+    def both(self, points: int, why: str) -> tuple[int, int, list[str]]:
+        # Ruling: tied setters each score the same share; M's 0 does not apply.
+        return points, points, [f"{self.fewer} and {self.more} both took {count(self.t_fewer)}, "
+                                f"so each scores {why}"]
+
+
+Outcome = tuple[tuple[int, int, int], list[str]]
+
+
+def count(tricks: int) -> str:
+    return f"{tricks} trick" if tricks == 1 else f"{tricks} tricks"
+
+
+def _exact(h: View) -> Outcome:
+    # The text fixes the extreme bids: 0 scores one point per trick in the hand, 11 double.
+    if h.bid == 0:
+        dealer, line = TRICKS, f"{h.dealer} bid 0 and took no tricks: a made 0 bid scores exactly {TRICKS}"
+    elif h.bid == TRICKS:
+        dealer = 2 * TRICKS
+        line = f"{h.dealer} bid {TRICKS} and took all {TRICKS}: a made {TRICKS} bid scores {dealer}"
+    else:
+        dealer = h.bid + h.t_more
+        who = f"the setters tied, {count(h.t_more)} each" if h.tied else f"{h.more}, the setter with more tricks"
+        line = f"{h.dealer} bid {h.bid} and took exactly {h.bid}: {h.bid} + {h.t_more} ({who}) = {dealer}"
+    if h.tied:
+        f, m, lines = h.both(h.t_fewer // 2, f"half of {h.t_fewer}, rounded down: {h.t_fewer // 2}")
+    else:
+        f, m, lines = h.setters(h.t_fewer, f"scores their {count(h.t_fewer)}: {h.t_fewer}", 0, "scores 0")
+    return (dealer, f, m), [line, *lines]
+
+
+def _missed(h: View) -> Outcome:
+    line = f"{h.dealer} bid {h.bid} but took only {h.took}, so the bid missed: 0"
+    if h.tied:
+        half = h.t_fewer // 2
+        f, m, lines = h.both(h.bid + half, f"the bid plus half of {h.t_fewer}, rounded down: "
+                                           f"{h.bid} + {half} = {h.bid + half}")
+    else:
+        f, m, lines = h.setters(h.bid + h.t_fewer, f"scores the bid plus their own tricks: "
+                                                   f"{h.bid} + {h.t_fewer} = {h.bid + h.t_fewer}",
+                                h.bid, f"scores the bid: {h.bid}")
+    return (0, f, m), [line, *lines]
+
+
+def _over(h: View) -> Outcome:
+    over = h.took - h.bid
+    line = f"{h.dealer} bid {h.bid} but took {h.took}, {over} over the bid"
+    if h.settings["overtrick_dealer"] == "penalty":
+        dealer, line = h.bid - over, f"{line}: the bid minus the overtricks, {h.bid} - {over} = {h.bid - over}"
+    else:
+        dealer, line = h.bid, f"{line}: the bid only, {h.bid}"
+    if h.tied:
+        share = (h.t_fewer + over) // 2
+        f, m, lines = h.both(share, f"half of ({count(h.t_fewer)} + {over} over = "
+                                           f"{h.t_fewer + over}), rounded down: {share}")
+    else:
+        own = h.settings["overtrick_setter"] == "own_tricks"
+        base, whose = (h.t_fewer, "their own") if own else (h.t_more, f"{h.more}'s")
+        f, m, lines = h.setters(base + over, f"scores {whose} {count(base)} plus {over} over the bid: "
+                                             f"{base} + {over} = {base + over}", 0, "scores 0")
+    return (dealer, f, m), [line, *lines]
+
+
+# --- trick referee -----------------------------------------------------------
+
+PLACES = ("led", "played second", "played third")
+
+
+def card_label(card: str) -> str:
+    """A card for a picker: "The Author (2, Moons/Knots)", "Ace of Moons (1)"."""
+    found = _card(card)
+    if found.rank == 1:
+        return f"{found.name} (1)"
+    return f"{found.name} ({found.rank}, {'/'.join(s.title() for s in found.suits)})"
+
+
+def trick_winner(cards: list, trump: str, mode: str) -> tuple[int, str]:
+    """The index (in play order) of the card that wins a trick of three, and why."""
+    played = _check_trick(cards, trump, mode)
+    trumps = [i for i, card in enumerate(played) if trump in card.suits]
+    led = set(played[0].suits)
+    pool = trumps or [i for i, card in enumerate(played) if led & set(card.suits)]
+    # min() keeps the first of equal keys, which is the ruling: equal ranks, earlier card wins.
+    best = min(pool, key=lambda i: -played[i].rank if mode == "high" else played[i].rank)
+    return best, _reason(played, best, pool, trump if trumps else None, mode)
+
+
+def _reason(played: list[Card], best: int, pool: list[int], trump: str | None, mode: str) -> str:
+    led = "/".join(s.title() for s in played[0].suits)
+    kind = f"trump ({trump.title()})" if trump else f"card sharing a suit with the led card ({led})"
+    winner = f"{played[best].name} ({PLACES[best]})"
+    if len(pool) == 1:
+        why = f"{winner} is the only {kind}, so it wins."
+    else:
+        word = "highest" if mode == "high" else "lowest"
+        others = " and ".join(f"{played[i].name} ({played[i].rank})" for i in pool if i != best)
+        tie = any(played[i].rank == played[best].rank for i in pool if i != best)
+        why = (f"{winner} is the {word} {kind} in a {mode} hand: {played[best].rank} against {others}"
+               + ("; of equal ranks the card played earlier wins." if tie else "."))
+    losers = " and ".join(played[i].name for i in range(len(played)) if i not in pool)
+    if losers and trump:
+        why += f" {losers} cannot win: only trumps count once a trump is played."
+    elif losers:
+        why += f" {losers} cannot win without sharing a led suit or being a trump."
+    return why
+
+
+def _card(name: object) -> Card:
+    if not isinstance(name, str) or name not in CARDS:
+        raise ValueError(f"unknown card {show(name)}: use a basic Decktet card name such as \"The Author\"")
+    return CARDS[name]
+
+
+def _check_trick(cards: list, trump: str, mode: str) -> list[Card]:
+    if trump not in SUITS:
+        raise ValueError(f"trump must be one of {', '.join(SUITS)}, got {show(trump)}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be \"high\" or \"low\", got {show(mode)}")
+    if not isinstance(cards, (list, tuple)) or len(cards) != 3:
+        count = len(cards) if isinstance(cards, (list, tuple)) else show(cards)
+        raise ValueError(f"a Third Wheel trick has 3 cards, one per player, got {count}")
+    played = [_card(name) for name in cards]
+    repeated = sorted({c.name for c in played if played.count(c) > 1})
+    if repeated:
+        raise ValueError(f"{', '.join(repeated)} played twice: the Decktet has only one of each card")
+    return played

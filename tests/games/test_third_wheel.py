@@ -99,13 +99,13 @@ def test_setters_are_found_from_the_dealer():
     # Bob deals: Cy is setter 1, Ann setter 2; the tricks list stays in seat order.
     result = play(hand(5, [4, 5, 2]), first_dealer=1)
     assert result.hands[0].dealer == 1
-    assert result.hands[0].scores == [4, 9, 0]
+    assert result.hands[0].scores == [0, 9, 2]
 
 
 def test_wheel_trump_and_mode_do_not_change_the_score():
     plain = scores(6, [6, 3, 2])
     other = play(hand(6, [6, 3, 2], wheel=True, trump="moons", mode="low")).hands[0].scores
-    assert plain == other == [9, 2, 0]
+    assert plain == other == [9, 0, 2]
 
 
 def test_no_extra_output_fields():
@@ -132,12 +132,17 @@ def test_over_explanation_with_both_variants():
     lines = play(hand(4, [7, 1, 3]), overtrick_dealer="penalty",
                  overtrick_setter="own_tricks").hands[0].explanation
     assert "Ann bid 4 but took 7, 3 over the bid: the bid minus the overtricks, 4 - 3 = 1" in lines
-    assert "Bob, the setter with fewer tricks, scores their own 1 tricks plus the 3 overtricks: 1 + 3 = 4" in lines
+    assert "Bob, the setter with fewer tricks, scores their own 1 trick plus 3 over the bid: 1 + 3 = 4" in lines
 
 
 def test_tied_explanation():
     lines = play(hand(6, [3, 4, 4])).hands[0].explanation
     assert "Bob and Cy both took 4 tricks, so each scores the bid plus half of 4, rounded down: 6 + 2 = 8" in lines
+
+
+def test_tied_over_explanation():
+    lines = play(hand(2, [5, 3, 3])).hands[0].explanation
+    assert "Bob and Cy both took 3 tricks, so each scores half of (3 tricks + 3 over = 6), rounded down: 3" in lines
 
 
 def test_explanation_opens_with_the_deal_and_tricks():
@@ -163,50 +168,50 @@ def test_deal_passes_clockwise_and_wraps():
 
 
 def test_an_out_of_turn_dealer_continues_the_rotation():
-    result = play(hand(5, [5, 4, 2], dealer=2))
-    assert result.hands[0].scores == [2, 0, 9]
+    result = play(hand(5, [4, 2, 5], dealer=2))
+    assert result.hands[0].scores == [0, 2, 9]
     assert result.next_dealer == 0
 
 
+# Each dealer bids 0 and takes 1: the tied setters score half of (5 + 1) = 3 each.
+ROUND = [hand(0, [1, 5, 5]), hand(0, [5, 1, 5]), hand(0, [5, 5, 1])]
+
+
 def test_game_ends_after_everyone_dealt_deals_each_times():
-    result = play(*[hand(0, [1, 5, 5])] * 6, target=0)
+    result = play(*ROUND * 2, target=0)
     assert result.finished and result.next_dealer is None
 
 
 def test_game_goes_on_before_the_last_deal():
-    result = play(*[hand(0, [1, 5, 5])] * 5, target=0)
+    result = play(*(ROUND * 2)[:5], target=0)
     assert not result.finished and result.winners == [] and result.next_dealer == 2
 
 
 def test_deals_each_setting_changes_the_length():
-    assert not play(*[hand(0, [1, 5, 5])] * 6, deals_each=3, target=0).finished
-    assert play(*[hand(0, [1, 5, 5])] * 3, deals_each=1, target=0).finished
+    assert not play(*ROUND * 2, deals_each=3, target=0).finished
+    assert play(*ROUND, deals_each=1, target=0).finished
 
 
 def test_players_tied_for_highest_share_the_win():
-    # Each deals a 0 bid that goes 1 over: the setters score 2 each time, so all tie.
-    result = play(*[hand(0, [1, 5, 5])] * 6)
-    assert result.totals == [8, 8, 8]
+    result = play(*ROUND * 2)
+    assert result.totals == [12, 12, 12]
     assert result.winners == [0, 1, 2]
 
 
 def test_highest_total_wins_at_the_deal_limit():
-    result = play(*[hand(5, [5, 4, 2])] * 3, deals_each=1)
-    assert result.totals == [11, 11, 11]
-    result = play(hand(5, [5, 4, 2]), hand(5, [5, 4, 2]), hand(5, [4, 5, 2]), deals_each=1)
-    assert result.totals == [11, 11, 5 + 2 + 5]
+    result = play(hand(5, [5, 4, 2]), hand(5, [2, 5, 4]), hand(5, [6, 0, 5]), deals_each=1)
+    assert result.totals == [11, 9, 13]
     assert result.winners == [2]
 
 
 def test_reaching_the_target_ends_the_game():
-    result = play(hand(11, [11, 0, 0]), hand(11, [0, 11, 0]), target=22, deals_each=0)
+    result = play(hand(11, [11, 0, 0]), target=22, deals_each=0)
     assert result.finished and result.winners == [0]
-    assert len(result.hands) == 1
 
 
 def test_target_reached_in_a_tie_is_shared():
-    result = play(hand(11, [11, 0, 0]), hand(11, [0, 11, 0]), target=22)
-    assert result.totals == [22, 22, 0] and result.winners == [0, 1]
+    result = play(hand(11, [11, 0, 0]), hand(11, [0, 11, 0]), hand(11, [5, 5, 1]), target=30)
+    assert result.totals == [35, 35, 0] and result.winners == [0, 1]
 
 
 def test_below_target_plays_on_without_deal_limit():
@@ -215,7 +220,7 @@ def test_below_target_plays_on_without_deal_limit():
 
 
 def test_a_hand_after_the_end_is_refused():
-    assert problems(*[hand(0, [1, 5, 5])] * 7) == [
+    assert problems(*ROUND * 2, ROUND[0]) == [
         "hand 7: recorded after the game ended (it ended after hand 6)"]
 
 
@@ -313,7 +318,7 @@ def test_wrong_number_of_players():
     (["The Journey", "The Sea", "The Huntress"], "knots", "high", 1),
     (["The Journey", "The End", "The Calamity"], "knots", "high", 0),
     (["The Lunatic", "Ace of Moons", "Ace of Leaves"], "knots", "low", 1),
-    (["The Lunatic", "The Origin", "Ace of Leaves"], "knots", "low", 0),
+    (["The Lunatic", "The Origin", "Ace of Leaves"], "knots", "low", 1),
     # Ace is 1 and Crown 10.
     (["Ace of Moons", "The Huntress", "The Pact"], "knots", "high", 1),
     (["The Huntress", "Ace of Moons", "The Pact"], "knots", "low", 1),
@@ -397,7 +402,7 @@ def valid_hands(draw):
 @given(valid_hands())
 @hsettings(max_examples=150, deadline=None)
 def test_default_scores_follow_the_shape_of_the_rules(one):
-    got = play(one, deals_each=0, target=0 or 1000).hands[0].scores
+    got = play(one, deals_each=0, target=1000).hands[0].scores
     bid, (took, s1, s2) = one["bid"], one["tricks"]
     fewer, more = (1, 2) if s1 < s2 else (2, 1)
     assert min(got) >= 0
