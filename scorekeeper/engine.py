@@ -163,11 +163,13 @@ def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
     return problems
 
 
-def hand_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
+def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> list[Problem]:
+    """Every problem with one hand; ``dealer`` is who the rotation says deals it
+    (None when unknown), overridden by the hand's own ``dealer``."""
     problems = hand_shape_problems(game, hand, table)
     if problems:
         return problems
-    return game.check_hand(hand, table)
+    return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
 def replay(match: Match) -> MatchResult:
@@ -184,7 +186,7 @@ def replay(match: Match) -> MatchResult:
     by_hand: dict[int, list[Problem]] = {}
     winners: list[int] | None = None
     for number, hand in enumerate(match.hands, start=1):
-        found = hand_problems(game, hand, table)
+        found = hand_problems(game, hand, table, None if problems else dealer)
         if winners is not None and not problems:
             found.append(Problem(None, "recorded after the game ended "
                                  f"(it ended after hand {number - 1})"))

@@ -76,7 +76,7 @@ PLAYERS = {"third_hand": 2, "third_wheel": 3, "dummy_spades": 3, "third_rail": 3
 # Settings under which no number of hands ends the game, for benchmarks.
 ENDLESS = {
     "third_hand": {"target": 10**9},
-    "third_wheel": {"target": 0, "deals_each": 0},
+    "third_wheel": {"target": 0, "deals_each": 10**6},
     "dummy_spades": {"target": 10**9},
     "third_rail": {"target": 10**9},
 }

@@ -5,6 +5,7 @@ order; a game never sees the web, the database or the match file.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,16 +124,18 @@ class Game:
 
     # --- settings -------------------------------------------------------
     def defaults(self) -> dict:
-        return {s.name: s.default for s in self.settings}
+        # A copy, so a match that edits a table setting never edits the defaults.
+        return {s.name: copy.deepcopy(s.default) for s in self.settings}
 
     def check_settings(self, settings: dict) -> list[str]:
         """Rules between settings (each already valid on its own)."""
         return []
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         """Every problem with one recorded hand. Keys are already known to be
-        allowed and required ones present."""
+        allowed and required ones present. ``dealer`` is None when it cannot be
+        known (an earlier hand is invalid); checks that need it are then skipped."""
         raise NotImplementedError
 
     def start(self, table: Table) -> Any:

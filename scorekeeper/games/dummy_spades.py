@@ -46,7 +46,7 @@ class DummySpades(Game):
     required_fields = ("bids", "tricks", "dummy_tricks")
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         problems = check_seat_counts(hand, "bids", table, TRICKS)
         problems += self._check_nils(hand, table)
         trick_problems = check_seat_counts(hand, "tricks", table, TRICKS)

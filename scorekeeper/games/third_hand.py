@@ -1,9 +1,307 @@
-"""PLACEHOLDER: being written; replace this whole file."""
-from .base import Game
+"""Third Hand (seed 000): two players, 24 cards, one bid card each, a cut for trump.
+
+Scoring, rulings and the trick referee follow rules.md section 1.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
+                   check_seat_counts, highest_past, is_whole, range_problem, show, show_json)
+
+RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
+TRUMPS = ("hearts", "diamonds", "clubs", "spades")
+DEFAULT_CONTRACT_VALUES = {"9": 60, "10": 65, "J": 70, "Q": 75, "K": 80, "A": 85}
+CARDS_CAPTURED = 14  # Ruling: the bid cards and the cut card stay out of play
+DECK = {"aces": 4, "nines": 4, "tens": 4, "pictures": 12}
+
+
+# --- card points and the 14-card check --------------------------------------
+
+def points_from_counts(aces: int, nines: int, tens_and_pictures: int) -> int:
+    """Card points of captured cards: Ace 1, nine 9, ten and K/Q/J 10."""
+    return aces + 9 * nines + 10 * tens_and_pictures
+
+
+def _splits():
+    """Every way the 14 captured cards can fall: (cards, aces, nines) per player."""
+    for cards0, aces0, nines0, aces1, nines1 in product(range(0, CARDS_CAPTURED + 1, 2),
+                                                        range(5), range(5), range(5), range(5)):
+        cards1 = CARDS_CAPTURED - cards0
+        if aces0 + aces1 > 4 or nines0 + nines1 > 4:
+            continue
+        if aces0 + nines0 > cards0 or aces1 + nines1 > cards1:
+            continue
+        yield (cards0, aces0, nines0), (cards1, aces1, nines1)
+
+
+def _points(cards: int, aces: int, nines: int) -> int:
+    return points_from_counts(aces, nines, cards - aces - nines)
+
+
+POSSIBLE_POINTS = frozenset((_points(*p0), _points(*p1)) for p0, p1 in _splits())
+# Card counts that can make each player's points, for messages that say why.
+CARDS_FOR_POINTS: dict[int, frozenset[int]] = {}
+for _p0, _p1 in _splits():
+    for _split in (_p0, _p1):
+        CARDS_FOR_POINTS.setdefault(_points(*_split), frozenset())
+        CARDS_FOR_POINTS[_points(*_split)] |= {_split[0]}
+POSSIBLE_TOTALS = frozenset(p0 + p1 for p0, p1 in POSSIBLE_POINTS)
+
+
+def _ranges(numbers) -> str:
+    """100, 101, 102, 109 -> "100-102, 109"."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _or_list(numbers) -> str:
+    words = [str(n) for n in sorted(numbers)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def points_problems(points: list[int], names: tuple[str, ...]) -> list[str]:
+    """Why a pair of captured points cannot come from 14 cards (empty if it can)."""
+    if tuple(points) in POSSIBLE_POINTS:
+        return []
+    problems = []
+    total = sum(points)
+    if total not in POSSIBLE_TOTALS:
+        problems.append(f"points add up to {total}, which 14 captured cards cannot make "
+                        f"(possible totals: {_ranges(POSSIBLE_TOTALS)})")
+    for seat, p in enumerate(points):
+        if p not in CARDS_FOR_POINTS:
+            problems.append(f"points[{seat}] ({names[seat]}): {p} cannot be made from an even number "
+                            "of captured cards (2 a trick; Ace 1, nine 9, ten and pictures 10)")
+    if problems:
+        return problems
+    # With a possible total the aces and nines always fit, so only the card counts clash.
+    return [f"points: {names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
+            f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
+            "which never add up to the 14 cards captured"]
+
+
+def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, str] = ("first player", "second player")) -> list[str]:
+    """Why two players' captured-card counts ({"aces", "nines", "tens", "pictures"})
+    are impossible under the 14-card rule; empty when they are possible."""
+    problems = []
+    for name, counts in zip(names, (counts0, counts1)):
+        for kind in DECK:
+            problem = range_problem(counts.get(kind), 0, DECK[kind])
+            if problem:
+                problems.append(f"{name}'s {kind}: {problem}")
+    if problems:
+        return problems
+    cards = [sum(counts[kind] for kind in DECK) for counts in (counts0, counts1)]
+    for name, count in zip(names, cards):
+        if count % 2:
+            problems.append(f"{name} captured {count} cards, but every trick gives 2, so it must be even")
+    cards = sum(cards)
+    if cards != CARDS_CAPTURED:
+        problems.append(f"cards captured add up to {cards}, not {CARDS_CAPTURED}")
+    for kind, most in DECK.items():
+        both = counts0[kind] + counts1[kind]
+        if both > most:
+            problems.append(f"{kind} add up to {both}, but the deck has only {most}")
+    return problems
+
+
+# --- the contract -------------------------------------------------------------
+
+def holder_of(bids: list) -> int | None:
+    """The seat with the higher face-up bid, or None when both passed."""
+    face_up = [seat for seat, bid in enumerate(bids) if bid is not None]
+    if not face_up:
+        return None
+    return max(face_up, key=lambda seat: RANKS.index(bids[seat]))
+
+
+def high_rank_for(bids: list) -> str:
+    """The deal's high rank: the holder's bid rank, or K with no contract."""
+    holder = holder_of(bids)
+    return "K" if holder is None else bids[holder]
+
+
+def _bid_words(bid: str | None) -> str:
+    return "passed face down" if bid is None else f"bid {bid}"
 
 
 class ThirdHand(Game):
     key = "third_hand"
-    title = "ThirdHand"
+    title = "Third Hand"
+    summary = "2 players, 24 cards: a bid card sets the high rank, a cut card sets trump, take card points"
     min_players = 2
     max_players = 2
+    settings = (
+        Setting("target", 500, "Target",
+                "The game ends when a total is past this (more than it); the highest total wins.",
+                minimum=1),
+        Setting("contract_values", DEFAULT_CONTRACT_VALUES, "Contract values",
+                "Card points the holder must take for each bid rank; these are house values, "
+                "since the original table was lost.",
+                kind="table", minimum=0, choices=RANKS),
+    )
+    hand_fields = ("bids", "trump", "exchanged", "points")
+    required_fields = ("bids", "trump", "points")
+
+    # --- a hand -------------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+        """``dealer`` (or the hand's own "dealer") lets the check refuse a dealer's bid
+        that does not top."""
+        if dealer is None and hand.get("dealer") in range(table.seats) and is_whole(hand["dealer"]):
+            dealer = hand["dealer"]
+        bid_problems = self._check_bids(hand["bids"], table, dealer)
+        problems = bid_problems + check_choice(hand, "trump", TRUMPS)
+        if "exchanged" in hand:
+            problems += check_bool(hand, "exchanged")
+            if hand["exchanged"] is True and not bid_problems and holder_of(hand["bids"]) is None:
+                problems.append(Problem("exchanged", "exchanged: true, but both passed, so there was no "
+                                        "contract and nobody may swap with the third hand"))
+        point_problems = check_seat_counts(hand, "points", table, 10 * CARDS_CAPTURED)
+        if not point_problems:
+            point_problems = [Problem("points", m) for m in points_problems(hand["points"], table.players)]
+        return problems + point_problems
+
+    def _check_bids(self, bids, table: Table, dealer: int | None) -> list[Problem]:
+        if not isinstance(bids, list) or len(bids) != table.seats:
+            return [Problem("bids", f"bids: must be a list of {table.seats} bids, one per seat "
+                            f"(a rank or null for face down), got {show_json(bids)}")]
+        options = ", ".join(f'"{r}"' for r in RANKS)
+        problems = [Problem("bids", f"bids[{seat}] ({table.players[seat]}): must be one of {options} "
+                            f"or null (face down), got {show(bid)}")
+                    for seat, bid in enumerate(bids) if bid is not None and bid not in RANKS]
+        if problems or None in bids:
+            return problems
+        if bids[0] == bids[1]:
+            return [Problem("bids", f"bids: both bid {bids[0]}, but the dealer must bid a higher rank to "
+                            "top the non-dealer (equal rank does not top)")]
+        if dealer is not None and holder_of(bids) != dealer:
+            other = table.left_of(dealer)
+            return [Problem("bids", f"bids[{dealer}] ({table.players[dealer]}): the dealer's {bids[dealer]} "
+                            f"does not top {table.players[other]}'s {bids[other]}; the dealer must bid "
+                            "higher or pass face down")]
+        return []
+
+    def score_hand(self, hand: dict, table: Table, dealer: int, state) -> Scored:
+        bids, points = hand["bids"], hand["points"]
+        names = table.players
+        holder = holder_of(bids)
+        doubled = None not in bids
+        lines = [self._bidding_line(bids, names, dealer)]
+        swap = f"; {names[holder]} swapped hands with the third hand" if hand.get("exchanged") else ""
+        lines.append(f"Trump: {hand['trump']}{swap}.")
+        if holder is None:
+            lines.append(f"No contract, so each scores their own card points: "
+                         f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
+            return Scored(list(points), lines, {"holder": None, "made": None, "doubled": False})
+        opponent = 1 - holder
+        p_holder, p_opponent = points[holder], points[opponent]
+        value = table.settings["contract_values"][bids[holder]]
+        made = p_holder >= value
+        multiplier = 2 if doubled else 1
+        diff = abs(p_holder - p_opponent)
+        change = multiplier * diff if made else -multiplier * diff
+        if made:
+            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract and took "
+                         f"{p_holder}: made.")
+        else:
+            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract but took "
+                         f"only {p_holder}: failed.")
+        sign = "+" if made else "-"
+        times = f"2 × {diff} (twice the" if doubled else f"{diff} (the"
+        lines.append(f"{names[holder]} scores {p_holder} {sign} {times} difference between "
+                     f"{p_holder} and {p_opponent}) = {p_holder + change}.")
+        lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
+        scores = [0, 0]
+        scores[holder], scores[opponent] = p_holder + change, p_opponent
+        return Scored(scores, lines, {"holder": holder, "made": made, "doubled": doubled})
+
+    @staticmethod
+    def _bidding_line(bids: list, names: tuple[str, ...], dealer: int) -> str:
+        non_dealer = 1 - dealer
+        said = (f"{names[non_dealer]} {_bid_words(bids[non_dealer])}, then "
+                f"{names[dealer]} (dealer) {_bid_words(bids[dealer])}")
+        holder = holder_of(bids)
+        if holder is None:
+            return f"{said}: no contract, Kings are high."
+        doubled = ", doubled because both bid face up" if None not in bids else ""
+        return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
+
+    def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
+        """The higher hand score deals; a tie passes the deal to the non-dealer."""
+        first, second = scored.scores
+        if first == second:
+            return table.left_of(dealer)
+        return 0 if first > second else 1
+
+    def winners(self, table: Table, progress) -> list[int] | None:
+        # "The highest score past 500": reaching the target exactly is not enough.
+        return highest_past(progress.totals, table.settings["target"], strictly=True)
+
+
+# --- trick referee --------------------------------------------------------------
+
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+def card_label(card: str) -> str:
+    """ "10H" -> "10♥"."""
+    rank, suit = _parse(card)
+    return rank + SUIT_SIGNS[suit]
+
+
+def _parse(card) -> tuple[str, str]:
+    if not isinstance(card, str) or card.strip().upper() not in TRICK_CARDS:
+        raise ValueError(f"unknown card {show(card)}: use a rank 9 10 J Q K A and a suit letter "
+                         'S H D C, e.g. "AS" or "10H"')
+    card = card.strip().upper()
+    return card[:-1], card[-1]
+
+
+def suit_order(high_rank: str) -> str:
+    """The ranks of a suit from top to bottom, as the rule text writes them."""
+    if high_rank == "A":
+        return "A K Q J 10 9"
+    rest = [r for r in ("K", "Q", "J", "10", "9") if r != high_rank]
+    return "(A) " + " ".join([high_rank] + rest) + " (A)"
+
+
+def _strength(rank: str, played_second: bool, high_rank: str) -> int:
+    if rank == "A" and high_rank != "A":
+        return 100 if played_second else -1  # high when played second, low when led
+    if rank == high_rank:
+        return 50
+    return ("9", "10", "J", "Q", "K").index(rank)
+
+
+def trick_winner(cards: list, trump: str, high_rank: str = "K") -> tuple[int, str]:
+    """Index (in play order) of the card that wins a trick of two, and why."""
+    if not isinstance(cards, (list, tuple)) or len(cards) != 2:
+        count = len(cards) if isinstance(cards, (list, tuple)) else show(cards)
+        raise ValueError(f"a Third Hand trick has 2 cards, got {count}")
+    if trump not in TRUMPS:
+        raise ValueError(f"trump must be one of {', '.join(TRUMPS)}, got {show(trump)}")
+    if high_rank not in RANKS:
+        raise ValueError(f"high_rank must be one of {' '.join(RANKS)}, got {show(high_rank)}")
+    (led_rank, led_suit), (rank, suit) = _parse(cards[0]), _parse(cards[1])
+    led, second = card_label(cards[0]), card_label(cards[1])
+    if (led_rank, led_suit) == (rank, suit):
+        raise ValueError(f"{led} is played twice, but the deck has only one")
+    if suit != led_suit:
+        if SUITS[suit] == trump:
+            return 1, f"{second} is a trump ({trump}) and {led} is not, so the trump wins."
+        return 0, f"{second} neither follows {SUITS[led_suit]} nor is a trump, so the led {led} wins."
+    winner = 1 if _strength(rank, True, high_rank) > _strength(led_rank, False, high_rank) else 0
+    won, lost = (second, led) if winner else (led, second)
+    if high_rank != "A" and "A" in (rank, led_rank):
+        how = "played second is highest" if rank == "A" else "led is lowest"
+        return winner, f"An Ace {how} in Third Hand, so {won} beats {lost}."
+    return winner, (f"Both are {SUITS[suit]}; with {high_rank} high the order is "
+                    f"{suit_order(high_rank)}, so {won} beats {lost}.")

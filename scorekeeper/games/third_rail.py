@@ -174,7 +174,7 @@ class ThirdRail(Game):
     required_fields = ()
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         return self._check_form(hand, table) + self._check_trump(hand, table)
 
     def _check_form(self, hand: dict, table: Table) -> list[Problem]:

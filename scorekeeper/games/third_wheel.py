@@ -99,7 +99,7 @@ class ThirdWheel(Game):
         return []
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table) -> list[Problem]:
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         problems = check_choice(hand, "trump", SUITS) + check_choice(hand, "mode", MODES)
         problems += check_bool(hand, "wheel") + self._check_bid(hand)
         tricks = check_seat_counts(hand, "tricks", table, TRICKS)
