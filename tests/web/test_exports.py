@@ -1,0 +1,128 @@
+"""Print view, JSON/CSV export and import, through real HTTP on the test client."""
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from scorekeeper import store
+from scorekeeper.engine import Match
+from scorekeeper.matchfile import loads
+
+WHEEL_HAND = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
+SPADES_HAND = {"bids": [7, 5, 6], "tricks": [4, 5, 0], "dummy_tricks": 4}
+
+
+def make_match(app, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None):
+    with app.app_context():
+        from scorekeeper.web.db import get_db
+        return store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
+                                                  date="2026-11-20", note=note))
+
+
+def upload(client, text, name="match.json"):
+    data = {"file": (io.BytesIO(text.encode() if isinstance(text, str) else text), name)}
+    return client.post("/import", data=data, content_type="multipart/form-data")
+
+
+def test_print_view_shows_players_hands_points_and_explanations(app, client):
+    match_id = make_match(app, note="Kitchen table")
+    page = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
+    assert "Third Wheel" in page and "Kitchen table" in page and "2026-11-20" in page
+    assert "Hand 1" in page and "Ann dealt" in page
+    assert "+9" in page and "+2" in page
+    assert "Ann bid 5 and took exactly 5" in page
+    assert "In progress after 1 hand;" in page and "Bob deals next" in page
+
+
+def test_print_view_has_a_print_stylesheet_and_no_forms(app, client):
+    page = client.get(f"/matches/{make_match(app)}/print").get_data(as_text=True)
+    assert "print.css" in page
+    assert "<form" not in page and "<button" not in page
+
+
+def test_print_view_of_a_finished_match_names_the_winner(app, client):
+    hands = [dict(WHEEL_HAND)] * 6  # two deals each, Ann always makes her bid
+    page = client.get(f"/matches/{make_match(app, hands=hands)}/print").get_data(as_text=True)
+    assert "wins" in page and "after 6 hands" in page
+
+
+def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
+    match_id = make_match(app, note="Cup final")
+    response = client.get(f"/matches/{match_id}/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    doc = json.loads(response.data)
+    assert doc["format"] == "scorekeeper-match-1" and doc["note"] == "Cup final"
+    path = tmp_path / "export.json"
+    path.write_bytes(response.data)
+    done = subprocess.run([str(Path(sys.executable).with_name("scorekeeper")), "rescore", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["totals"] == [9, 0, 2]
+
+
+def test_exported_json_imports_as_an_equal_match(app, client):
+    match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND])
+    exported = client.get(f"/matches/{match_id}/export.json").data
+    response = upload(client, exported)
+    assert response.status_code == 303
+    new_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    assert new_id != match_id
+    assert client.get(f"/matches/{new_id}/export.json").data == exported
+
+
+def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
+    match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND, SPADES_HAND])
+    response = client.get(f"/matches/{match_id}/export.csv")
+    assert response.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows[0][:6] == ["hand", "dealer", "inputs", "Ann points", "Ann total", "Ann bags"]
+    assert len(rows) == 3
+    first = dict(zip(rows[0], rows[1]))
+    assert (first["Ann points"], first["Bob points"], first["Cy points"]) == ("71", "50", "-60")
+    assert first["Ann bags"] == "1"
+    second = dict(zip(rows[0], rows[2]))
+    assert second["Ann total"] == "142" and second["dealer"] == "Bob"
+
+
+def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client):
+    doc = {"game": "third_wheel", "players": ["Ann", "Bob", "Cy"],
+           "hands": [dict(WHEEL_HAND, tricks=[5, 4, 1]), dict(WHEEL_HAND, bid=12)]}
+    response = upload(client, json.dumps(doc))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "hand 1: tricks add up to 10, not 11" in page
+    assert "hand 2: bid:" in page
+    with app.app_context():
+        from scorekeeper.web.db import get_db
+        assert store.list_matches(get_db()) == []
+
+
+def test_import_of_text_that_is_not_json_says_so(client):
+    response = upload(client, "this is not json")
+    assert response.status_code == 400
+    assert "not valid JSON" in response.get_data(as_text=True)
+
+
+def test_import_without_a_file_asks_for_one(client):
+    response = client.post("/import", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Choose a match file to import." in response.get_data(as_text=True)
+
+
+def test_import_page_is_a_real_upload_form(client):
+    page = client.get("/import").get_data(as_text=True)
+    assert 'enctype="multipart/form-data"' in page and 'method="post"' in page
+
+
+def test_exports_of_a_missing_match_are_404(client):
+    for suffix in ("print", "export.json", "export.csv"):
+        assert client.get(f"/matches/999/{suffix}").status_code == 404
+
+
+def test_round_trip_keeps_date_and_note(app, client):
+    match_id = make_match(app, note="Rematch")
+    match = loads(client.get(f"/matches/{match_id}/export.json").data)
+    assert match.date == "2026-11-20" and match.note == "Rematch"
