@@ -153,6 +153,13 @@ class Game:
         """The winning seats once the game is over, else ``None``."""
         return highest_past(progress.totals, table.settings["target"], strictly=False)
 
+    # --- at the table ---------------------------------------------------
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        """Plain sentences, in the players' names, for the hand ``dealer`` is about
+        to deal: the deal, the bidding or calling order, who leads, anything special.
+        Not scored; the match page shows it above the hand form."""
+        return []
+
 
 # --- helpers shared by the games ------------------------------------------
 

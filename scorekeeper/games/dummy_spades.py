@@ -98,6 +98,23 @@ class DummySpades(Game):
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags))
 
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        names = table.players
+        order = bidding_order(dealer, table.seats)
+        first, second, last = (names[s] for s in order)
+        lines = [f"{last} deals 13 cards each to {first}, {second}, {last} and the dummy hand; "
+                 "the dummy's cards stay face down.", peek_line(table.settings, [first, second, last])]
+        lines += [
+            f"One round of bidding: {first} first, then {second}, then {last} (the dealer) last. "
+            "Each bids the tricks their team will take (0 to 13) and may also bid nil on any hands.",
+            f"The highest bid is declarer and partners the dummy; a tie goes to the earlier bidder "
+            f"({first} before {second} before {last}). The other two defend together.",
+            f"{first} leads the first trick; then the dummy is turned face up opposite the declarer, "
+            "who plays it.",
+            "Spades are trump, Ace high. Follow suit if you can.",
+        ]
+        return lines
+
     def winners(self, table: Table, progress: Progress) -> list[int] | None:
         totals, lose_at = progress.totals, table.settings["lose_at"]
         reached = any(t >= table.settings["target"] for t in totals)
@@ -106,6 +123,23 @@ class DummySpades(Game):
 
 
 # --- the deal ---------------------------------------------------------------
+
+def peek_line(settings: dict, bidders: list[str]) -> str:
+    """What the table does with the dummy before bidding, for setting ``peek``."""
+    everyone = name_list(bidders)
+    peek = settings.get("peek", "none")
+    if peek in ("three", "four"):
+        count = 3 if peek == "three" else 4
+        return (f"{peek.title()} Peeky: before bidding, {everyone} each choose {count} of the dummy's cards "
+                "and look at them in secret; the cards go back face down, then bidding begins.")
+    if peek == "flip":
+        n = settings.get("flip_count", 2)
+        cards = plural(n, "card")
+        return (f"Flip {n}: before bidding, {everyone} each choose {cards} of the dummy's and turn "
+                f"{'it' if n == 1 else 'them'} face up for all to see ({3 * n} of its 13 cards showing); "
+                "the rest are turned over after the opening lead.")
+    return "No peeking: nobody sees the dummy's cards before bidding."
+
 
 def bidding_order(dealer: int, seats: int = 3) -> list[int]:
     """Left of the dealer bids first, the dealer last."""

@@ -232,6 +232,29 @@ class ThirdHand(Game):
         doubled = ", doubled because both bid face up" if None not in bids else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        names = table.players
+        d, n = names[dealer], names[table.left_of(dealer)]
+        values = table.settings["contract_values"]
+        needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
+        return [
+            f"{d} deals 12 cards each to {n} and {d} (all 24 cards).",
+            f"{n} and {d} each set 4 cards aside, face down: together they are the third hand (8 cards).",
+            f"{n} bids first: one card on the table, face up to bid its rank, face down to pass.",
+            f"Then {d} (the dealer) places one card: a face-up card must outrank {n}'s face-up bid "
+            "(9 < 10 < J < Q < K < A, suits do not count, equal rank does not top), or pass face down; "
+            f"if {n} passed, {d} may bid any rank.",
+            "Both bids face up means the contract is doubled.",
+            "Cut the third hand: the cut card is turned face up and its suit is trump.",
+            "The contract holder may swap their hand with the rest of the third hand.",
+            f"The holder leads the first trick; with no contract, {n} leads.",
+            "The holder's bid rank is the high rank (K with no contract); an Ace is lowest when led and "
+            "highest when played second, unless Aces were bid.",
+            "Each player plays 7 cards: 7 tricks, 14 cards captured. Card points: A 1, K Q J 10 each, "
+            "10 is 10, 9 is 9.",
+            f"Points the holder needs to make the contract: {needs}.",
+        ]
+
     def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         first, second = scored.scores

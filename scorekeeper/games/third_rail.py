@@ -51,6 +51,11 @@ def scoring_trick_numbers(players: int, scoring_from: int) -> list[int]:
     return [n for n in range(1, tricks_per_hand(players) + 1) if is_scoring_trick(n, scoring_from)]
 
 
+def decks_for(players: int) -> int:
+    """One deck for 3 or 4 players, two (without 2s, 3s and 4s) for 5 or 6."""
+    return 1 if players <= 4 else 2
+
+
 def cards_in_deck(decks: int) -> list[str]:
     """The cards one trick may hold: two decks leave out the 2s, 3s and 4s."""
     if decks == 1:
@@ -277,6 +282,42 @@ class ThirdRail(Game):
                     f"so {names[bonus[0]]} scores 2 more.")
         return (f"Most non-scoring tricks: {name_list([names[s] for s in bonus])} tie with "
                 f"{other[bonus[0]]} each{rest}, so each of them scores 2 more.")
+
+    # --- at the table ---------------------------------------------------
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        names, n = table.players, table.seats
+        d, left = names[dealer], names[table.left_of(dealer)]
+        tricks = tricks_per_hand(n)
+        decks = decks_for(n)
+        deck = len(cards_in_deck(decks)) * decks
+        spare = deck - tricks * n
+        if decks == 1:
+            cards = "one 52-card deck"
+        else:
+            cards = ("two decks without the 2s, 3s and 4s (two 40-card decks, 80 cards; "
+                     "the 24 low cards are set aside)")
+        spare_text = (f"; {spare} card{' is' if spare == 1 else 's are'} left over and set aside"
+                      if spare else "; no cards are left over")
+        settings = table.settings
+        scoring = scoring_trick_numbers(n, settings["scoring_from"])
+        lines = [
+            f"{d} deals {cards}, one card at a time clockwise starting with {left}: "
+            f"{tricks} cards each{spare_text}.",
+        ]
+        if settings["trump"]:
+            lines.append(f"{d} flips one extra card face up: its suit is trump this hand.")
+        lines += [
+            f"{left} (left of the dealer) leads the first trick; the winner of each trick leads the next.",
+            "Follow suit if you can. King is high, Ace low" + ("; a trump beats any other suit." if settings["trump"]
+                                                             else "; the highest card of the suit led wins."),
+            f"{tricks} tricks: tricks {_listing(scoring)} ({len(scoring)} of them) each score a point "
+            "for their winner.",
+        ]
+        if decks == 2:
+            lines.append("With two decks, of two identical cards the one played first wins.")
+        if settings["most_other_tricks_bonus"]:
+            lines.append("The player with the most non-scoring tricks scores 2 more (tied players each score 2).")
+        return lines
 
     # The end of the game is the shared rule (base.Game.winners): once someone
     # reaches the target the single highest total wins; a tie plays another hand.

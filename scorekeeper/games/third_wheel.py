@@ -134,6 +134,26 @@ class ThirdWheel(Game):
         scores[dealer], scores[fewer], scores[more] = points
         return Scored(scores, lines + more_lines, {}, state)
 
+    # --- at the table ---------------------------------------------------
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        names = table.players
+        s1 = table.left_of(dealer)
+        s2 = table.left_of(s1)
+        d = names[dealer]
+        return [
+            f"{d} deals 11 cards each to {names[s1]}, {names[s2]} and {d}; the last 3 cards form "
+            "the Wheel, set aside face down.",
+            f"{names[s1]} (setter 1, left of the dealer) calls trump: moons, suns, waves, leaves, "
+            "wyrms or knots.",
+            f"{names[s2]} (setter 2) calls the hand high or low.",
+            f"{d} may take the Wheel into hand and discard any 3 cards face down; then {d} must bid "
+            "0 or 6 to 11.",
+            f"{d} bids 0 to 11 tricks, aiming to take exactly that many, and leads the first trick.",
+            f"{names[s1]} and {names[s2]} play together to set {d}.",
+            "A card follows if it shares a suit with the card led; if the led card carries trump, "
+            "play a trump if you can. Any card carrying the trump suit is a trump.",
+        ]
+
     # --- end of game ----------------------------------------------------
     def winners(self, table: Table, progress: Progress) -> list[int] | None:
         deals, target = table.settings["deals_each"], table.settings["target"]

@@ -14,11 +14,12 @@ WHEEL_HAND = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "trick
 SPADES_HAND = {"bids": [7, 5, 6], "tricks": [4, 5, 0], "dummy_tricks": 4}
 
 
-def make_match(app, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None):
+def make_match(app, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None,
+               settings=None):
     with app.app_context():
         from scorekeeper.web.db import get_db
         return store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
-                                                  date="2026-11-20", note=note))
+                                                  settings=settings or {}, date="2026-11-20", note=note))
 
 
 def upload(client, text, name="match.json"):
@@ -43,8 +44,9 @@ def test_print_view_has_a_print_stylesheet_and_no_forms(app, client):
 
 
 def test_print_view_of_a_finished_match_names_the_winner(app, client):
-    hands = [dict(WHEEL_HAND)] * 6  # two deals each, Ann always makes her bid
-    page = client.get(f"/matches/{make_match(app, hands=hands)}/print").get_data(as_text=True)
+    hands = [dict(WHEEL_HAND)] * 6  # two deals each, with no target
+    match_id = make_match(app, hands=hands, settings={"target": 0, "deals_each": 2})
+    page = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     assert "wins" in page and "after 6 hands" in page
 
 

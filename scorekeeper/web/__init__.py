@@ -1,0 +1,97 @@
+"""The table app: a Flask app factory (flaskr style).
+
+Blueprints: ``matches`` (history list, new match, scoreboard, date/note),
+``hands`` (record, preview, edit, undo, audit log, why). Others (print,
+export, import) plug in the same way in ``_register_blueprints``.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+from htmx_flask import Htmx
+
+from . import compress, db, errors
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_DIR = PACKAGE_DIR.parent.parent
+TEMPLATES = REPO_DIR / "templates"
+STATIC = REPO_DIR / "static"
+
+csrf = CSRFProtect()
+htmx = Htmx()
+
+
+def _secret_key(instance_path: str) -> str:
+    """A key generated once and kept in the instance folder."""
+    path = Path(instance_path) / "secret_key"
+    try:
+        key = path.read_text().strip()
+        if key:
+            return key
+    except OSError:
+        pass
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key)
+    return key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=os.environ.get("SCOREKEEPER_DATABASE") or os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        MAX_CONTENT_LENGTH=1024 * 1024,  # 1 MiB: a match file is far smaller
+        WTF_CSRF_TIME_LIMIT=None,  # a match can last an evening
+        GZIP_MIN_SIZE=500,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    app.config["DATABASE"] = str(app.config["DATABASE"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+
+    csrf.init_app(app)
+    htmx.init_app(app)
+    db.init_app(app)
+    errors.init_app(app)
+    compress.init_app(app)
+    _register_blueprints(app)
+    _register_filters(app)
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    from . import hands, matches
+
+    app.register_blueprint(matches.bp)
+    app.register_blueprint(hands.bp)
+    from . import referee  # the trick referee, rules pages and Third Rail tally
+
+    app.register_blueprint(referee.bp)
+    try:  # print view / export / import, when present
+        from . import exports
+    except ImportError:
+        pass
+    else:
+        app.register_blueprint(exports.bp)
+
+
+def _register_filters(app: Flask) -> None:
+    from . import view
+
+    app.jinja_env.filters["signed"] = view.signed
+    app.jinja_env.filters["ordinal"] = view.ordinal
+    app.jinja_env.globals["game_title"] = view.game_title

@@ -1,0 +1,43 @@
+"""Friendly error pages: nothing ever shows a traceback."""
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: ("That request didn't make sense", "Something in what the browser sent was not understood. Go back, check the form and try again."),
+    403: ("Not allowed", "You can't change this match from here."),
+    404: ("Not found", "There is no such page or match. It may have been typed wrong, or the link is old."),
+    405: ("Not allowed", "That page can't be used like that. Go back and use the buttons on the page."),
+    413: ("Too large", "What you sent is too large (the limit is 1 MB). A match file is normally only a few kilobytes."),
+    500: ("Something went wrong", "The app hit an unexpected problem. Nothing half-saved was kept: go back and try again."),
+}
+
+
+def render_error(code: int, message: str | None = None):
+    title, text = MESSAGES.get(code, (f"Error {code}", "Something went wrong."))
+    try:
+        return render_template("error.html", code=code, title=title, text=message or text), code
+    except Exception:  # a broken template must still give a page
+        return f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{text}</p>", code
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return render_error(400, "This form has expired or was not sent from this app (its security token is "
+                                 f"missing or wrong: {error.description}). Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error):
+        return render_error(error.code or 500)
+
+    @app.errorhandler(Exception)
+    def any_error(error):
+        app.logger.exception("unexpected error")
+        return render_error(500)
+
+    @app.errorhandler(InternalServerError)
+    def server_error(error):
+        return render_error(500)

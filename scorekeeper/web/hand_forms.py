@@ -1,0 +1,278 @@
+"""Hand forms, one per game, built from rules.md's "Hand input" tables.
+
+``RecordHandForm`` classes are made per match (seat names are the labels, the
+order is the table's: bids before tricks, bidding from the dealer's left). The
+form only converts what was typed into the hand dict the match file stores; the
+engine checks it and scores it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import Optional
+from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
+
+from . import point_counter
+
+TH_RANKS = ("9", "10", "J", "Q", "K", "A")
+FRENCH_SUITS = ("hearts", "diamonds", "clubs", "spades")
+DECKTET_SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
+SUIT_LABELS = {"hearts": "♥ hearts", "diamonds": "♦ diamonds", "clubs": "♣ clubs", "spades": "♠ spades"}
+
+
+class WholeNumberField(IntegerField):
+    """A count typed on a phone's number pad; a clear message when it isn't one."""
+
+    widget = NumberInput()
+
+    def process_formdata(self, valuelist):
+        if not valuelist or not valuelist[0].strip():
+            self.data = None
+            return
+        text = valuelist[0].strip()
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(f"{self.label.text}: must be a whole number, got \"{text[:20]}\"") from None
+
+
+class CheckboxesField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+    def pre_validate(self, form):  # unknown values are the engine's to report
+        pass
+
+
+class ChoiceField(RadioField):
+    def pre_validate(self, form):  # a value not offered is the engine's to report
+        pass
+
+
+@dataclass
+class Group:
+    """One hand field of the engine as shown on the form (a fieldset)."""
+
+    name: str  # the engine's hand field; Problem.field maps here
+    legend: str
+    kind: str  # seat_int, int, radio, bool, seat_rank, nils, winners, text
+    fields: list[str] = field(default_factory=list)  # form field names, in display order
+    seats: list[int] = field(default_factory=list)
+    optional: bool = False
+    hint: str = ""
+    in_details: bool = False
+
+
+def _scoring_hint(first) -> str:
+    if not isinstance(first, int):
+        return ""
+    return f"Tricks {first}, {first + 3}, {first + 6}, … each score a point."
+
+
+def _bidding_order(seats: int, dealer: int | None) -> list[int]:
+    start = 0 if dealer is None else (dealer + 1) % seats
+    return [(start + i) % seats for i in range(seats)]
+
+
+def build(game: str, players: list[str], settings: dict, dealer: int | None):
+    """The form class and its groups for one match."""
+    n = len(players)
+    attrs: dict = {"version": HiddenField()}
+    groups: list[Group] = []
+    order = _bidding_order(n, dealer)
+
+    def seat_ints(name, legend, seats, hint=""):
+        names = []
+        for s in seats:
+            fname = f"{name}_{s}"
+            attrs[fname] = WholeNumberField(players[s], validators=[Optional()],
+                                            render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
+            names.append(fname)
+        groups.append(Group(name, legend, "seat_int", names, list(seats), hint=hint))
+
+    def radio(name, legend, choices, labels=None):
+        attrs[name] = ChoiceField(legend, choices=[(c, (labels or {}).get(c, c)) for c in choices],
+                                  validators=[Optional()])
+        groups.append(Group(name, legend, "radio", [name]))
+
+    def flag(name, legend, hint=""):
+        attrs[name] = BooleanField(legend)
+        groups.append(Group(name, legend, "bool", [name], hint=hint))
+
+    def number(name, legend, hint=""):
+        attrs[name] = WholeNumberField(legend, validators=[Optional()],
+                                       render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
+        groups.append(Group(name, legend, "int", [name], hint=hint))
+
+    if game == "third_hand":
+        names = []
+        for s in order:
+            fname = f"bids_{s}"
+            attrs[fname] = ChoiceField(players[s], choices=[("pass", "pass (face down)")] + [(r, r) for r in TH_RANKS],
+                                       validators=[Optional()])
+            names.append(fname)
+        groups.append(Group("bids", "Bids (middle cards)", "seat_rank", names, order,
+                            hint="Face down is a pass; face up, the card's rank."))
+        radio("trump", "Trump (the cut card's suit)", FRENCH_SUITS, SUIT_LABELS)
+        flag("exchanged", "The contract holder swapped with the third hand")
+        seat_ints("points", "Card points captured", range(n), hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.")
+        point_counter.add_fields(attrs, groups, players, Group, WholeNumberField)  # referee: count cards
+    elif game == "third_wheel":
+        radio("trump", "Trump (called by the left of the dealer)", DECKTET_SUITS)
+        radio("mode", "High or low", ("high", "low"))
+        flag("wheel", "The dealer took the Wheel", hint="Then the bid must be 0 or 6 to 11.")
+        number("bid", "Dealer's bid (0 to 11)")
+        seat_ints("tricks", "Tricks taken (11 in all)", range(n))
+    elif game == "dummy_spades":
+        seat_ints("bids", "Bids (left of the dealer first)", order)
+        names = []
+        for s in order:
+            fname = f"nils_{s}"
+            choices = [(str(s), "own hand")] + [(str(t), players[t]) for t in range(n) if t != s] + [("dummy", "dummy")]
+            attrs[fname] = CheckboxesField(f"{players[s]} bid nil on", choices=choices)
+            names.append(fname)
+        groups.append(Group("nils", "Nil bids", "nils", names, order, optional=True,
+                            hint="Tick the hands each player bid nil on, if any.", in_details=True))
+        seat_ints("tricks", "Tricks taken", range(n))
+        number("dummy_tricks", "Tricks taken by the dummy", hint="All four hands add up to 13.")
+    elif game == "third_rail":
+        if settings.get("trump"):
+            radio("trump", "Trump (the flipped suit)", FRENCH_SUITS, SUIT_LABELS)
+        seat_ints("scoring_tricks", "Scoring tricks won", range(n),
+                  hint=_scoring_hint(settings.get("scoring_from", 3)))
+        seat_ints("other_tricks", "Other tricks won", range(n))
+        attrs["winners"] = StringField("Or: every trick's winner, in order",
+                                       render_kw={"autocomplete": "off", "placeholder": "e.g. 1 2 2 3 1 …"})
+        groups.append(Group("winners", "Or every trick's winner, in order", "winners", ["winners"], optional=True,
+                            hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(players))
+                                 + ". Leave empty to use the counts above.", in_details=True))
+    # optional dealer for a hand dealt out of turn
+    attrs["dealer"] = SelectField("Dealer", choices=[("", "in turn")] + [(str(s), p) for s, p in enumerate(players)],
+                                  validators=[Optional()])
+    groups.append(Group("dealer", "Dealer (if someone dealt out of turn)", "dealer", ["dealer"], optional=True,
+                        in_details=True))
+    form_class = type("RecordHandForm", (FlaskForm,), attrs)
+    return form_class, groups
+
+
+def make_form(game: str, players: list[str], settings: dict, dealer: int | None,
+              formdata=None, hand: dict | None = None, version: int | None = None, meta=None):
+    """A RecordHandForm bound to the posted data, or pre-filled from ``hand``."""
+    form_class, groups = build(game, players, settings, dealer)
+    kwargs = {}
+    if hand is not None:
+        kwargs = hand_to_data(groups, hand)
+    form = form_class(formdata=formdata, **kwargs) if formdata is not None else form_class(formdata=None, **kwargs)
+    if formdata is None and version is not None:
+        form.version.data = str(version)
+    form.groups = groups
+    form.open_groups = {g.name for g in groups if g.in_details
+                        and any(form[f].data not in (None, "", [], "None") for f in g.fields)}
+    form.problems, form.general = {}, []
+    return form
+
+
+def hand_to_data(groups: list[Group], hand: dict) -> dict:
+    """Form field values for a recorded hand (to edit it)."""
+    data: dict = {}
+    for g in groups:
+        value = hand.get(g.name)
+        if g.kind in ("seat_int",) and isinstance(value, list):
+            for s, fname in zip(g.seats, g.fields):
+                if s < len(value):
+                    data[fname] = value[s]
+        elif g.kind == "seat_rank" and isinstance(value, list):
+            for s, fname in zip(g.seats, g.fields):
+                if s < len(value):
+                    data[fname] = "pass" if value[s] is None else str(value[s])
+        elif g.kind == "nils" and isinstance(value, list):
+            for s, fname in zip(g.seats, g.fields):
+                if s < len(value) and isinstance(value[s], list):
+                    data[fname] = [str(v) for v in value[s]]
+        elif g.kind == "winners" and isinstance(value, list):
+            data["winners"] = " ".join(str(v + 1) if isinstance(v, int) else str(v) for v in value)
+        elif g.kind == "dealer":
+            data["dealer"] = "" if value is None else str(value)
+        elif value is not None:
+            data[g.fields[0]] = value
+    return data
+
+
+def form_to_hand(form) -> tuple[dict, list[str]]:
+    """The hand dict the engine scores, and what is still blank (for the preview).
+    Blank scalar fields are left out (the engine says "missing"); a blank seat in
+    a list is null (the engine names the seat)."""
+    hand: dict = {}
+    missing: list[str] = []
+    groups: list[Group] = form.groups
+    uses_winners = any(g.kind == "winners" and (form.winners.data or "").strip() for g in groups)
+    for g in groups:
+        if g.kind == "seat_int":
+            if uses_winners and g.name in ("scoring_tricks", "other_tricks"):
+                continue
+            values: dict[int, int | None] = {}
+            for s, fname in zip(g.seats, g.fields):
+                values[s] = form[fname].data
+                if values[s] is None and not form[fname].errors:
+                    missing.append(f"{g.legend.split(' (')[0].lower()}: {form[fname].label.text}")
+            if all(v is None for v in values.values()) and g.optional:
+                continue
+            hand[g.name] = [values[s] for s in sorted(values)]
+        elif g.kind == "seat_rank":
+            values = {}
+            for s, fname in zip(g.seats, g.fields):
+                raw = form[fname].data
+                if raw in (None, "", "None"):
+                    missing.append(f"bid: {form[fname].label.text}")
+                    values[s] = "?"
+                else:
+                    values[s] = None if raw == "pass" else raw
+            hand[g.name] = [values[s] for s in sorted(values)]
+        elif g.kind == "nils":
+            lists = {}
+            for s, fname in zip(g.seats, g.fields):
+                lists[s] = [v if v == "dummy" else int(v) for v in (form[fname].data or [])
+                            if v == "dummy" or v.lstrip("-").isdigit()]
+            if any(lists.values()):
+                hand[g.name] = [lists[s] for s in sorted(lists)]
+        elif g.kind == "winners":
+            text = (form.winners.data or "").replace(",", " ").split()
+            if text:
+                hand["winners"] = [int(t) - 1 if t.lstrip("-").isdigit() else t for t in text]
+        elif g.kind == "dealer":
+            raw = form.dealer.data
+            if raw not in (None, "", "None"):
+                hand["dealer"] = int(raw) if raw.lstrip("-").isdigit() else raw
+        elif g.kind == "bool":
+            hand[g.name] = bool(form[g.name].data)
+        elif g.kind == "int":
+            value = form[g.name].data
+            if value is None:
+                if not form[g.name].errors:
+                    missing.append(g.legend.split(" (")[0].lower())
+            else:
+                hand[g.name] = value
+        elif g.kind == "radio":
+            value = form[g.name].data
+            if value in (None, "", "None"):
+                missing.append(g.legend.split(" (")[0].lower())
+            else:
+                hand[g.name] = value
+    # the "?" placeholder keeps the seat order; a missing bid is reported as missing
+    if "bids" in hand and any(b == "?" for b in hand["bids"] or []):
+        del hand["bids"]
+    point_counter.apply(form, hand, missing)  # Third Hand: counted cards become points
+    return hand, missing
+
+
+def field_errors(form) -> dict[str, list[str]]:
+    """WTForms' own errors (malformed numbers) by engine field."""
+    out: dict[str, list[str]] = {}
+    for g in form.groups:
+        for fname in g.fields:
+            for message in form[fname].errors:
+                out.setdefault(g.name, []).append(message)
+    return out

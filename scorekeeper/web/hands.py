@@ -1,0 +1,251 @@
+"""Record a hand (with a live preview), edit or undo one, the audit log, and
+each hand's "why". Scores come only from ``engine.replay``."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+
+from .. import store
+from ..engine import Match, MatchError, replay
+from . import hand_forms, view
+from .db import get_db
+from .matches import load, scoreboard_context
+
+bp = Blueprint("hands", __name__, url_prefix="/matches/<int:match_id>")
+
+STALE = ("This match changed since this form was opened (someone saved on another phone, or the form "
+         "was sent twice). Your entry is still here: check the scoreboard, then save again.")
+
+
+def _with_hand(match: Match, hands: list[dict]) -> Match:
+    return Match(game=match.game, players=match.players, settings=match.settings,
+                 first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
+
+
+def _version(form) -> int | None:
+    raw = (form.version.data or "").strip() if isinstance(form.version.data, str) else form.version.data
+    try:
+        return int(raw) if raw not in (None, "") else None
+    except (TypeError, ValueError):
+        return -1  # a mangled version never matches
+
+
+def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
+    """Run the engine on the match with the form's hand as hand ``number``
+    (a new last hand, or a replacement). Returns what the preview shows."""
+    form.validate()
+    hand, missing = hand_forms.form_to_hand(form)
+    errors = hand_forms.field_errors(form)
+    out = {"hand": hand, "missing": missing, "errors": errors, "general": [], "preview": None,
+           "groups": form.groups, "number": number}
+    if errors:
+        return out
+    match = info["match"]
+    hands = list(match.hands)
+    if number > len(hands):
+        hands.append(hand)
+    else:
+        hands[number - 1] = hand
+    try:
+        result = replay(_with_hand(match, hands))
+    except MatchError as error:
+        if missing and not final:
+            return out  # still typing: only say what is still to fill in
+        known = {g.name for g in form.groups}
+        for problem in error.hand_problems.get(number, []):
+            if problem.field in known:
+                errors.setdefault(problem.field, []).append(problem.message)
+            else:
+                out["general"].append(problem.message)
+        prefix = f"hand {number}: "
+        out["general"] += [p for p in error.problems
+                           if not p.startswith(prefix)]
+        return out
+    scored = result.hands[number - 1]
+    out["preview"] = {
+        "scores": list(zip(result.players, scored.scores)),
+        "totals": list(zip(result.players, result.totals)),
+        "dealer": result.players[scored.dealer],
+        "explanation": scored.explanation,
+        "finished": result.finished,
+        "winners": [result.players[s] for s in result.winners],
+        "edit": number <= len(match.hands),
+    }
+    return out
+
+
+def _hand_form(info: dict, number: int, formdata=None, hand=None):
+    """The form for hand ``number`` (dealer as the engine says it comes round)."""
+    match = info["match"]
+    result = replay(_with_hand(match, match.hands[:number - 1]))
+    dealer = result.next_dealer
+    if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
+        dealer = match.hands[number - 1]["dealer"]
+    form = hand_forms.make_form(match.game, result.players, result.settings,
+                                dealer if isinstance(dealer, int) else None,
+                                formdata=formdata, hand=hand, version=info["version"])
+    form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
+    form.number = number
+    return form
+
+
+def _apply_check(form, check: dict) -> None:
+    form.problems = check["errors"]
+    form.general = check["general"]
+
+
+@bp.post("/hands/preview")
+def preview(match_id: int):
+    info = load(match_id)
+    number = len(info["match"].hands) + 1
+    form = _hand_form(info, number, formdata=request.form)
+    return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
+
+
+@bp.post("/hands")
+def record(match_id: int):
+    info = load(match_id)
+    number = len(info["match"].hands) + 1
+    form = _hand_form(info, number, formdata=request.form)
+    check = check_candidate(info, form, number, final=True)
+    if check["preview"] is not None:
+        try:
+            store.add_hand(get_db(), match_id, check["hand"], expected_version=_version(form))
+        except store.StaleVersion:
+            check["general"] = [STALE]
+            info = load(match_id)
+            number = len(info["match"].hands) + 1
+            if info["match"].hands and replay(info["match"]).finished:
+                form = None
+            else:
+                form = _hand_form(info, number, formdata=request.form)
+                form.version.data = str(info["version"])
+        except MatchError as error:  # the engine refused on the final check
+            check["general"] = error.problems
+        else:
+            notice = f"Hand {number} saved."
+            if view.is_partial_request():
+                context = scoreboard_context(match_id, notice=notice)
+                return view.render_page_or_partial("match.html", **context)
+            session["notice"] = notice
+            return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+    if form is not None:
+        _apply_check(form, check)
+        if not check["errors"] and not check["general"] and check["missing"]:
+            form.general = ["Still to fill in: " + ", ".join(check["missing"])]
+    context = scoreboard_context(match_id, info=info, hand_form=form)
+    if form is None:
+        context["notice"] = STALE
+    status = 200 if view.is_partial_request() else 422
+    return view.render_page_or_partial("match.html", **context), status
+
+
+def _hand_number(info: dict, number: int) -> None:
+    if not 1 <= number <= len(info["match"].hands):
+        abort(404)
+
+
+@bp.post("/hands/<int:number>/preview")
+def edit_preview(match_id: int, number: int):
+    info = load(match_id)
+    _hand_number(info, number)
+    form = _hand_form(info, number, formdata=request.form)
+    return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
+
+
+@bp.route("/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit(match_id: int, number: int):
+    info = load(match_id)
+    _hand_number(info, number)
+    original = info["match"].hands[number - 1]
+    if request.method == "GET":
+        form = _hand_form(info, number, hand=original)
+        form.problems, form.general = {}, []
+        return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+                                           match_id=match_id, original=original)
+    form = _hand_form(info, number, formdata=request.form)
+    check = check_candidate(info, form, number, final=True)
+    if check["preview"] is not None:
+        try:
+            before, after = store.edit_hand(get_db(), match_id, number, check["hand"],
+                                            expected_version=_version(form))
+        except store.StaleVersion:
+            check["general"] = [STALE]
+            info = load(match_id)
+            form.version.data = str(info["version"])
+        except MatchError as error:
+            check["general"] = error.problems
+        else:
+            old_totals = {h.number: h.totals for h in before.hands}
+            changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
+            session["changed"] = {"match": match_id, "from": number, "hands": changed}
+            session["notice"] = (f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
+                                 if changed else f"Hand {number} corrected; no totals changed.")
+            return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
+    _apply_check(form, check)
+    if not check["errors"] and not check["general"] and check["missing"]:
+        form.general = ["Still to fill in: " + ", ".join(check["missing"])]
+    return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+                                       match_id=match_id, original=original), 422
+
+
+@bp.route("/undo", methods=["GET", "POST"])
+def undo(match_id: int):
+    info = load(match_id)
+    match = info["match"]
+    if not match.hands:
+        session["notice"] = "There is no hand to undo."
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    result = replay(match)
+    last = result.hands[-1]
+    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra)
+    if request.method == "POST":
+        from flask_wtf import FlaskForm
+        form = FlaskForm()
+        if form.validate():
+            try:
+                store.undo_last(get_db(), match_id, expected_version=_version_from(request.form.get("version")))
+            except store.StaleVersion:
+                session["notice"] = STALE
+            except MatchError as error:
+                session["notice"] = "Could not undo: " + "; ".join(error.problems)
+            else:
+                session["notice"] = f"Hand {last.number} undone. It is kept in the match log."
+            return redirect(url_for("matches.show", match_id=match_id), 303)
+    return view.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
+                                       dealer=result.players[last.dealer], players=result.players,
+                                       match_id=match_id)
+
+
+def _version_from(raw) -> int | None:
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return -1
+
+
+@bp.get("/log")
+def log(match_id: int):
+    info = load(match_id)
+    entries = store.audit_log(get_db(), match_id)
+    players = info["players"]
+    for entry in entries:
+        for key in ("before", "after"):
+            hand = entry[key]
+            entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
+                                       if isinstance(hand, dict) and entry["action"] != "details" else None)
+    entries.reverse()
+    return view.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
+
+
+@bp.get("/hands/<int:number>/why")
+def why(match_id: int, number: int):
+    info = load(match_id)
+    _hand_number(info, number)
+    result = replay(info["match"])
+    hand = result.hands[number - 1]
+    return view.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
+                                       summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
+                                                                 result.players, hand.extra),
+                                       match_id=match_id)

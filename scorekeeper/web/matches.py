@@ -1,0 +1,304 @@
+"""History list, starting a match, the scoreboard, and a match's date and note."""
+from __future__ import annotations
+
+import random
+import re
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.validators import Optional
+from wtforms.widgets import DateInput
+
+from .. import store
+from ..engine import Match, MatchError, replay
+from ..games import GAMES
+from ..matchfile import NOTE_LIMIT
+from . import hand_forms, view
+from .db import get_db
+
+bp = Blueprint("matches", __name__)
+
+MAX_SEATS = max(g.max_players for g in GAMES.values()) if GAMES else 6
+CONTRACT_NOTE = ("House defaults — the published table was lost, "
+                 "change them if your table plays other values.")
+
+
+def load(match_id: int) -> dict:
+    """The match row and Match, or a 404 page."""
+    try:
+        return store.get_info(get_db(), match_id)
+    except store.NotFound:
+        abort(404)
+
+
+# --- forms ----------------------------------------------------------------------
+
+class EditDetailsForm(FlaskForm):
+    version = HiddenField()
+    date = StringField("Date", widget=DateInput())
+    note = TextAreaField("Note", render_kw={"maxlength": NOTE_LIMIT, "rows": 2,
+                                             "placeholder": "Where, what was at stake…"})
+
+
+def _choice_label(value) -> str:
+    return str(value).replace("_", " ")
+
+
+def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
+    """WTForms fields for a game's settings, and how to show them."""
+    game = GAMES[game_key]
+    attrs, shown = {}, []
+    for s in game.settings:
+        fname = f"setting_{s.name}"
+        item = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
+                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
+        if s.kind in ("int", "int_or_null"):
+            render = {"inputmode": "numeric"}
+            if s.minimum is not None:
+                render["min"] = s.minimum
+            if s.maximum is not None:
+                render["max"] = s.maximum
+            if s.kind == "int_or_null":
+                render["placeholder"] = "off"
+            attrs[fname] = hand_forms.WholeNumberField(item["label"], default=s.default, validators=[Optional()],
+                                                       render_kw=render)
+        elif s.kind == "choice":
+            attrs[fname] = SelectField(item["label"], default=s.default,
+                                       choices=[(c, _choice_label(c)) for c in s.choices])
+        elif s.kind == "bool":
+            attrs[fname] = BooleanField(item["label"], default=bool(s.default))
+        elif s.kind == "table":
+            item["fields"] = []
+            for key in s.choices:
+                kname = f"setting_{s.name}_{key}"
+                default = (s.default or {}).get(key) if isinstance(s.default, dict) else None
+                attrs[kname] = hand_forms.WholeNumberField(str(key), default=default, validators=[Optional()],
+                                                           render_kw={"inputmode": "numeric", "min": s.minimum or 0})
+                item["fields"].append(kname)
+        else:
+            continue
+        shown.append(item)
+    return attrs, shown
+
+
+def start_match_form(game_key: str, formdata=None):
+    """A StartMatchForm for one game (its seats and settings)."""
+    game = GAMES[game_key]
+    attrs: dict = {
+        "game": RadioField("Game", choices=[(k, g.title or k) for k, g in GAMES.items()], default=game_key),
+        "shown_game": HiddenField(default=game_key),
+        "first_dealer": SelectField("First dealer", default="random", choices=[("random", "Draw at random")] + [
+            (str(i), f"Player {i + 1}") for i in range(game.max_players)]),
+        "date": StringField("Date", widget=DateInput(), default=store.today),
+        "note": TextAreaField("Note (optional)", render_kw={"maxlength": NOTE_LIMIT, "rows": 2,
+                                                            "placeholder": "Where, what is at stake…"}),
+    }
+    for i in range(game.max_players):
+        render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words"}
+        attrs[f"player_{i}"] = StringField(f"Player {i + 1}", render_kw=render)
+    settings_attrs, shown = setting_fields(game_key)
+    attrs.update(settings_attrs)
+    form_class = type("StartMatchForm", (FlaskForm,), attrs)
+    form = form_class(formdata=formdata)  # None: defaults only, never the posted data
+    form.game_key = game_key
+    form.game_obj = game
+    form.settings_shown = shown
+    form.player_fields = [f"player_{i}" for i in range(game.max_players)]
+    form.general_errors = []
+    form.setting_errors = {}
+    return form
+
+
+def read_start_form(form) -> tuple[Match, dict, list[int]]:
+    """A Match from the start form, or None and the problems by place."""
+    game = form.game_obj
+    names, seats = [], []
+    for i, fname in enumerate(form.player_fields):
+        value = (form[fname].data or "").strip()
+        if value or game.min_players == game.max_players:
+            names.append(value)
+            seats.append(i)
+    settings = {}
+    for item in form.settings_shown:
+        if item["kind"] == "table":
+            settings[item["name"]] = {f[len(f"setting_{item['name']}_"):]:
+                                      form[f].data for f in item["fields"]}
+        elif item["kind"] == "bool":
+            settings[item["name"]] = bool(form[item["fields"][0]].data)
+        else:
+            settings[item["name"]] = form[item["fields"][0]].data
+    problems: dict = {"players": [], "first_dealer": [], "general": [], "date": [], "note": []}
+    raw_dealer = form.first_dealer.data
+    if raw_dealer == "random" or raw_dealer in (None, ""):
+        first_dealer = random.randrange(len(names)) if names else 0
+    elif raw_dealer.isdigit() and int(raw_dealer) in seats:
+        first_dealer = seats.index(int(raw_dealer))
+    else:
+        first_dealer = 0
+        problems["first_dealer"].append("first dealer: that seat has no player; pick someone at the table")
+    date = (form.date.data or "").strip() or store.today()
+    note = (form.note.data or "").strip() or None
+    match = Match(game=game.key, players=names, settings=settings, first_dealer=first_dealer, date=date, note=note)
+    for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
+        for message in form[fname].errors:
+            problems["general"].append(message)
+    return match, problems, seats
+
+
+def place_problems(form, lines: list[str], problems: dict, seats: list[int]) -> None:
+    """Put the engine's problem lines next to the fields they name."""
+    for line in lines:
+        m = re.match(r"players\[(\d+)\]: (.*)", line)
+        if m and int(m.group(1)) < len(seats):
+            problems.setdefault(f"player_{seats[int(m.group(1))]}", []).append(m.group(2))
+            continue
+        m = re.match(r"settings\.([a-z_]+)", line)
+        if m and any(item["name"] == m.group(1) for item in form.settings_shown):
+            form.setting_errors.setdefault(m.group(1), []).append(line)
+            continue
+        if line.startswith("players"):
+            problems["players"].append(line.split(": ", 1)[-1])
+        elif line.startswith("first_dealer"):
+            problems["first_dealer"].append(line)
+        elif line.startswith("date"):
+            problems["date"].append(line)
+        elif line.startswith("note"):
+            problems["note"].append(line)
+        else:
+            problems["general"].append(line)
+
+
+# --- views ------------------------------------------------------------------------
+
+@bp.get("/")
+def index():
+    matches = store.list_matches(get_db())
+    for m in matches:
+        result = m["result"]
+        if result is None:
+            m["status"] = "cannot be scored"
+            continue
+        if result.finished:
+            m["status"] = "Won by " + ", ".join(result.players[s] for s in result.winners)
+        elif result.hands:
+            top = view.standings(result.players, result.totals)
+            leaders = [r["name"] for r in top if r["place"] == 1]
+            m["status"] = ("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(leaders) + f" ({max(result.totals)})"
+        else:
+            m["status"] = "No hands yet"
+    return view.render_page_or_partial("index.html", matches=matches)
+
+
+def _game_from_request(default: str | None = None) -> str:
+    key = request.values.get("game") or default or next(iter(GAMES))
+    return key if key in GAMES else next(iter(GAMES))
+
+
+@bp.get("/matches/new")
+def new_match():
+    form = start_match_form(_game_from_request())
+    return view.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+
+
+def _without_settings(formdata) -> MultiDict:
+    """The posted form less the settings (so a new game's defaults show) and shown_game."""
+    return MultiDict([(k, v) for k, v in formdata.items(multi=True)
+                      if not k.startswith("setting_") and k != "shown_game"])
+
+
+def _reset_settings(form) -> None:
+    for item in form.settings_shown:
+        for f in item["fields"]:
+            form[f].data = form[f].default
+            form[f].raw_data = None
+
+
+@bp.post("/matches/new/fields")
+def new_match_fields():
+    """htmx: the seats and settings of the game just chosen (names kept)."""
+    key = _game_from_request()
+    # names kept; the settings shown are the new game's defaults, not the old game's values
+    form = start_match_form(key, formdata=_without_settings(request.form))
+    _reset_settings(form)
+    form.shown_game.data = key
+    form.game.data = key
+    return render_template("partial/match_fields.html", form=form, problems={})
+
+
+@bp.post("/matches/new")
+def create_match():
+    key = _game_from_request()
+    form = start_match_form(key, formdata=request.form)
+    problems: dict = {}
+    if request.form.get("shown_game") != key:
+        # JavaScript off and the game changed: show this game's seats and settings first
+        form = start_match_form(key, formdata=_without_settings(request.form))
+        _reset_settings(form)
+        form.shown_game.data = key
+        form.general_errors = [f"Now check the players and settings for {form.game_obj.title}, then start."]
+        return view.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES), 200
+    if form.validate():
+        match, problems, seats = read_start_form(form)
+        if not any(problems.values()):
+            try:
+                match_id = store.create_match(get_db(), match)
+            except MatchError as error:
+                place_problems(form, error.problems, problems, seats)
+            else:
+                return redirect(url_for("matches.show", match_id=match_id), 303)
+    else:
+        _, problems, _ = read_start_form(form)
+        if not problems.get("general"):
+            problems["general"] = [m for errs in form.errors.values() for m in errs]
+    return view.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
+
+
+def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None):
+    """The whole match page: scoreboard plus the form for the next hand."""
+    info = info or load(match_id)
+    try:
+        result = replay(info["match"])
+    except MatchError as error:  # cannot happen through the store; still never a 500
+        return {"info": info, "broken": error.problems, "match_id": match_id}
+    board = view.scoreboard(info, result, changed)
+    if hand_form is None and not result.finished:
+        hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
+                                         version=info["version"])
+        hand_form.number = len(result.hands) + 1
+        hand_form.dealer_name = result.players[result.next_dealer]
+    return {"info": info, "result": result, "board": board, "form": hand_form, "match_id": match_id,
+            "notice": notice, "broken": None}
+
+
+@bp.get("/matches/<int:match_id>")
+def show(match_id: int):
+    changed = session.pop("changed", None)
+    if changed and changed.get("match") != match_id:
+        changed = None
+    notice = session.pop("notice", None)
+    context = scoreboard_context(match_id, changed=changed, notice=notice)
+    return view.render_page_or_partial("match.html", **context)
+
+
+@bp.route("/matches/<int:match_id>/details", methods=["GET", "POST"])
+def details(match_id: int):
+    info = load(match_id)
+    form = EditDetailsForm(data={"date": info["date"], "note": info["note"] or "", "version": info["version"]}) \
+        if request.method == "GET" else EditDetailsForm()
+    problems: list[str] = []
+    if request.method == "POST":
+        if form.validate():
+            try:
+                store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data)
+            except MatchError as error:
+                problems = error.problems
+            else:
+                session["notice"] = "Date and note saved."
+                return redirect(url_for("matches.show", match_id=match_id), 303)
+        else:
+            problems = [m for errs in form.errors.values() for m in errs]
+    status = 422 if problems else 200
+    return view.render_page_or_partial("details.html", info=info, form=form, problems=problems,
+                                       match_id=match_id), status

@@ -1,0 +1,51 @@
+"""The rules as this app applies them, per game (``/rules/<game>``) and for one
+match with its own settings (``/matches/<id>/rules``). The text lives in
+``templates/rules/<game>.html``; every number a setting controls is filled in
+from the settings, so a match's page shows that match's variant."""
+from __future__ import annotations
+
+from flask import abort
+
+from ..games import GAMES
+from ..games.third_rail import scoring_trick_numbers, tricks_per_hand
+from . import view
+from .referee import bp
+
+
+def _context(game_key: str, settings: dict, info: dict | None) -> dict:
+    game = GAMES[game_key]
+    shown = []
+    for s in game.settings:
+        value = settings.get(s.name, s.default)
+        if s.kind == "bool":
+            text = "on" if value else "off"
+        elif s.kind == "table":
+            text = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif value is None:
+            text = "off"
+        else:
+            text = str(value).replace("_", " ")
+        shown.append({"label": s.label, "value": text, "help": s.help,
+                      "default": value == s.default})
+    extra = {}
+    if game_key == "third_rail":
+        extra["rail"] = [{"players": n, "tricks": tricks_per_hand(n),
+                          "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]
+    return {"game": game, "key": game_key, "s": settings, "shown": shown, "info": info, **extra}
+
+
+@bp.get("/rules/<game>")
+def rules(game: str):
+    if game not in GAMES:
+        abort(404)
+    return view.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
+
+
+@bp.get("/matches/<int:match_id>/rules")
+def match_rules(match_id: int):
+    from .matches import load
+
+    info = load(match_id)
+    settings = GAMES[info["game"]].defaults()
+    settings.update(info["settings"])
+    return view.render_page_or_partial("rules.html", **_context(info["game"], settings, info))

@@ -1,0 +1,135 @@
+"""Third Rail trick by trick: the scorer taps the winner of every trick; when
+all are in, the hand is saved in the ``winners`` form through ``store.add_hand``
+(the same path as the hand form: validated by the engine and audited).
+
+Works without JavaScript: the winners so far travel in a hidden field and every
+tap is a form POST that returns the page; with htmx only the tally is swapped."""
+from __future__ import annotations
+
+from flask import abort, make_response, redirect, request, session, url_for
+from flask_wtf import FlaskForm
+
+from .. import store
+from ..engine import Match, MatchError, replay
+from ..games.third_rail import SUITS, is_scoring_trick, tricks_per_hand
+from . import view
+from .db import get_db
+from .referee import SIGNS, SUIT_LETTER, bp
+
+STALE = ("This match changed since the tally was opened (someone saved on another phone). "
+         "Your taps are still here: check the scoreboard, then save again.")
+
+
+def _winners(raw: str, seats: int, tricks: int) -> list[int]:
+    """The taps so far from the hidden field; anything mangled is dropped."""
+    out = []
+    for part in (raw or "").replace(",", " ").split():
+        if part.isdigit() and int(part) < seats and len(out) < tricks:
+            out.append(int(part))
+    return out
+
+
+def _with(match: Match, hand: dict) -> Match:
+    return Match(game=match.game, players=match.players, settings=match.settings,
+                 first_dealer=match.first_dealer, hands=match.hands + [hand], date=match.date, note=match.note)
+
+
+def _version(raw) -> int | None:
+    if raw in (None, ""):
+        return None
+    return int(raw) if str(raw).isdigit() else -1
+
+
+@bp.route("/matches/<int:match_id>/tally", methods=["GET", "POST"])
+def tally(match_id: int):
+    from .matches import load
+
+    info = load(match_id)
+    if info["game"] != "third_rail":
+        abort(404)
+    match = info["match"]
+    result = replay(match)
+    players = result.players
+    settings = result.settings
+    tricks = tricks_per_hand(len(players))
+    form = FlaskForm()
+    source = request.form if request.method == "POST" else request.args
+    winners = _winners(source.get("w", ""), len(players), tricks)
+    trump = source.get("trump") or None
+    version = source.get("version") or str(info["version"])
+    problems: list[str] = []
+    if request.method == "POST" and form.validate():
+        if "undo" in request.form and winners:
+            winners.pop()
+        elif request.form.get("tap", "").isdigit() and len(winners) < tricks:
+            seat = int(request.form["tap"])
+            if seat < len(players):
+                winners.append(seat)
+        elif "clear" in request.form:
+            winners = []
+        elif "save" in request.form:
+            hand = {"winners": winners}
+            if trump:
+                hand["trump"] = trump
+            try:
+                store.add_hand(get_db(), match_id, hand, expected_version=_version(version))
+            except store.StaleVersion:
+                problems.append(STALE)
+                version = str(load(match_id)["version"])
+            except MatchError as error:
+                problems += [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
+            else:
+                session["notice"] = f"Hand {len(match.hands) + 1} saved, trick by trick."
+                target = url_for("matches.show", match_id=match_id, _anchor="totals")
+                if view.is_partial_request():
+                    response = make_response("", 204)
+                    response.headers["HX-Redirect"] = target
+                    return response
+                return redirect(target, 303)
+    elif request.method == "POST":
+        problems.append("This form has expired. Reload the page and try again.")
+    context = _context(info, result, winners, trump, version, problems, form)
+    status = 422 if problems and not view.is_partial_request() else 200
+    return view.render_page_or_partial("tally.html", **context), status
+
+
+def _context(info, result, winners, trump, version, problems, form) -> dict:
+    players = result.players
+    settings = result.settings
+    tricks = tricks_per_hand(len(players))
+    scoring_from = settings["scoring_from"]
+    points = [0] * len(players)
+    other = [0] * len(players)
+    history = []
+    for number, seat in enumerate(winners, start=1):
+        scoring = is_scoring_trick(number, scoring_from)
+        if scoring:
+            points[seat] += 1
+        else:
+            other[seat] += 1
+        history.append({"number": number, "name": players[seat], "scoring": scoring})
+    done = len(winners) == tricks
+    preview = None
+    if done:
+        hand = {"winners": winners}
+        if trump:
+            hand["trump"] = trump
+        try:
+            after = replay(_with(info["match"], hand))
+            preview = {"scores": after.hands[-1].scores, "totals": after.totals,
+                       "explanation": after.hands[-1].explanation}
+        except MatchError as error:
+            problems = problems + [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
+    next_number = len(winners) + 1
+    dealer = result.next_dealer
+    return {
+        "info": info, "match_id": info["id"], "form": form, "players": players, "winners": winners,
+        "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
+        "history": history, "done": done, "preview": preview, "problems": problems, "version": version,
+        "next_number": next_number, "next_scoring": not done and is_scoring_trick(next_number, scoring_from),
+        "finished": result.finished, "dealer": None if dealer is None else players[dealer],
+        "leader": None if dealer is None else players[(dealer + 1) % len(players)],
+        "trump_on": bool(settings.get("trump")), "trump": trump, "suits": SUITS,
+        "signs": {s: SIGNS[SUIT_LETTER[s]] for s in SUITS},
+        "bonus": bool(settings.get("most_other_tricks_bonus")),
+    }
