@@ -389,3 +389,16 @@ def test_too_large_request(client):
     response = client.post(f"/matches/{match_id}/hands", data={"note": "x" * (2 * 1024 * 1024)})
     assert response.status_code == 413
     assert "Too large" in text(response)
+
+
+def test_third_rail_trick_winners_entry(client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    winners = " ".join(["1", "2", "3"] * 5 + ["1", "1"])  # 17 tricks
+    response = record(client, match_id, winners=winners)
+    assert response.status_code == 303, problems(response)
+    with client.application.app_context():
+        hand = store.get_match(get_db(), match_id).hands[0]
+    assert hand["winners"][:4] == [0, 1, 2, 0] and "scoring_tricks" not in hand
+    assert totals(page(client, match_id)) == {"Ann": 0, "Bob": 0, "Cy": 5}  # tricks 3, 6, ... 15 all Cy's
+    response = record(client, match_id, winners="1 2 3")
+    assert response.status_code == 422 and "winners" in text(response)
