@@ -53,9 +53,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"  On this machine:  http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{args.port}/")
     lan = lan_address() if args.host in ("0.0.0.0", "") else None
     if lan:
+        app.config["LAN_ADDRESS"] = lan  # share links opened on this machine point phones here
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
     print("Press Ctrl+C to stop.", flush=True)
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True)
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the database, safe while ``scorekeeper serve`` runs."""
+    import sqlite3
+
+    from . import store
+
+    source = args.database
+    if not source:
+        from .web import create_app
+
+        source = create_app().config["DATABASE"]
+    try:
+        store.backup(source, args.file)
+    except FileNotFoundError:
+        print(f"{source}: no such database", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error) as error:
+        print(f"backup failed: {error}", file=sys.stderr)
+        return 1
+    print(f"Backed up {source} to {args.file}")
     return 0
 
 
@@ -70,6 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     serve_cmd.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
     serve_cmd.set_defaults(run=cmd_serve)
+    backup_cmd = commands.add_parser("backup", help="copy the database consistently, even while the app runs")
+    backup_cmd.add_argument("file", help="where to write the copy (replaced if it exists)")
+    backup_cmd.add_argument("--database", help="the database to copy (default: the app's, "
+                                               "SCOREKEEPER_DATABASE or instance/scorekeeper.sqlite)")
+    backup_cmd.set_defaults(run=cmd_backup)
     return parser
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
+import secrets
+import sqlite3
 from typing import Any
 
 from sqlite_utils import Database
@@ -65,6 +68,29 @@ def m001_initial(db: Database) -> None:
     db["audit"].create_index(["match_id", "id"])
 
 
+def new_token() -> str:
+    """An unguessable link token: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+@migrations()
+def m002_share_links_and_request_keys(db: Database) -> None:
+    """Scorer and watcher link tokens for every match (existing matches get
+    theirs here), and the form key that makes a re-sent form save only once."""
+    db["matches"].add_column("scorer_token", str)
+    db["matches"].add_column("watcher_token", str)
+    for (match_id,) in db.execute("select id from matches").fetchall():
+        db.execute("update matches set scorer_token = ?, watcher_token = ? where id = ?",
+                   [new_token(), new_token(), match_id])
+    db["matches"].create_index(["scorer_token"], unique=True)
+    db["matches"].create_index(["watcher_token"], unique=True)
+    db["audit"].add_column("request_key", str)
+    db["audit"].create_index(["match_id", "request_key"])
+
+
+MAX_HANDS = 1000  # hands one match can hold
+
+
 class NotFound(LookupError):
     """No match (or hand) with that id."""
 
@@ -78,15 +104,58 @@ class StaleVersion(Exception):
         self.current = current
 
 
-def connect(path: str) -> Database:
-    """Open (creating if needed) the database and bring its schema up to date."""
+class AlreadySaved(Exception):
+    """This exact form (its request key) was already saved: a double tap or a
+    re-sent form. Nothing was changed the second time."""
+
+    def __init__(self, action: str, hand: int | None, version: int):
+        super().__init__(f"already saved ({action} hand {hand}, version {version})")
+        self.action = action
+        self.hand = hand
+        self.version = version
+
+
+def connect(path: str, migrate: bool = True) -> Database:
+    """Open (creating if needed) the database and, unless ``migrate`` is False
+    (the schema was brought up to date at start-up), bring its schema up to date.
+    WAL mode (readers never block the writer) with ``synchronous = FULL``: a
+    commit is on disk before the save is acknowledged."""
     db = Database(str(path))
     db.execute("PRAGMA busy_timeout = 5000")
     db.execute("PRAGMA foreign_keys = ON")
-    if db.journal_mode != "wal":
-        db.enable_wal()
-    migrations.apply(db)
+    db.execute("PRAGMA synchronous = FULL")
+    if migrate:
+        if db.journal_mode != "wal":
+            db.enable_wal()
+        migrations.apply(db)
     return db
+
+
+def backup(source_path: str, target_path: str) -> None:
+    """A consistent copy of the database at ``source_path`` (even while the
+    server writes to it), with SQLite's online backup API. Written to a
+    temporary file first, so ``target_path`` is never a half-made copy."""
+    if not os.path.exists(source_path):
+        raise FileNotFoundError(source_path)
+    temporary = f"{target_path}.partial"
+    if os.path.exists(temporary):
+        os.remove(temporary)
+    source = sqlite3.connect(source_path, timeout=5)
+    try:
+        target = sqlite3.connect(temporary)
+        try:
+            source.backup(target)
+            problem = target.execute("PRAGMA integrity_check").fetchone()[0]
+            # a single-file copy: leave WAL mode so the backup is one self-contained file
+            target.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            target.close()
+    finally:
+        source.close()
+    if problem != "ok":
+        os.remove(temporary)
+        raise sqlite3.DatabaseError(f"the copy failed its integrity check: {problem}")
+    os.replace(temporary, target_path)
 
 
 def now() -> str:
@@ -171,6 +240,54 @@ def list_matches(db: Database) -> list[dict]:
     return out
 
 
+def get_version(db: Database, match_id: int) -> int:
+    """The match's version alone (one primary-key lookup): what a watcher's
+    poll compares. Raises NotFound."""
+    row = db.execute("select version from matches where id = ?", [match_id]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    return row[0]
+
+
+def get_tokens(db: Database, match_id: int) -> dict:
+    """{"scorer_token", "watcher_token"} of a match; raises NotFound."""
+    row = db.execute("select scorer_token, watcher_token from matches where id = ?", [match_id]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    return {"scorer_token": row[0], "watcher_token": row[1]}
+
+
+def match_for_token(db: Database, kind: str, token: str) -> int:
+    """The id of the match whose ``kind`` ("scorer" or "watcher") token this
+    is; raises NotFound."""
+    column = {"scorer": "scorer_token", "watcher": "watcher_token"}[kind]
+    row = db.execute(f"select id from matches where {column} = ?", [token]).fetchone()
+    if row is None or not token:
+        raise NotFound("no match with that link")
+    return row[0]
+
+
+def saved_request(db: Database, match_id: int, request_key: str) -> dict | None:
+    """The audit entry a form with this key already saved, if any:
+    {"action", "hand", "version"}."""
+    row = db.execute("select action, hand, version from audit where match_id = ? and request_key = ?",
+                     [match_id, request_key]).fetchone()
+    return None if row is None else {"action": row[0], "hand": row[1], "version": row[2]}
+
+
+def changes_since(db: Database, match_id: int, version: int) -> list[dict]:
+    """The audit entries written after ``version`` (what another phone changed
+    since a form was opened), oldest first, JSON decoded."""
+    entries = []
+    for row in db.query("select * from audit where match_id = ? and version > ? order by id",
+                        [match_id, version]):
+        entry = dict(row)
+        for key in ("before", "after", "totals_before", "totals_after"):
+            entry[key] = _loads(entry[key])
+        entries.append(entry)
+    return entries
+
+
 def audit_log(db: Database, match_id: int) -> list[dict]:
     """The match's audit entries, oldest first, JSON decoded."""
     _row(db, match_id)
@@ -185,13 +302,19 @@ def audit_log(db: Database, match_id: int) -> list[dict]:
 
 # --- writing -----------------------------------------------------------------
 
-def _lock(db: Database, match_id: int, expected_version: int | None) -> dict:
+def _lock(db: Database, match_id: int, expected_version: int | None, request_key: str | None = None) -> dict:
     """Inside a transaction: take the write lock by bumping the version first,
+    then refuse a form already saved (its request key is in the audit log),
     then check the version the caller's form was based on."""
     cursor = db.execute("update matches set version = version + 1, updated_at = ? where id = ?",
                         [now(), match_id])
     if cursor.rowcount == 0:
         raise NotFound(f"no match {match_id}")
+    if request_key:
+        done = db.execute("select action, hand, version from audit where match_id = ? and request_key = ?",
+                          [match_id, request_key]).fetchone()
+        if done is not None:
+            raise AlreadySaved(*done)  # rolls back the version bump
     row = _row(db, match_id)
     if expected_version is not None and row["version"] - 1 != expected_version:
         raise StaleVersion(expected_version, row["version"] - 1)
@@ -207,13 +330,18 @@ def _write_hands(db: Database, match_id: int, hands: list[dict]) -> None:
 
 
 def _audit(db: Database, match_id: int, action: str, hand: int | None, before: Any, after: Any,
-           totals_before: Any, totals_after: Any, version: int) -> None:
+           totals_before: Any, totals_after: Any, version: int, request_key: str | None = None) -> None:
     db["audit"].insert({
         "match_id": match_id, "at": now(), "action": action, "hand": hand,
         "before": _dumps(before), "after": _dumps(after),
         "totals_before": _dumps(totals_before), "totals_after": _dumps(totals_after),
-        "version": version,
+        "version": version, "request_key": request_key or None,
     })
+
+
+def _too_many_hands(count: int) -> MatchError:
+    return MatchError([f"This match has {MAX_HANDS:,} hands, the most one match can hold. "
+                       "Start a new match to go on playing."])
 
 
 def _check_details(date: str | None, note: str | None) -> None:
@@ -226,6 +354,8 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
     """Store a new match (hands included, for an import) and return its id.
     Raises MatchError when the engine refuses it; nothing is stored then."""
     _check_details(match.date, match.note)
+    if len(match.hands) > MAX_HANDS:
+        raise MatchError([f"hands: {len(match.hands):,} hands, but one match can hold at most {MAX_HANDS:,}"])
     result = replay(match)  # raises before anything is written
     stamp = now()
     with db.atomic():
@@ -240,6 +370,8 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
             "created_at": stamp,
             "updated_at": stamp,
             "version": 1,
+            "scorer_token": new_token(),
+            "watcher_token": new_token(),
         })
         match_id = table.last_pk
         if match.hands:
@@ -248,12 +380,14 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
     return match_id
 
 
-def _apply(db: Database, match_id: int, expected_version: int | None, change) -> tuple[MatchResult, MatchResult]:
+def _apply(db: Database, match_id: int, expected_version: int | None, change,
+           request_key: str | None = None) -> tuple[MatchResult, MatchResult]:
     """Run ``change(hands) -> (new_hands, action, hand_number, before, after)``
     inside one transaction, validating the new match with the engine before
-    committing. Returns (result before, result after)."""
+    committing. Returns (result before, result after). A ``request_key``
+    already in the audit log raises AlreadySaved and changes nothing."""
     with db.atomic():
-        row = _lock(db, match_id, expected_version)
+        row = _lock(db, match_id, expected_version, request_key)
         hands = _hands(db, match_id)
         old = _to_match(row, hands)
         before = replay(old)
@@ -261,20 +395,25 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change) ->
         new = _to_match(row, new_hands)
         after = replay(new)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, new_hands)
-        _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"])
+        _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
+               request_key)
     return before, after
 
 
-def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | None = None):
+def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | None = None,
+             request_key: str | None = None):
     """Record the next hand. Returns (result before, result after)."""
     def change(hands):
         if not isinstance(hand, dict):
             raise MatchError(["hand: must be an object"])
+        if len(hands) >= MAX_HANDS:
+            raise _too_many_hands(len(hands))
         return hands + [hand], "save", len(hands) + 1, None, hand
-    return _apply(db, match_id, expected_version, change)
+    return _apply(db, match_id, expected_version, change, request_key)
 
 
-def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_version: int | None = None):
+def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_version: int | None = None,
+              request_key: str | None = None):
     """Replace hand ``number`` (1-based); everything after it is re-scored.
     Refused (MatchError, nothing changed) if the match would not replay."""
     def change(hands):
@@ -283,29 +422,29 @@ def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_ver
         old = hands[number - 1]
         hands[number - 1] = hand
         return hands, "edit", number, old, hand
-    return _apply(db, match_id, expected_version, change)
+    return _apply(db, match_id, expected_version, change, request_key)
 
 
-def undo_last(db: Database, match_id: int, expected_version: int | None = None):
+def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None):
     """Remove the last hand (kept in the audit log)."""
     def change(hands):
         if not hands:
             raise MatchError(["there is no hand to undo"])
         return hands[:-1], "undo", len(hands), hands[-1], None
-    return _apply(db, match_id, expected_version, change)
+    return _apply(db, match_id, expected_version, change, request_key)
 
 
 def update_details(db: Database, match_id: int, date: str | None, note: str | None,
-                   expected_version: int | None = None) -> None:
+                   expected_version: int | None = None, request_key: str | None = None) -> None:
     """Change the match's date and note (not scored)."""
     note = (note or "").strip() or None
     _check_details(date, note)
     with db.atomic():
-        row = _lock(db, match_id, expected_version)
+        row = _lock(db, match_id, expected_version, request_key)
         db.execute("update matches set date = ?, note = ? where id = ?", [date or row["date"], note, match_id])
         _audit(db, match_id, "details", None,
                {"date": row["date"], "note": row["note"]}, {"date": date or row["date"], "note": note},
-               None, None, row["version"])
+               None, None, row["version"], request_key)
 
 
 def import_match(db: Database, match: Match) -> int:

@@ -54,7 +54,51 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); }
+  /* Watchers: the scoreboard polls with the ETag of the version it shows; an
+     unchanged match answers 304 Not Modified, which must not be swapped in. */
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function clock(date) { return two(date.getHours()) + ":" + two(date.getMinutes()) + ":" + two(date.getSeconds()); }
+  function localTimes(root) {
+    var times = (root || document).querySelectorAll("time[data-local-time]");
+    Array.prototype.forEach.call(times, function (t) {
+      var when = new Date(t.getAttribute("datetime"));
+      if (!isNaN(when.getTime())) t.textContent = clock(when);
+    });
+  }
+  document.addEventListener("htmx:configRequest", function (e) {
+    var etag = e.detail.elt && e.detail.elt.getAttribute && e.detail.elt.getAttribute("data-etag");
+    if (etag && e.detail.verb === "get") e.detail.headers["If-None-Match"] = etag;
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.xhr && e.detail.xhr.status === 304) e.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || !elt.getAttribute || !elt.getAttribute("data-etag")) return;
+    var live = document.querySelector("#match-live [data-live-checked]");
+    if (live) live.textContent = e.detail.successful || (e.detail.xhr && e.detail.xhr.status === 304)
+      ? "checked " + clock(new Date()) : "can't reach the scorekeeper, retrying";
+  });
+
+  /* Share links: tap the address to select it; a Copy button where the clipboard is allowed. */
+  function shareUrls(root) {
+    var inputs = (root || document).querySelectorAll("input.share-url:not([data-copy])");
+    Array.prototype.forEach.call(inputs, function (input) {
+      input.setAttribute("data-copy", "");
+      input.addEventListener("focus", function () { input.select(); });
+      if (!navigator.clipboard || !window.isSecureContext) return;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "button small";
+      b.textContent = "Copy link";
+      b.addEventListener("click", function () {
+        navigator.clipboard.writeText(input.value).then(function () { b.textContent = "Copied"; }, function () {});
+      });
+      input.parentNode.insertBefore(b, input.nextSibling);
+    });
+  }
+
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
 })();

@@ -19,7 +19,11 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    client = app.test_client()
+    # tests that create matches straight in the store make this client their scorer
+    # (tests/web/helpers.py: as_scorer), as starting the match in the app would
+    app.config["TEST_CLIENT"] = client
+    return client
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 
-from . import compress, db, errors
+from . import compress, db, errors, security, sharing
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent.parent
@@ -63,11 +63,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
+    sharing.init_app(app)  # before CSRF: a watcher is told why a write is refused
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+    security.init_app(app)  # headers on every response, and the new-match rate limit
     _register_blueprints(app)
     _register_filters(app)
     return app
@@ -78,6 +80,7 @@ def _register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(sharing.bp)  # scorer and watcher links, the live scoreboard
     from . import referee  # the trick referee, rules pages and Third Rail tally
 
     app.register_blueprint(referee.bp)

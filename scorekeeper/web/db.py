@@ -9,7 +9,8 @@ from .. import store
 
 def get_db() -> Database:
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        # the schema was brought up to date at start-up (init_app): no migration check per request
+        g.db = store.connect(current_app.config["DATABASE"], migrate=False)
     return g.db
 
 

@@ -11,6 +11,7 @@ MESSAGES = {
     404: ("Not found", "There is no such page or match. It may have been typed wrong, or the link is old."),
     405: ("Not allowed", "That page can't be used like that. Go back and use the buttons on the page."),
     413: ("Too large", "What you sent is too large (the limit is 1 MB). A match file is normally only a few kilobytes."),
+    429: ("Too many at once", "Too many requests from this device. Wait a minute and try again."),
     500: ("Something went wrong", "The app hit an unexpected problem. Nothing half-saved was kept: go back and try again."),
 }
 

@@ -14,7 +14,7 @@ from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..matchfile import dumps, loads
-from . import view
+from . import security, sharing, view
 from .db import get_db
 from .matches import load
 
@@ -83,12 +83,17 @@ def import_match():
     form = ImportMatchForm()
     problems: list[str] = []
     if form.validate_on_submit():
+        refused = security.refuse_new_match()
+        if refused:
+            return refused
         try:
             match = loads(form.file.data.read())
             match_id = store.import_match(get_db(), match)
         except MatchError as error:
             problems = error.problems
         else:
+            security.note_new_match()
+            sharing.grant_new_match(match_id)  # whoever imports a match scores it on this device
             return redirect(url_for("matches.show", match_id=match_id), code=303)
     status = 400 if form.is_submitted() else 200
     return render_template("import.html", form=form, problems=problems), status

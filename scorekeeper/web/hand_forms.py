@@ -123,7 +123,7 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
     elif game == "third_wheel":
         radio("trump", "Trump (called by the left of the dealer)", DECKTET_SUITS)
         radio("mode", "High or low", ("high", "low"))
-        flag("wheel", "The dealer took the Wheel", hint="Then the bid must be 0 or 6 to 11.")
+        flag("wheel", "The dealer took the Wheel", hint="If so, the bid must be 0 or 6 to 11.")
         number("bid", "Dealer's bid (0 to 11)")
         seat_ints("tricks", "Tricks taken (11 in all)", range(n))
     elif game == "dummy_spades":

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 
 from .. import store
 from ..engine import Match, MatchError, replay
-from . import hand_forms, view
+from . import hand_forms, sharing, view
 from .db import get_db
 from .matches import load, scoreboard_context
 
@@ -24,9 +24,10 @@ def _with_hand(match: Match, hands: list[dict]) -> Match:
 def _version(form) -> int | None:
     raw = (form.version.data or "").strip() if isinstance(form.version.data, str) else form.version.data
     try:
-        return int(raw) if raw not in (None, "") else None
+        version = int(raw) if raw not in (None, "") else None
     except (TypeError, ValueError):
         return -1  # a mangled version never matches
+    return version if version is None or 0 <= version < 2**62 else -1
 
 
 def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
@@ -101,33 +102,58 @@ def preview(match_id: int):
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
+def _saved(match_id: int, number: int | None):
+    """The answer to a saved hand (also to the same form sent again)."""
+    notice = f"Hand {number} saved."
+    if view.is_partial_request():
+        context = scoreboard_context(match_id, notice=notice)
+        return view.render_page_or_partial("match.html", **context)
+    session["notice"] = notice
+    return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+
+
+def _stale_record(match_id: int, based_on: int | None):
+    """Another phone changed the match since this form was opened: say what
+    changed, keep the user's entry in a form for the next hand, save nothing."""
+    info = load(match_id)
+    message = sharing.stale_message(match_id, based_on, info["players"])
+    number = len(info["match"].hands) + 1
+    form = None
+    if not (info["match"].hands and replay(info["match"]).finished):
+        form = _hand_form(info, number, formdata=request.form)
+        form.version.data = str(info["version"])
+        form.problems, form.general = {}, message
+    context = scoreboard_context(match_id, info=info, hand_form=form)
+    if form is None:
+        context["notice"] = " ".join(message[:-1] + ["The game is over: your entry was not saved."])
+    status = 200 if view.is_partial_request() else 409
+    return view.render_page_or_partial("match.html", **context), status
+
+
 @bp.post("/hands")
 def record(match_id: int):
     info = load(match_id)
+    key = sharing.posted_request_key()
+    done = store.saved_request(get_db(), match_id, key) if key else None
+    if done:  # a double tap or a re-sent form: already saved, save nothing more
+        return _saved(match_id, done["hand"])
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
+    based_on = _version(form)
+    if based_on is not None and based_on != info["version"]:
+        return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         try:
-            store.add_hand(get_db(), match_id, check["hand"], expected_version=_version(form))
+            store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on, request_key=key)
+        except store.AlreadySaved as already:
+            return _saved(match_id, already.hand)
         except store.StaleVersion:
-            check["general"] = [STALE]
-            info = load(match_id)
-            number = len(info["match"].hands) + 1
-            if info["match"].hands and replay(info["match"]).finished:
-                form = None
-            else:
-                form = _hand_form(info, number, formdata=request.form)
-                form.version.data = str(info["version"])
+            return _stale_record(match_id, based_on)
         except MatchError as error:  # the engine refused on the final check
             check["general"] = error.problems
         else:
-            notice = f"Hand {number} saved."
-            if view.is_partial_request():
-                context = scoreboard_context(match_id, notice=notice)
-                return view.render_page_or_partial("match.html", **context)
-            session["notice"] = notice
-            return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+            return _saved(match_id, number)
     if form is not None:
         _apply_check(form, check)
         if not check["errors"] and not check["general"] and check["missing"]:
@@ -162,14 +188,29 @@ def edit(match_id: int, number: int):
         form.problems, form.general = {}, []
         return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                            match_id=match_id, original=original)
+    key = sharing.posted_request_key()
+    done = store.saved_request(get_db(), match_id, key) if key else None
+    if done:  # the same correction sent twice: it is saved once
+        session["notice"] = f"Hand {number} corrected."
+        return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     form = _hand_form(info, number, formdata=request.form)
+    based_on = _version(form)
+    if based_on is not None and based_on != info["version"]:
+        form.version.data = str(info["version"])
+        form.problems = {}
+        form.general = sharing.stale_message(match_id, based_on, info["players"], "Your correction")
+        return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+                                           match_id=match_id, original=original), 409
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         try:
             before, after = store.edit_hand(get_db(), match_id, number, check["hand"],
-                                            expected_version=_version(form))
+                                            expected_version=based_on, request_key=key)
+        except store.AlreadySaved:
+            session["notice"] = f"Hand {number} corrected."
+            return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
         except store.StaleVersion:
-            check["general"] = [STALE]
+            check["general"] = sharing.stale_message(match_id, based_on, info["players"], "Your correction")
             info = load(match_id)
             form.version.data = str(info["version"])
         except MatchError as error:
@@ -202,10 +243,16 @@ def undo(match_id: int):
         from flask_wtf import FlaskForm
         form = FlaskForm()
         if form.validate():
+            key = sharing.posted_request_key()
+            based_on = _version_from(request.form.get("version"))
             try:
-                store.undo_last(get_db(), match_id, expected_version=_version_from(request.form.get("version")))
+                store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key)
+            except store.AlreadySaved as already:
+                session["notice"] = f"Hand {already.hand} undone. It is kept in the match log."
             except store.StaleVersion:
-                session["notice"] = STALE
+                changed = sharing.describe_changes(match_id, based_on, info["players"])
+                session["notice"] = " ".join(["Nothing was undone:"] + (changed or [
+                    "the match changed on another phone."]) + ["Check the scoreboard, then undo again if you still want to."])
             except MatchError as error:
                 session["notice"] = "Could not undo: " + "; ".join(error.problems)
             else:
@@ -220,9 +267,10 @@ def _version_from(raw) -> int | None:
     if raw in (None, ""):
         return None
     try:
-        return int(raw)
+        version = int(raw)
     except ValueError:
         return -1
+    return version if 0 <= version < 2**62 else -1
 
 
 @bp.get("/log")

@@ -15,7 +15,7 @@ from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES
 from ..matchfile import NOTE_LIMIT
-from . import hand_forms, view
+from . import hand_forms, security, sharing, view
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -242,17 +242,31 @@ def create_match():
     if form.validate():
         match, problems, seats = read_start_form(form)
         if not any(problems.values()):
+            refused = security.refuse_new_match()
+            if refused:
+                return refused
             try:
                 match_id = store.create_match(get_db(), match)
             except MatchError as error:
                 place_problems(form, error.problems, problems, seats)
             else:
+                security.note_new_match()
+                sharing.grant_new_match(match_id)  # whoever starts a match scores it on this device
                 return redirect(url_for("matches.show", match_id=match_id), 303)
     else:
         _, problems, _ = read_start_form(form)
         if not problems.get("general"):
             problems["general"] = [m for errs in form.errors.values() for m in errs]
     return view.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
+
+
+def _form_version(raw) -> int | None:
+    """The match version a form was based on (None if the form has none)."""
+    if raw in (None, ""):
+        return None
+    text = str(raw).strip()
+    # a mangled (or absurd) version never matches
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
 
 
 def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None):
@@ -263,13 +277,15 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
     board = view.scoreboard(info, result, changed)
-    if hand_form is None and not result.finished:
+    scorer = sharing.can_score(info)
+    if hand_form is None and not result.finished and scorer:
         hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
                                          version=info["version"])
         hand_form.number = len(result.hands) + 1
         hand_form.dealer_name = result.players[result.next_dealer]
-    return {"info": info, "result": result, "board": board, "form": hand_form, "match_id": match_id,
-            "notice": notice, "broken": None}
+    return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
+            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
+            "live": None if scorer else sharing.live_context(info)}
 
 
 @bp.get("/matches/<int:match_id>")
@@ -291,7 +307,15 @@ def details(match_id: int):
     if request.method == "POST":
         if form.validate():
             try:
-                store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data)
+                store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
+                                     expected_version=_form_version(form.version.data),
+                                     request_key=sharing.posted_request_key())
+            except store.AlreadySaved:
+                session["notice"] = "Date and note saved."
+                return redirect(url_for("matches.show", match_id=match_id), 303)
+            except store.StaleVersion as stale:
+                problems = sharing.stale_message(match_id, stale.expected, info["players"], "Your change")
+                form.version.data = str(stale.current)
             except MatchError as error:
                 problems = error.problems
             else:

@@ -112,7 +112,7 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     percent = None
     if isinstance(target, int) and target > 0:
         past = game == "third_hand"
-        lines.append(f"Playing to {'past ' if past else ''}{target}")
+        lines.append(f"Playing {'past' if past else 'to'} {target}")
         percent = max(0, min(100, round(100 * best / target)))
         if not result.finished:
             to_go = target - best + (1 if past else 0)

@@ -23,6 +23,22 @@ def start_form(game: str, players, first_dealer="0", date="2026-11-20", note="",
     return data
 
 
+def as_scorer(app, match_id: int, client=None) -> None:
+    """Give the test client scorer rights on a match made straight in the store,
+    through the match's scorer link (as a second phone would)."""
+    from scorekeeper import store
+
+    client = client or app.config.get("TEST_CLIENT")
+    if client is None:
+        return
+    db = store.connect(app.config["DATABASE"])
+    try:
+        token = store.get_tokens(db, match_id)["scorer_token"]
+    finally:
+        db.close()
+    assert client.get(f"/s/{token}").status_code == 303
+
+
 def start(client, game: str, players, **kwargs) -> int:
     response = client.post("/matches/new", data=start_form(game, players, **kwargs))
     assert response.status_code == 303, problems(response)

@@ -10,6 +10,8 @@ from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.matchfile import loads
 
+from .helpers import as_scorer
+
 WHEEL_HAND = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
 SPADES_HAND = {"bids": [7, 5, 6], "tricks": [4, 5, 0], "dummy_tricks": 4}
 
@@ -18,8 +20,10 @@ def make_match(app, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHE
                settings=None):
     with app.app_context():
         from scorekeeper.web.db import get_db
-        return store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
-                                                  settings=settings or {}, date="2026-11-20", note=note))
+        match_id = store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
+                                                      settings=settings or {}, date="2026-11-20", note=note))
+    as_scorer(app, match_id)  # as if this client had started it
+    return match_id
 
 
 def upload(client, text, name="match.json"):

@@ -10,6 +10,8 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import Match
 
+from .helpers import as_scorer
+
 HX = {"HX-Request": "true"}
 
 
@@ -17,10 +19,12 @@ def make_match(app, game, players, settings=None, hands=None, first_dealer=0) ->
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
         try:
-            return store.create_match(db, Match(game=game, players=players, settings=settings or {},
-                                                first_dealer=first_dealer, hands=hands or []))
+            match_id = store.create_match(db, Match(game=game, players=players, settings=settings or {},
+                                                    first_dealer=first_dealer, hands=hands or []))
         finally:
             db.close()
+    as_scorer(app, match_id)  # as if this client had started it
+    return match_id
 
 
 def text(response) -> str:

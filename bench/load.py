@@ -1,0 +1,277 @@
+"""Load: scorers saving hands and watchers polling, against the real
+``scorekeeper serve`` on a temporary database, over loopback only. Starts the
+server itself, runs for a fixed time and stops by itself.
+
+    .venv/bin/python bench/load.py [--scorers 50] [--watchers 200] [--seconds 25]
+
+Each scorer has its own match and its own session (it opens the match's scorer
+link, then saves hands with the form's CSRF token, version and a fresh request
+key, as htmx does: the answer is the re-rendered scoreboard). Each watcher polls
+its match's scoreboard every 3 s with the ETag it last saw, as the watcher page
+does; most polls are unchanged and answer 304. A bounded pool of client
+threads, each with one keep-alive connection, runs every user's requests on
+schedule. Prints requests/s, p50/p95/p99 latency per kind, lateness of the
+schedule, and errors.
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import http.client
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlencode
+
+from scorekeeper import store
+from scorekeeper.engine import Match
+from scorekeeper.samples import ENDLESS
+
+SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
+HANDS = [{"trump": t, "mode": m, "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b), "tricks_2": "0"}
+         for t, m, b in (("wyrms", "high", 5), ("moons", "low", 3), ("knots", "high", 7), ("suns", "low", 0))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive connection (per worker thread)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.connection = None
+
+    def request(self, method: str, path: str, headers: dict, body: str | None = None):
+        for attempt in (1, 2):
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.connection.close()
+                    self.connection = None
+                return response, data
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                # a keep-alive connection the server closed while idle: reconnect once
+                self.connection.close()
+                self.connection = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+class User:
+    def __init__(self, kind: str, match_id: int, every: float):
+        self.kind, self.match_id, self.every = kind, match_id, every
+        self.cookie = ""
+        self.csrf = ""
+        self.version = 0
+        self.etag = ""
+        self.saves = 0
+
+    def remember(self, response) -> None:
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+
+
+def setup_scorer(client: Client, user: User, token: str) -> None:
+    response, _ = client.request("GET", f"/s/{token}", {})
+    assert response.status == 303, response.status
+    user.remember(response)
+    response, page = client.request("GET", f"/matches/{user.match_id}", {"Cookie": user.cookie})
+    user.remember(response)
+    page = page.decode()
+    user.csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    user.version = int(re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page).group(1))
+
+
+def act(client: Client, user: User) -> tuple[str, bool]:
+    """One request for this user; returns (kind measured, ok)."""
+    if user.kind == "scorer":
+        hand = HANDS[user.saves % len(HANDS)]
+        body = urlencode(dict(hand, csrf_token=user.csrf, version=user.version, request_key=uuid.uuid4().hex))
+        headers = {"Cookie": user.cookie, "Content-Type": "application/x-www-form-urlencoded",
+                   "HX-Request": "true", "Accept-Encoding": "gzip"}
+        response, data = client.request("POST", f"/matches/{user.match_id}/hands", headers, body)
+        user.remember(response)
+        if response.status == 200:
+            user.saves += 1
+            user.version += 1
+            return "save", True
+        return "save", False
+    headers = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+    if user.etag:
+        headers["If-None-Match"] = user.etag
+    response, _ = client.request("GET", f"/matches/{user.match_id}/board", headers)
+    if response.status == 304:
+        return "poll unchanged", True
+    if response.status == 200:
+        user.etag = response.getheader("ETag") or ""
+        return "poll changed", True
+    return "poll", False
+
+
+def run(args) -> dict:
+    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-load-"))
+    database = workdir / "load.sqlite"
+    db = store.connect(str(database))
+    tokens = []
+    for _ in range(args.scorers):
+        match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
+                                                settings=ENDLESS["third_wheel"]))
+        tokens.append((match_id, store.get_tokens(db, match_id)["scorer_token"]))
+    db.close()
+    port = free_port()
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database))
+    server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--threads", str(args.threads)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("scorekeeper serve did not start")
+                time.sleep(0.05)
+        return drive(args, port, tokens)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def drive(args, port: int, tokens: list[tuple[int, str]]) -> dict:
+    rng = random.Random(1)
+    setup = Client(port)
+    users = []
+    for match_id, token in tokens:
+        user = User("scorer", match_id, args.save_every)
+        setup_scorer(setup, user, token)
+        users.append(user)
+    for i in range(args.watchers):
+        user = User("watcher", tokens[i % len(tokens)][0], args.poll_every)
+        act(setup, user)  # the first poll (200) gives the ETag, as the page render does
+        users.append(user)
+    # each user's first request at a random moment of its own period, then on a fixed rhythm
+    start = time.monotonic() + 0.5
+    queue = [(start + rng.random() * u.every, i) for i, u in enumerate(users)]
+    heapq.heapify(queue)
+    lock = threading.Lock()
+    end = start + args.seconds
+    samples: dict[str, list[float]] = {}
+    lateness: list[float] = []
+    errors: list[str] = []
+
+    def worker():
+        client = Client(port)
+        while True:
+            with lock:
+                if not queue:
+                    return
+                due, index = heapq.heappop(queue)
+            if due >= end:
+                return
+            wait = due - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            user = users[index]
+            sent = time.monotonic()
+            problem = None
+            try:
+                kind, ok = act(client, user)
+                if not ok:
+                    problem = f"{kind}: unexpected answer"
+            except Exception as error:  # a refused or dropped connection is an error, not a crash
+                kind = user.kind
+                problem = f"{user.kind}: {type(error).__name__}: {error}"
+            took = time.monotonic() - sent
+            with lock:
+                samples.setdefault(kind, []).append(took)
+                lateness.append(max(0.0, sent - due))
+                if problem:
+                    errors.append(problem)
+                heapq.heappush(queue, (max(due + user.every, time.monotonic()), index))
+
+    threads = [threading.Thread(target=worker) for _ in range(args.workers)]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - began
+    return {"samples": samples, "lateness": lateness, "errors": errors, "elapsed": elapsed,
+            "saves": sum(u.saves for u in users)}
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * p / 100
+    low = int(k)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
+
+
+def report(args, result: dict) -> None:
+    samples, elapsed = result["samples"], result["elapsed"]
+    total = sum(len(v) for v in samples.values())
+    print(f"scorekeeper serve --threads {args.threads}: {args.scorers} scorers saving every {args.save_every:g} s, "
+          f"{args.watchers} watchers polling every {args.poll_every:g} s, {args.workers} client threads, "
+          f"{elapsed:.1f} s")
+    print(f"{'request':<16}{'count':>7}{'per s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for kind in ("save", "poll unchanged", "poll changed", "poll", "scorer", "watcher"):
+        values = samples.get(kind)
+        if not values:
+            continue
+        ms = [v * 1000 for v in values]
+        print(f"{kind:<16}{len(ms):>7}{len(ms) / elapsed:>8.1f}{percentile(ms, 50):>9.1f}{percentile(ms, 95):>9.1f}"
+              f"{percentile(ms, 99):>9.1f}{max(ms):>9.1f}")
+    late = [v * 1000 for v in result["lateness"]]
+    print(f"all requests: {total} in {elapsed:.1f} s = {total / elapsed:.0f} requests/s; "
+          f"schedule lateness p95 {percentile(late, 95):.1f} ms (the client kept up if small)")
+    print(f"errors: {len(result['errors'])}" + (f" (first: {result['errors'][0]})" if result["errors"] else ""))
+    saves = samples.get("save", [])
+    unchanged = samples.get("poll unchanged", [])
+    if saves and unchanged:
+        print(f"targets: save p95 {percentile(saves, 95) * 1000:.1f} ms (< 50), unchanged poll p95 "
+              f"{percentile(unchanged, 95) * 1000:.1f} ms (< 10), errors {len(result['errors'])} (0)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scorers", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=25)
+    parser.add_argument("--save-every", type=float, default=1.0, help="seconds between one scorer's saves")
+    parser.add_argument("--poll-every", type=float, default=3.0, help="seconds between one watcher's polls")
+    parser.add_argument("--workers", type=int, default=24, help="client threads (one connection each)")
+    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    args = parser.parse_args()
+    report(args, run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Security headers (a strict Content-Security-Policy and friends) and the
+limit on how many matches one address may start per minute.
+
+Every page is served with a CSP that allows only this app's own scripts,
+styles and images: no inline ``<script>``, no ``style=""``, no ``on*=``
+handlers anywhere in the templates (htmx's own indicator style is switched
+off in base.html's htmx-config). ``Referrer-Policy: no-referrer`` keeps the
+secret scorer link out of other sites' logs.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+
+from flask import Flask, Response, current_app, request
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    # the wake lock keeps the phone awake during a match; nothing else is wanted
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
+                          "interest-cohort=(), screen-wake-lock=(self)",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+MATCHES_PER_MINUTE = 10
+TOO_MANY_MATCHES = ("This device has started {limit} matches in the last minute, the most allowed. "
+                    "Wait a minute, then start the match again.")
+
+
+def add_headers(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds for each key (an
+    address), in memory: ``scorekeeper serve`` is one process."""
+
+    def __init__(self, limit: int, window: float = 60.0):
+        self.limit = limit
+        self.window = window
+        self._events: dict[str, deque] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str, now: float) -> deque:
+        events = self._events.setdefault(key, deque())
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        return events
+
+    def allowed(self, key: str) -> bool:
+        with self._lock:
+            now = time.monotonic()
+            recent = self._recent(key, now)
+            if not recent:
+                self._events.pop(key, None)
+            return len(recent) < self.limit
+
+    def note(self, key: str) -> None:
+        with self._lock:
+            self._recent(key, time.monotonic()).append(time.monotonic())
+
+    def retry_after(self, key: str) -> int:
+        with self._lock:
+            recent = self._recent(key, time.monotonic())
+            if len(recent) < self.limit:
+                return 0
+            return max(1, int(recent[0] + self.window - time.monotonic()) + 1)
+
+
+def _limiter() -> RateLimiter:
+    return current_app.extensions["scorekeeper.match_limiter"]
+
+
+def _address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def refuse_new_match():
+    """None when this address may start another match now, else the 429 page."""
+    from .errors import render_error
+
+    limiter = _limiter()
+    if limiter.allowed(_address()):
+        return None
+    body, status = render_error(429, TOO_MANY_MATCHES.format(limit=limiter.limit))
+    return body, status, {"Retry-After": str(limiter.retry_after(_address()))}
+
+
+def note_new_match() -> None:
+    _limiter().note(_address())
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("MATCHES_PER_MINUTE",
+                          int(os.environ.get("SCOREKEEPER_MATCHES_PER_MINUTE") or MATCHES_PER_MINUTE))
+    app.extensions["scorekeeper.match_limiter"] = RateLimiter(int(app.config["MATCHES_PER_MINUTE"]))
+    # the session holds the scorer grants: never sent with another site's requests, never read by scripts
+    if not app.config.get("SESSION_COOKIE_SAMESITE"):
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.after_request(add_headers)

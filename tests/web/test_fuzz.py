@@ -1,0 +1,196 @@
+"""Bad input, tried at scale: random and malformed values posted to every form
+(new match, hand record / preview / edit, date and note, undo, import, the
+Third Rail tally). Never a 500, always a message, nothing stored on refusal."""
+from __future__ import annotations
+
+import io
+import os
+import json
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import store
+from scorekeeper.engine import Match
+from scorekeeper.games import GAMES
+from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.matchfile import dumps
+from scorekeeper.web import create_app, hand_forms
+from scorekeeper.web.db import get_db
+
+from .helpers import as_scorer
+
+# SCOREKEEPER_FUZZ_EXAMPLES=2000 for a long run; the suite keeps it short
+FUZZ = settings(max_examples=int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "40")), deadline=None,
+                suppress_health_check=list(HealthCheck))
+NASTY = ["", " ", "-1", "0", "1", "3", "13", "99999999999999999999999", "1e9", "1.5", "NaN", "Infinity", "null",
+         "None", "true", "[]", "{}", "<script>alert(1)</script>", "\x00", "١٢", " 5 ", "random", "dummy",
+         "wyrms", "high", "spades", "A", "P", "x" * 600, "'; drop table matches; --", "%s%s%n", "\ud7ff"]
+value = st.one_of(st.sampled_from(NASTY), st.text(max_size=30), st.integers(-10**6, 10**6).map(str))
+values = st.one_of(value, st.lists(value, min_size=0, max_size=4))
+MESSAGE = re.compile(r'class="(alert|field-messages|error-page|notice|problems|preview-missing)|<ul class="problems"')
+
+
+@pytest.fixture(scope="module")
+def fuzz_app(tmp_path_factory):
+    app = create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite",
+                      "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fuzz", "MATCHES_PER_MINUTE": 10**6})
+    client = app.test_client()
+    app.config["TEST_CLIENT"] = client
+    matches = {}
+    with app.app_context():
+        db = get_db()
+        for game in GAMES:
+            made = random_match(game, 3, seed=7, settings=ENDLESS[game])
+            matches[game] = store.create_match(db, made)
+    for match_id in matches.values():
+        as_scorer(app, match_id, client)
+    app.fuzz_matches = matches
+    return app
+
+
+def snapshot(app):
+    with app.app_context():
+        db = get_db()
+        return (list(db.query("select * from matches order by id")),
+                list(db.query("select * from hands order by match_id, position")),
+                db.execute("select count(*) from audit").fetchone()[0])
+
+
+def check_answer(response, htmx: bool = False) -> str:
+    html = response.get_data(as_text=True)
+    assert response.status_code < 500, html[:500]
+    if response.status_code >= 400 or (not htmx and response.status_code == 200 and "<form" in html):
+        assert MESSAGE.search(html) or response.status_code in (404, 405), (response.status_code, html[:800])
+    return html
+
+
+def form_names(app, game: str) -> list[str]:
+    with app.app_context():
+        info = store.get_info(get_db(), app.fuzz_matches[game])
+        form = hand_forms.make_form(game, info["players"], info["settings"], 0)
+    return [f.name for f in form] + ["request_key", "junk", "dealer"]
+
+
+def posted(app, game, data) -> dict:
+    names = form_names(app, game)
+    return {names[k % len(names)] if isinstance(k, int) else k: v for k, v in data}
+
+
+hand_data = st.lists(st.tuples(st.one_of(st.integers(0, 200), st.sampled_from(["version", "csrf_token"])), values),
+                     max_size=12)
+
+
+@FUZZ
+@given(game=st.sampled_from(sorted(GAMES)), data=hand_data, htmx=st.booleans(),
+       where=st.sampled_from(["record", "preview", "edit", "edit_preview"]))
+def test_hand_forms(fuzz_app, game, data, htmx, where):
+    client = fuzz_app.config["TEST_CLIENT"]
+    match_id = fuzz_app.fuzz_matches[game]
+    url = {"record": f"/matches/{match_id}/hands", "preview": f"/matches/{match_id}/hands/preview",
+           "edit": f"/matches/{match_id}/hands/2/edit", "edit_preview": f"/matches/{match_id}/hands/2/preview"}[where]
+    before = snapshot(fuzz_app)
+    response = client.post(url, data=posted(fuzz_app, game, data), headers={"HX-Request": "true"} if htmx else {})
+    check_answer(response, htmx)
+    after = snapshot(fuzz_app)
+    if after != before:  # random input that happens to be a valid hand: saved, and said so
+        assert where in ("record", "edit")
+        assert response.status_code == 303 or (htmx and "saved." in response.get_data(as_text=True))
+
+
+@FUZZ
+@given(game=st.one_of(st.sampled_from(sorted(GAMES)), value), data=st.lists(st.tuples(
+    st.one_of(st.sampled_from(["game", "shown_game", "first_dealer", "date", "note"] +
+                              [f"player_{i}" for i in range(7)] +
+                              [f"setting_{s.name}" for g in GAMES.values() for s in g.settings]), value),
+    values), max_size=14), same_game=st.booleans(), fields=st.booleans())
+def test_new_match_form(fuzz_app, game, data, same_game, fields):
+    client = fuzz_app.config["TEST_CLIENT"]
+    form = dict(data)
+    form["game"] = game
+    if same_game:
+        form["shown_game"] = game
+    before = snapshot(fuzz_app)
+    response = client.post("/matches/new/fields" if fields else "/matches/new", data=form)
+    html = check_answer(response)
+    if response.status_code != 303:
+        assert snapshot(fuzz_app) == before, html[:300]
+    else:
+        assert len(snapshot(fuzz_app)[0]) == len(before[0]) + 1
+
+
+@FUZZ
+@given(date=value, note=value, version=st.one_of(value, st.just(None)), key=value)
+def test_date_and_note(fuzz_app, date, note, version, key):
+    client = fuzz_app.config["TEST_CLIENT"]
+    match_id = fuzz_app.fuzz_matches["third_wheel"]
+    data = {"date": date, "note": note, "request_key": key}
+    if version is not None:
+        data["version"] = version
+    before = snapshot(fuzz_app)
+    response = client.post(f"/matches/{match_id}/details", data=data)
+    html = check_answer(response)
+    if response.status_code != 303:
+        assert snapshot(fuzz_app) == before, html[:300]
+
+
+@FUZZ
+@given(version=value, key=value, extra=st.dictionaries(value, value, max_size=3))
+def test_undo(fuzz_app, version, key, extra):
+    client = fuzz_app.config["TEST_CLIENT"]
+    match_id = fuzz_app.fuzz_matches["dummy_spades"]
+    before = snapshot(fuzz_app)
+    with fuzz_app.app_context():
+        current = store.get_version(get_db(), match_id)
+    response = client.post(f"/matches/{match_id}/undo", data=dict(extra, version=version, request_key=key))
+    check_answer(response)
+    assert response.status_code in (303, 400, 413)
+    if version.strip() != str(current) and version != "":
+        assert snapshot(fuzz_app) == before
+
+
+json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(),
+                                     st.text(max_size=20)),
+                           lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                   st.dictionaries(st.text(max_size=10), inner, max_size=4)),
+                           max_leaves=12)
+
+
+@FUZZ
+@given(kind=st.sampled_from(["bytes", "json", "mutated"]), raw=st.binary(max_size=300), doc=json_values,
+       key=st.sampled_from(["format", "game", "players", "settings", "first_dealer", "hands", "date", "note",
+                            "extra"]), replacement=json_values)
+def test_import(fuzz_app, kind, raw, doc, key, replacement):
+    client = fuzz_app.config["TEST_CLIENT"]
+    if kind == "bytes":
+        body = raw
+    elif kind == "json":
+        body = json.dumps(doc, allow_nan=True).encode()
+    else:
+        good = json.loads(dumps(Match(game="third_wheel", players=["A", "B", "C"],
+                                      hands=[{"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5,
+                                              "tricks": [5, 4, 2]}])))
+        good[key] = replacement
+        body = json.dumps(good, allow_nan=True).encode()
+    before = snapshot(fuzz_app)
+    response = client.post("/import", data={"file": (io.BytesIO(body), "m.json")},
+                           content_type="multipart/form-data")
+    html = check_answer(response)
+    if response.status_code != 303:
+        assert response.status_code == 400 and "was not imported" in html or "Choose a match file" in html
+        assert snapshot(fuzz_app) == before
+
+
+@FUZZ
+@given(data=st.dictionaries(st.sampled_from(["w", "tap", "undo", "clear", "save", "trump", "version", "junk"]),
+                            value, max_size=6), htmx=st.booleans())
+def test_tally(fuzz_app, data, htmx):
+    client = fuzz_app.config["TEST_CLIENT"]
+    match_id = fuzz_app.fuzz_matches["third_rail"]
+    before = snapshot(fuzz_app)
+    response = client.post(f"/matches/{match_id}/tally", data=data, headers={"HX-Request": "true"} if htmx else {})
+    assert response.status_code < 500
+    if response.status_code not in (303, 204):
+        assert snapshot(fuzz_app) == before
