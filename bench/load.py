@@ -3,12 +3,14 @@
 server itself, runs for a fixed time and stops by itself.
 
     .venv/bin/python bench/load.py [--scorers 50] [--watchers 200] [--seconds 25]
+                                   [--save-every 5] [--poll-every 3]
 
 Each scorer has its own match and its own session (it opens the match's scorer
-link, then saves hands with the form's CSRF token, version and a fresh request
-key, as htmx does: the answer is the re-rendered scoreboard). Each watcher polls
-its match's scoreboard every 3 s with the ETag it last saw, as the watcher page
-does; most polls are unchanged and answer 304. A bounded pool of client
+link, then saves a hand every ``--save-every`` seconds with the form's CSRF
+token, version and a fresh request key, as htmx does: the answer is the
+re-rendered scoreboard). Four watchers follow each match: each polls the
+scoreboard every 3 s with the ETag it last saw, as the watcher page does; a
+poll with nothing new answers 304. A bounded pool of client
 threads, each with one keep-alive connection, runs every user's requests on
 schedule. Prints requests/s, p50/p95/p99 latency per kind, lateness of the
 schedule, and errors.
@@ -265,7 +267,8 @@ def main() -> None:
     parser.add_argument("--scorers", type=int, default=50)
     parser.add_argument("--watchers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=25)
-    parser.add_argument("--save-every", type=float, default=1.0, help="seconds between one scorer's saves")
+    parser.add_argument("--save-every", type=float, default=5.0,
+                        help="seconds between one scorer's saves (a real table: one hand every few minutes)")
     parser.add_argument("--poll-every", type=float, default=3.0, help="seconds between one watcher's polls")
     parser.add_argument("--workers", type=int, default=24, help="client threads (one connection each)")
     parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")

@@ -321,11 +321,17 @@ def _lock(db: Database, match_id: int, expected_version: int | None, request_key
     return row
 
 
-def _write_hands(db: Database, match_id: int, hands: list[dict]) -> None:
-    db.execute("delete from hands where match_id = ?", [match_id])
+def _write_hands(db: Database, match_id: int, hands: list[dict], old: list[dict] | None = None) -> None:
+    """Store ``hands`` as the match's hands. Given the ``old`` hands, a save
+    (one hand added) or an undo (the last removed) touches one row only."""
+    keep = 0
+    if old is not None:
+        while keep < min(len(old), len(hands)) and old[keep] == hands[keep]:
+            keep += 1
+    db.execute("delete from hands where match_id = ? and position > ?", [match_id, keep])
     db["hands"].insert_all(
         ({"match_id": match_id, "position": i, "data": json.dumps(h, ensure_ascii=False)}
-         for i, h in enumerate(hands, start=1)),
+         for i, h in enumerate(hands[keep:], start=keep + 1)),
     )
 
 
@@ -394,7 +400,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         new_hands, action, number, hand_before, hand_after = change(list(hands))
         new = _to_match(row, new_hands)
         after = replay(new)  # MatchError rolls the whole transaction back
-        _write_hands(db, match_id, new_hands)
+        _write_hands(db, match_id, new_hands, hands)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
     return before, after

@@ -23,7 +23,9 @@ import functools
 import hashlib
 import io
 import re
+import threading
 import uuid
+from collections import OrderedDict
 from urllib.parse import urlsplit
 
 import segno
@@ -218,6 +220,31 @@ def watcher_link(token: str):
     return view.render_page_or_partial("match.html", **context)
 
 
+class BoardCache:
+    """Rendered read-only scoreboards by (match, version): every watcher of a
+    table gets the same page, so a new hand is replayed and rendered once, not
+    once per watcher. A version never changes meaning, so nothing goes stale."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 @bp.get("/matches/<int:match_id>/board")
 def board(match_id: int):
     """The read-only scoreboard for polling: 304 when the version is unchanged."""
@@ -231,8 +258,16 @@ def board(match_id: int):
     if tag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)
     else:
-        g.watching = True
-        response = make_response(render_template("partial/match.html", **scoreboard_context(match_id)))
+        cache: BoardCache = current_app.extensions["scorekeeper.boards"]
+        html = cache.get((match_id, version))
+        if html is None:
+            g.watching = True
+            context = scoreboard_context(match_id)
+            html = render_template("partial/match.html", **context)
+            if context["info"]["version"] == version:  # not changed between the two reads
+                cache.put((match_id, version), html)
+            tag = etag(context["info"]["version"])
+        response = make_response(html)
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -241,4 +276,5 @@ def board(match_id: int):
 def init_app(app: Flask) -> None:
     """Before CSRFProtect, so a watcher is told why rather than about tokens."""
     app.before_request(guard)
+    app.extensions["scorekeeper.boards"] = BoardCache()
     app.jinja_env.globals.update(can_score=can_score, share_links=share_links, new_request_key=new_request_key)

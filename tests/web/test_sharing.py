@@ -128,6 +128,12 @@ def store_state(app):
                 db.execute("select count(*) from audit").fetchone()[0])
 
 
+def test_a_watcher_sees_no_trick_by_trick_button(app, client):
+    rail = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    assert f"/matches/{rail}/tally" in client.get(f"/matches/{rail}").get_data(as_text=True)
+    assert f"/matches/{rail}/tally" not in app.test_client().get(f"/matches/{rail}").get_data(as_text=True)
+
+
 def test_a_missing_match_is_still_404_not_403(app):
     stranger = app.test_client()
     assert stranger.post("/matches/999/hands", data=WHEEL).status_code == 404
