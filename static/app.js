@@ -98,6 +98,13 @@
     });
   }
 
+  /* New match: the first-dealer choices follow the names as they are typed. */
+  document.addEventListener("input", function (e) {
+    var m = e.target && e.target.name && /^player_(\d+)$/.exec(e.target.name);
+    var option = m && document.querySelector('#first_dealer option[value="' + m[1] + '"]');
+    if (option) option.textContent = e.target.value.trim() || "Player " + (Number(m[1]) + 1);
+  });
+
   function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });

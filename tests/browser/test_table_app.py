@@ -62,6 +62,8 @@ def start_match(page, live_server, game: str, players: list[str], settings: dict
     expect(page.locator("#game-fields .settings legend")).to_have_text(f"{TITLES[game]} settings")
     for i, name in enumerate(players):
         page.fill(f"#player_{i}", name)
+    # The first-dealer choices follow the names typed above.
+    expect(page.locator('#first_dealer option[value="0"]')).to_have_text(players[0])
     page.select_option("#first_dealer", "0")
     for name, value in settings.items():
         field = page.locator(f"#setting_{name}")
