@@ -172,20 +172,26 @@ def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> li
     return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
-def replay(match: Match) -> MatchResult:
+def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     """Score every hand in order from the start (a pure fold). Raises MatchError
-    listing every problem when any hand cannot be scored."""
+    listing every problem when any hand cannot be scored.
+
+    ``resume`` is the result of this same match's first k hands; the fold goes on
+    from it, so adding a hand to a long match costs one hand, not the match."""
     game, table = check_match(match)
     if not isinstance(match.hands, list):
         raise MatchError(["hands: must be a list of hands"])
-    totals = [0] * table.seats
-    state = game.start(table)
-    dealer = match.first_dealer
-    results: list[HandResult] = []
+    if resume is not None and (resume.game != game.key or len(resume.hands) > len(match.hands)):
+        raise ValueError("resume must be a result of the same match's first hands")
+    totals = list(resume.totals) if resume else [0] * table.seats
+    state = resume.state if resume else game.start(table)
+    dealer = resume.next_dealer if resume else match.first_dealer
+    results: list[HandResult] = list(resume.hands) if resume else []
     problems: list[str] = []
     by_hand: dict[int, list[Problem]] = {}
-    winners: list[int] | None = None
-    for number, hand in enumerate(match.hands, start=1):
+    winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
+    start = len(results)
+    for number, hand in enumerate(match.hands[start:], start=start + 1):
         found = hand_problems(game, hand, table, None if problems else dealer)
         if winners is not None and not problems:
             found.append(Problem(None, "recorded after the game ended "

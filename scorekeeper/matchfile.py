@@ -76,6 +76,8 @@ def loads(text: str | bytes) -> Match:
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         where = f" (line {error.lineno}, column {error.colno})" if isinstance(error, json.JSONDecodeError) else ""
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
+    except ValueError:  # Python refuses integers of more than 4,300 digits
+        raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
     return parse(doc)
 
 

@@ -399,7 +399,9 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         before = replay(old)
         new_hands, action, number, hand_before, hand_after = change(list(hands))
         new = _to_match(row, new_hands)
-        after = replay(new)  # MatchError rolls the whole transaction back
+        # A save only extends the match, so the fold goes on from ``before``.
+        extends = new_hands[:len(hands)] == hands and len(new_hands) >= len(hands)
+        after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, new_hands, hands)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)

@@ -64,6 +64,8 @@ def test_every_problem_gets_its_own_line():
     ("{not json", "match file: not valid JSON (line 1, column 2)"),
     ("[]", "match: must be a JSON object"),
     ('{"game": "bridge", "players": ["A", "B"]}', "game: must be one of"),
+    ('{"game": "third_wheel", "players": ["A", "B", "C"], "first_dealer": ' + "9" * 5000 + "}",
+     "match file: a number has too many digits"),
 ])
 def test_malformed_files_are_refused_without_a_traceback(text, expected):
     done = run("rescore", "-", stdin=text)

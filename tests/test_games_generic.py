@@ -5,7 +5,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scorekeeper.engine import Match, replay
+from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps, loads
 from scorekeeper.samples import random_match
@@ -87,3 +87,23 @@ def test_a_finished_match_names_winners_and_no_dealer(key, seed):
         assert all(result.totals[w] == best for w in result.winners)
     else:
         assert result.winners == [] and result.next_dealer is not None
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+@given(seed=st.integers(0, 10**6), hands=st.integers(1, 30), data=st.data())
+@EXAMPLES
+def test_resuming_from_the_first_hands_gives_the_same_result(key, seed, hands, data):
+    match = random_match(key, hands, seed)
+    k = data.draw(st.integers(0, len(match.hands)))
+    prefix = replay(Match(key, match.players, match.settings, 0, match.hands[:k]))
+    assert replay(match, resume=prefix).as_json() == replay(match).as_json()
+
+
+def test_a_hand_resumed_after_the_end_is_still_refused():
+    ended = random_match("third_wheel", 50, 1, settings={"deals_each": 1, "target": 0})
+    result = replay(ended)
+    assert result.finished
+    extra = Match("third_wheel", ended.players, ended.settings, 0, ended.hands + [dict(ended.hands[0])])
+    with pytest.raises(MatchError) as caught:
+        replay(extra, resume=result)
+    assert caught.value.problems == ["hand 4: recorded after the game ended (it ended after hand 3)"]

@@ -74,6 +74,12 @@ def test_bad_hands_name_the_hand_and_field(hand, expected):
     assert any(line.startswith(expected) for line in found), found
 
 
+def test_a_list_where_a_word_belongs_is_shown_as_json():
+    found = problems(doc(hands=[dict(WHEEL_HAND, trump=["wyrms"])]))
+    assert found == ['hand 1: trump: must be one of "moons", "suns", "waves", "leaves", "wyrms", "knots", '
+                     'got ["wyrms"]']
+
+
 def test_a_hand_after_the_game_ended_is_refused():
     # One deal each ends the game after three hands.
     hands = [dict(WHEEL_HAND) for _ in range(4)]
@@ -100,6 +106,7 @@ def test_a_dealer_out_of_turn_moves_the_rotation():
     ("[" * 100000, "match file:"),
     (b"\xff\xfe", "match file: not valid JSON"),
     ("[]", "match: must be a JSON object"),
+    ('{"game": "third_wheel", "first_dealer": ' + "9" * 5000 + "}", "match file: a number has too many digits"),
 ])
 def test_unreadable_text_is_a_match_error(text, expected):
     with pytest.raises(MatchError) as caught:

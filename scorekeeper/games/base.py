@@ -171,6 +171,8 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'
+    if isinstance(value, (list, dict)):
+        return show_json(value)
     return str(value)
 
 

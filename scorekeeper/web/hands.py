@@ -46,8 +46,10 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         hands.append(hand)
     else:
         hands[number - 1] = hand
+    # A new last hand only extends the stored match: score just that hand.
+    resume = view.replayed(info) if number > len(match.hands) else None
     try:
-        result = replay(_with_hand(match, hands))
+        result = replay(_with_hand(match, hands), resume=resume)
     except MatchError as error:
         if missing and not final:
             return out  # still typing: only say what is still to fill in
@@ -77,7 +79,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
 def _hand_form(info: dict, number: int, formdata=None, hand=None):
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
     match = info["match"]
-    result = replay(_with_hand(match, match.hands[:number - 1]))
+    result = view.replayed(info) if number > len(match.hands) else replay(_with_hand(match, match.hands[:number - 1]))
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
@@ -119,7 +121,7 @@ def _stale_record(match_id: int, based_on: int | None):
     message = sharing.stale_message(match_id, based_on, info["players"])
     number = len(info["match"].hands) + 1
     form = None
-    if not (info["match"].hands and replay(info["match"]).finished):
+    if not view.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
         form.version.data = str(info["version"])
         form.problems, form.general = {}, message

@@ -273,7 +273,7 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     """The whole match page: scoreboard plus the form for the next hand."""
     info = info or load(match_id)
     try:
-        result = replay(info["match"])
+        result = view.replayed(info)
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
     board = view.scoreboard(info, result, changed)

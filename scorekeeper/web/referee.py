@@ -295,7 +295,7 @@ def table_guide_for(info: dict) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
     (or cannot be replayed)."""
     try:
-        result = replay(info["match"])
+        result = view.replayed(info)
     except MatchError:
         return None
     if result.next_dealer is None:

@@ -48,7 +48,7 @@ def tally(match_id: int):
     if info["game"] != "third_rail":
         abort(404)
     match = info["match"]
-    result = replay(match)
+    result = view.replayed(info)
     players = result.players
     settings = result.settings
     tricks = tricks_per_hand(len(players))
@@ -115,7 +115,7 @@ def _context(info, result, winners, trump, version, problems, form) -> dict:
         if trump:
             hand["trump"] = trump
         try:
-            after = replay(_with(info["match"], hand))
+            after = replay(_with(info["match"], hand), resume=result)
             preview = {"scores": after.hands[-1].scores, "totals": after.totals,
                        "explanation": after.hands[-1].explanation}
         except MatchError as error:

@@ -2,9 +2,9 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import g, render_template, request
 
-from ..engine import Match, MatchResult
+from ..engine import Match, MatchResult, replay
 from ..games import GAMES
 
 
@@ -15,6 +15,17 @@ def render_page_or_partial(template: str, **context) -> str:
     if htmx and not htmx.boosted:
         return render_template(f"partial/{template}", **context)
     return render_template(template, **context)
+
+
+def replayed(info: dict) -> MatchResult:
+    """The stored match's result, replayed once per request: the scoreboard, the
+    table guide and the hand form all need it. Keyed by version, which every write
+    bumps, so a request that saved sees the new match."""
+    memo = g.setdefault("replayed", {})
+    key = (info["id"], info["version"])
+    if key not in memo:
+        memo[key] = replay(info["match"])
+    return memo[key]
 
 
 def is_partial_request() -> bool:
