@@ -24,10 +24,12 @@ def cmd_rescore(args: argparse.Namespace) -> int:
         result = rescore(text)
     except MatchError as error:
         for line in error.problems:
-            print(line, file=sys.stderr)
+            # a player's name may hold a line break; each problem stays on its own line
+            print("\\n".join(line.splitlines()), file=sys.stderr)
         return 2
-    json.dump(result.as_json(), sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    out = json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n"
+    # A lone surrogate (JSON "\ud800") has no UTF-8: it goes out as that same JSON escape.
+    sys.stdout.buffer.write(out.encode("utf-8", "backslashreplace"))
     return 0
 
 

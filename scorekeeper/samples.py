@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 from .engine import Match, check_match
+from .games import third_hand as th, third_wheel as tw
 from .games.base import Progress
+from .games.third_rail import tricks_per_hand
 
-THIRD_HAND_RANKS = ["9", "10", "J", "Q", "K", "A"]
 THIRD_HAND_DECK = ["A"] * 4 + ["9"] * 4 + ["10"] * 4 + ["P"] * 12
 THIRD_HAND_POINTS = {"A": 1, "9": 9, "10": 10, "P": 10}
-TRICKS_PER_HAND = {3: 17, 4: 13, 5: 16, 6: 13}
 
 
 def split(total: int, seats: int, rng: random.Random) -> list[int]:
@@ -26,16 +26,16 @@ def third_hand(dealer: int, rng: random.Random) -> dict:
     non_dealer = 1 - dealer
     bids: list[str | None] = [None, None]
     if rng.random() < 0.6:
-        bids[non_dealer] = rng.choice(THIRD_HAND_RANKS)
-    higher = [r for r in THIRD_HAND_RANKS if bids[non_dealer] is None
-              or THIRD_HAND_RANKS.index(r) > THIRD_HAND_RANKS.index(bids[non_dealer])]
+        bids[non_dealer] = rng.choice(th.RANKS)
+    higher = [r for r in th.RANKS if bids[non_dealer] is None
+              or th.RANKS.index(r) > th.RANKS.index(bids[non_dealer])]
     if higher and rng.random() < 0.5:
         bids[dealer] = rng.choice(higher)
     captured = rng.sample(THIRD_HAND_DECK, 14)
     points = [0, 0]
     for trick in range(7):
         points[rng.randrange(2)] += sum(THIRD_HAND_POINTS[c] for c in captured[2 * trick: 2 * trick + 2])
-    hand = {"bids": bids, "trump": rng.choice(["hearts", "diamonds", "clubs", "spades"]), "points": points}
+    hand = {"bids": bids, "trump": rng.choice(th.TRUMPS), "points": points}
     if bids != [None, None] and rng.random() < 0.3:
         hand["exchanged"] = True
     return hand
@@ -44,8 +44,8 @@ def third_hand(dealer: int, rng: random.Random) -> dict:
 def third_wheel(dealer: int, rng: random.Random) -> dict:
     wheel = rng.random() < 0.3
     bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(12)
-    return {"trump": rng.choice(["moons", "suns", "waves", "leaves", "wyrms", "knots"]),
-            "mode": rng.choice(["high", "low"]), "wheel": wheel, "bid": bid,
+    return {"trump": rng.choice(tw.SUITS),
+            "mode": rng.choice(tw.MODES), "wheel": wheel, "bid": bid,
             "tricks": split(11, 3, rng)}
 
 
@@ -61,8 +61,7 @@ def dummy_spades(dealer: int, rng: random.Random) -> dict:
 
 
 def third_rail(dealer: int, rng: random.Random, players: int = 3) -> dict:
-    tricks = TRICKS_PER_HAND[players]
-    return {"winners": [rng.randrange(players) for _ in range(tricks)]}
+    return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
 
 
 def random_hand(game: str, players: int, dealer: int, rng: random.Random) -> dict:

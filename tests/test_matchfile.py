@@ -80,6 +80,21 @@ def test_a_list_where_a_word_belongs_is_shown_as_json():
                      'got ["wyrms"]']
 
 
+def test_a_problem_stays_on_one_line_whatever_was_typed():
+    found = problems(doc(hands=[dict(WHEEL_HAND, trump="wy\nrms", mode='"high"')]))
+    assert found == ['hand 1: trump: must be one of "moons", "suns", "waves", "leaves", "wyrms", "knots", '
+                     'got "wy\\nrms"',
+                     'hand 1: mode: must be one of "high", "low", got "\\"high\\""']
+
+
+def test_a_value_nested_near_the_limit_is_refused_not_a_crash():
+    # deep enough to read, maybe too deep to quote back in the message: a problem either way
+    for depth in range(800, 1000):
+        text = json.dumps(doc(hands=[dict(WHEEL_HAND, mode="@")])).replace('"@"', "[" * depth + "]" * depth)
+        with pytest.raises(MatchError):
+            replay(loads(text))
+
+
 def test_a_hand_after_the_game_ended_is_refused():
     # One deal each ends the game after three hands.
     hands = [dict(WHEEL_HAND) for _ in range(4)]

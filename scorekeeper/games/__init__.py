@@ -9,7 +9,3 @@ from .third_rail import ThirdRail
 from .third_wheel import ThirdWheel
 
 GAMES: dict[str, Game] = {g.key: g for g in (ThirdHand(), ThirdWheel(), DummySpades(), ThirdRail())}
-
-
-def get_game(key: str) -> Game:
-    return GAMES[key]

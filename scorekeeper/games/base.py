@@ -6,6 +6,7 @@ order; a game never sees the web, the database or the match file.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +122,8 @@ class Game:
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
+    # True when a total must pass the target (be more than it), not only reach it.
+    past_target: bool = False
 
     # --- settings -------------------------------------------------------
     def defaults(self) -> dict:
@@ -151,7 +154,7 @@ class Game:
 
     def winners(self, table: Table, progress: Progress) -> list[int] | None:
         """The winning seats once the game is over, else ``None``."""
-        return highest_past(progress.totals, table.settings["target"], strictly=False)
+        return highest_past(progress.totals, table.settings["target"], strictly=self.past_target)
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, table: Table, dealer: int) -> list[str]:
@@ -169,8 +172,8 @@ def show(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
+    if isinstance(value, str):  # quotes and line breaks escaped: a message stays one line
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (list, dict)):
         return show_json(value)
     return str(value)
@@ -227,10 +230,10 @@ def check_bool(hand: dict, name: str) -> list[Problem]:
 
 
 def show_json(value: Any) -> str:
-    import json
-
     try:
         return json.dumps(value)
+    except RecursionError:  # read from JSON, yet too deep to write back out
+        return "(a value nested too deeply to show)"
     except (TypeError, ValueError):
         return repr(value)
 
@@ -250,8 +253,20 @@ def sole_leader(totals: list[int]) -> list[int] | None:
     return leaders if len(leaders) == 1 else None
 
 
-def signed(points: int) -> str:
-    return f"+{points}" if points > 0 else str(points)
+def bidding_order(dealer: int, seats: int) -> list[int]:
+    """Every seat once, from the dealer's left round to the dealer, who is last."""
+    return [(dealer + step) % seats for step in range(1, seats + 1)]
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 12 -> "12th", 22 -> "22nd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def played(index: int) -> str:
+    """A card's place in a trick from its index in play order: "led", "played 2nd"."""
+    return "led" if index == 0 else f"played {ordinal(index + 1)}"
 
 
 def name_list(names: list[str]) -> str:

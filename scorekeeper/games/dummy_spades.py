@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import (Game, Problem, Progress, Scored, Setting, Table, check_count,
-                   check_seat_counts, is_whole, name_list, show, show_json, sole_leader)
+from .base import (Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
+                   check_seat_counts, is_whole, name_list, played, show, show_json, sole_leader)
+from .cards import SUITS, label, singular
 
 TRICKS = 13
 DUMMY = "dummy"
@@ -141,11 +142,6 @@ def peek_line(settings: dict, bidders: list[str]) -> str:
     return "No peeking: nobody sees the dummy's cards before bidding."
 
 
-def bidding_order(dealer: int, seats: int = 3) -> list[int]:
-    """Left of the dealer bids first, the dealer last."""
-    return [(dealer + step) % seats for step in range(1, seats + 1)]
-
-
 def find_declarer(bids: list[int], dealer: int) -> int:
     # A tied high bid goes to whoever made it first in bidding order, not the lower seat.
     best = max(bids)
@@ -270,15 +266,13 @@ def arithmetic(parts: list[int]) -> str:
 # --- trick referee ------------------------------------------------------------
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS = {"S": ("♠", "spade"), "H": ("♥", "heart"), "D": ("♦", "diamond"), "C": ("♣", "club")}
 # Spades first and ranks high to low, as the dummy is laid out on the table.
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in reversed(RANKS)]
-ORDINALS = ("led", "played 2nd", "played 3rd", "played 4th")
 
 
 def card_label(card: str) -> str:
     check_card(card)
-    return card[:-1] + SUITS[card[-1]][0]
+    return label(card)
 
 
 def check_card(card: Any) -> None:
@@ -306,8 +300,8 @@ def trick_winner(cards: list, **context: Any) -> tuple[int, str]:
 
 
 def trick_reason(cards: list, best: int, led: str, rivals: int) -> str:
-    card = f"{card_label(cards[best])} ({ORDINALS[best]})"
-    suit = SUITS[led][1]
+    card = f"{card_label(cards[best])} ({played(best)})"
+    suit = singular(SUITS[led])
     if led == "S":
         return f"Spades were led and {card} is the highest spade, so it wins."
     if cards[best][-1] == "S":

@@ -7,7 +7,8 @@ from __future__ import annotations
 from itertools import product
 
 from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
-                   check_seat_counts, highest_past, is_whole, range_problem, show, show_json)
+                   check_seat_counts, range_problem, show, show_json)
+from .cards import SUITS, label
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
@@ -86,9 +87,12 @@ def points_problems(points: list[int], names: tuple[str, ...]) -> list[str]:
             "which never add up to the 14 cards captured"]
 
 
-def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, str] = ("first player", "second player")) -> list[str]:
+def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, str] = ("first player", "second player"),
+                         all_cards: bool = True) -> list[str]:
     """Why two players' captured-card counts ({"aces", "nines", "tens", "pictures"})
-    are impossible under the 14-card rule; empty when they are possible."""
+    are impossible under the 14-card rule; empty when they are possible. Without
+    ``all_cards`` (only some of the captured cards are counted) their number is
+    not held to 14."""
     problems = []
     for name, counts in zip(names, (counts0, counts1)):
         for kind in DECK:
@@ -102,7 +106,7 @@ def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, str] = 
         if count % 2:
             problems.append(f"{name} captured {count} cards, but every trick gives 2, so it must be even")
     cards = sum(cards)
-    if cards != CARDS_CAPTURED:
+    if all_cards and cards != CARDS_CAPTURED:
         problems.append(f"cards captured add up to {cards}, not {CARDS_CAPTURED}")
     for kind, most in DECK.items():
         both = counts0[kind] + counts1[kind]
@@ -148,13 +152,12 @@ class ThirdHand(Game):
     )
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")
+    past_target = True  # "the highest score past 500": reaching the target exactly is not enough
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
-        """``dealer`` (or the hand's own "dealer") lets the check refuse a dealer's bid
-        that does not top."""
-        if dealer is None and hand.get("dealer") in range(table.seats) and is_whole(hand["dealer"]):
-            dealer = hand["dealer"]
+        """``dealer`` (the engine passes the hand's own "dealer" when it has one) lets
+        the check refuse a dealer's bid that does not top."""
         bid_problems = self._check_bids(hand["bids"], table, dealer)
         problems = bid_problems + check_choice(hand, "trump", TRUMPS)
         if "exchanged" in hand:
@@ -262,22 +265,15 @@ class ThirdHand(Game):
             return table.left_of(dealer)
         return 0 if first > second else 1
 
-    def winners(self, table: Table, progress) -> list[int] | None:
-        # "The highest score past 500": reaching the target exactly is not enough.
-        return highest_past(progress.totals, table.settings["target"], strictly=True)
-
 
 # --- trick referee --------------------------------------------------------------
 
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 
 
 def card_label(card: str) -> str:
     """ "10H" -> "10♥"."""
-    rank, suit = _parse(card)
-    return rank + SUIT_SIGNS[suit]
+    return label("".join(_parse(card)))
 
 
 def _parse(card) -> tuple[str, str]:

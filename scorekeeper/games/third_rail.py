@@ -17,13 +17,12 @@ from .base import (
     check_seat_counts,
     is_whole,
     name_list,
+    played as _played,
     show_json,
 )
+from .cards import SUITS as _SUIT_LETTERS, label as card_label, singular
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
-_SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
-_SINGULAR = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
 # King high, Ace low: the index is the rank's strength.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 # Five or six players use two decks with these ranks taken out.
@@ -65,10 +64,6 @@ def cards_in_deck(decks: int) -> list[str]:
     raise ValueError(f"decks must be 1 or 2, got {decks}")
 
 
-def card_label(card: str) -> str:
-    return _rank(card) + _SUIT_SYMBOLS[_suit(card)]
-
-
 def _rank(card: str) -> str:
     return card[:-1]
 
@@ -79,16 +74,6 @@ def _suit(card: str) -> str:
 
 def _strength(card: str) -> int:
     return RANKS.index(_rank(card))
-
-
-def _ordinal(index: int) -> str:
-    number = index + 1
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
-    return f"{number}{suffix}"
-
-
-def _played(index: int) -> str:
-    return "led" if index == 0 else f"played {_ordinal(index)}"
 
 
 def _check_trick(cards: list, trump: Any, decks: int) -> str | None:
@@ -133,10 +118,10 @@ def trick_winner(cards: list, trump: str | None = None, decks: int = 1) -> tuple
         kind = "the only trump" if len(trumps) == 1 else f"the highest trump ({trump})"
         reason = f"{label} ({_played(best)}) is {kind}, and a trump beats any card of another suit."
     elif len(contenders) == 1:
-        reason = f"Nobody else played a {_SINGULAR[led]}, so {label}, the card led, wins."
+        reason = f"Nobody else played a {singular(led)}, so {label}, the card led, wins."
     else:
         led_is = "the suit led and trump" if led == trump else "the suit led"
-        reason = f"{label} ({_played(best)}) is the highest {_SINGULAR[led]}, {led_is} (King high, Ace low)."
+        reason = f"{label} ({_played(best)}) is the highest {singular(led)}, {led_is} (King high, Ace low)."
     if trump and not trumps:
         reason = "No trump was played. " + reason
     twins = [i for i in contenders if i > best and cards[i] == cards[best]]
@@ -144,6 +129,19 @@ def trick_winner(cards: list, trump: str | None = None, decks: int = 1) -> tuple
         reason += (f" Another {label} was {_played(twins[0])}, but of two identical cards "
                    "the one played first wins.")
     return best, reason
+
+
+def tally_winners(winners: list[int], seats: int, scoring_from: int) -> tuple[list[int], list[int], list[list[int]]]:
+    """Per seat, from each trick's winner so far: scoring tricks won, other
+    tricks won, and the numbers of the scoring tricks each won."""
+    won: list[list[int]] = [[] for _ in range(seats)]
+    other = [0] * seats
+    for number, seat in enumerate(winners, start=1):
+        if is_scoring_trick(number, scoring_from):
+            won[seat].append(number)
+        else:
+            other[seat] += 1
+    return [len(w) for w in won], other, won
 
 
 def _listing(numbers: list[int]) -> str:
@@ -257,15 +255,7 @@ class ThirdRail(Game):
         the numbers of the scoring tricks each won, for the explanation."""
         if "winners" not in hand:
             return list(hand["scoring_tricks"]), list(hand["other_tricks"]), None
-        scoring_from = table.settings["scoring_from"]
-        won: list[list[int]] = [[] for _ in table.players]
-        other = [0] * table.seats
-        for number, seat in enumerate(hand["winners"], start=1):
-            if is_scoring_trick(number, scoring_from):
-                won[seat].append(number)
-            else:
-                other[seat] += 1
-        return [len(w) for w in won], other, won
+        return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
 
     @staticmethod
     def _bonus(other: list[int]) -> list[int]:

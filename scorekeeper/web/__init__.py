@@ -1,8 +1,9 @@
 """The table app: a Flask app factory (flaskr style).
 
 Blueprints: ``matches`` (history list, new match, scoreboard, date/note),
-``hands`` (record, preview, edit, undo, audit log, why). Others (print,
-export, import) plug in the same way in ``_register_blueprints``.
+``hands`` (record, preview, edit, undo, audit log, why), ``sharing`` (links and
+the live scoreboard), ``referee`` (trick referee, rules, tally) and ``exports``
+(print, export, import), registered in ``_register_blueprints``.
 """
 from __future__ import annotations
 
@@ -76,20 +77,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from . import hands, matches
+    from . import exports, hands, matches, referee
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(sharing.bp)  # scorer and watcher links, the live scoreboard
-    from . import referee  # the trick referee, rules pages and Third Rail tally
-
-    app.register_blueprint(referee.bp)
-    try:  # print view / export / import, when present
-        from . import exports
-    except ImportError:
-        pass
-    else:
-        app.register_blueprint(exports.bp)
+    app.register_blueprint(referee.bp)  # the trick referee, rules pages and Third Rail tally
+    app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
 
 
 def _register_filters(app: Flask) -> None:

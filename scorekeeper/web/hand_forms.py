@@ -14,12 +14,12 @@ from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectF
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
+from ..games import third_hand, third_rail, third_wheel
+from ..games.base import bidding_order
+from ..games.cards import SUIT_SIGNS
 from . import point_counter
 
-TH_RANKS = ("9", "10", "J", "Q", "K", "A")
-FRENCH_SUITS = ("hearts", "diamonds", "clubs", "spades")
-DECKTET_SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
-SUIT_LABELS = {"hearts": "♥ hearts", "diamonds": "♦ diamonds", "clubs": "♣ clubs", "spades": "♠ spades"}
+SUIT_LABELS = {suit: f"{sign} {suit}" for suit, sign in SUIT_SIGNS.items()}
 
 
 class WholeNumberField(IntegerField):
@@ -72,17 +72,12 @@ def _scoring_hint(first) -> str:
     return f"Tricks {first}, {first + 3}, {first + 6}, … each score a point."
 
 
-def _bidding_order(seats: int, dealer: int | None) -> list[int]:
-    start = 0 if dealer is None else (dealer + 1) % seats
-    return [(start + i) % seats for i in range(seats)]
-
-
 def build(game: str, players: list[str], settings: dict, dealer: int | None):
     """The form class and its groups for one match."""
     n = len(players)
     attrs: dict = {"version": HiddenField()}
     groups: list[Group] = []
-    order = _bidding_order(n, dealer)
+    order = list(range(n)) if dealer is None else bidding_order(dealer, n)
 
     def seat_ints(name, legend, seats, hint=""):
         names = []
@@ -111,18 +106,19 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
         names = []
         for s in order:
             fname = f"bids_{s}"
-            attrs[fname] = ChoiceField(players[s], choices=[("pass", "pass (face down)")] + [(r, r) for r in TH_RANKS],
+            attrs[fname] = ChoiceField(players[s],
+                                       choices=[("pass", "pass (face down)")] + [(r, r) for r in third_hand.RANKS],
                                        validators=[Optional()])
             names.append(fname)
         groups.append(Group("bids", "Bids (middle cards)", "seat_rank", names, order,
                             hint="Face down is a pass; face up, the card's rank."))
-        radio("trump", "Trump (the cut card's suit)", FRENCH_SUITS, SUIT_LABELS)
+        radio("trump", "Trump (the cut card's suit)", third_hand.TRUMPS, SUIT_LABELS)
         flag("exchanged", "The contract holder swapped with the third hand")
         seat_ints("points", "Card points captured", range(n), hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.")
         point_counter.add_fields(attrs, groups, players, Group, WholeNumberField)  # referee: count cards
     elif game == "third_wheel":
-        radio("trump", "Trump (called by the left of the dealer)", DECKTET_SUITS)
-        radio("mode", "High or low", ("high", "low"))
+        radio("trump", "Trump (called by the left of the dealer)", third_wheel.SUITS)
+        radio("mode", "High or low", third_wheel.MODES)
         flag("wheel", "The dealer took the Wheel", hint="If so, the bid must be 0 or 6 to 11.")
         number("bid", "Dealer's bid (0 to 11)")
         seat_ints("tricks", "Tricks taken (11 in all)", range(n))
@@ -140,7 +136,7 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
         number("dummy_tricks", "Tricks taken by the dummy", hint="All four hands add up to 13.")
     elif game == "third_rail":
         if settings.get("trump"):
-            radio("trump", "Trump (the flipped suit)", FRENCH_SUITS, SUIT_LABELS)
+            radio("trump", "Trump (the flipped suit)", third_rail.SUITS, SUIT_LABELS)
         seat_ints("scoring_tricks", "Scoring tricks won", range(n),
                   hint=_scoring_hint(settings.get("scoring_from", 3)))
         seat_ints("other_tricks", "Other tricks won", range(n))
@@ -235,17 +231,17 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
             lists = {}
             for s, fname in zip(g.seats, g.fields):
                 lists[s] = [v if v == "dummy" else int(v) for v in (form[fname].data or [])
-                            if v == "dummy" or v.lstrip("-").isdigit()]
+                            if v == "dummy" or v.lstrip("-").isdecimal()]
             if any(lists.values()):
                 hand[g.name] = [lists[s] for s in sorted(lists)]
         elif g.kind == "winners":
             text = (form.winners.data or "").replace(",", " ").split()
             if text:
-                hand["winners"] = [int(t) - 1 if t.lstrip("-").isdigit() else t for t in text]
+                hand["winners"] = [int(t) - 1 if t.lstrip("-").isdecimal() else t for t in text]
         elif g.kind == "dealer":
             raw = form.dealer.data
             if raw not in (None, "", "None"):
-                hand["dealer"] = int(raw) if raw.lstrip("-").isdigit() else raw
+                hand["dealer"] = int(raw) if raw.lstrip("-").isdecimal() else raw
         elif g.kind == "bool":
             hand[g.name] = bool(form[g.name].data)
         elif g.kind == "int":

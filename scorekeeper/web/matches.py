@@ -12,7 +12,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import DateInput
 
 from .. import store
-from ..engine import Match, MatchError, replay
+from ..engine import Match, MatchError
 from ..games import GAMES
 from ..matchfile import NOTE_LIMIT
 from . import hand_forms, security, sharing, view
@@ -133,7 +133,7 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
     raw_dealer = form.first_dealer.data
     if raw_dealer == "random" or raw_dealer in (None, ""):
         first_dealer = random.randrange(len(names)) if names else 0
-    elif raw_dealer.isdigit() and int(raw_dealer) in seats:
+    elif raw_dealer.isdecimal() and int(raw_dealer) in seats:
         first_dealer = seats.index(int(raw_dealer))
     else:
         first_dealer = 0
@@ -260,15 +260,6 @@ def create_match():
     return view.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
 
 
-def _form_version(raw) -> int | None:
-    """The match version a form was based on (None if the form has none)."""
-    if raw in (None, ""):
-        return None
-    text = str(raw).strip()
-    # a mangled (or absurd) version never matches
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
-
-
 def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None):
     """The whole match page: scoreboard plus the form for the next hand."""
     info = info or load(match_id)
@@ -308,7 +299,7 @@ def details(match_id: int):
         if form.validate():
             try:
                 store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
-                                     expected_version=_form_version(form.version.data),
+                                     expected_version=sharing.posted_version(form.version.data),
                                      request_key=sharing.posted_request_key())
             except store.AlreadySaved:
                 session["notice"] = "Date and note saved."

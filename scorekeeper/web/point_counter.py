@@ -55,12 +55,9 @@ def apply(form, hand: dict, missing: list[str]) -> None:
         problems = check_capture_counts(counts[0], counts[1], names)
     else:
         # one player counted: check their own cards; the other typed a number
-        problems = []
-        for seat, c in counts.items():
-            if c is not None:
-                other = {"aces": 0, "nines": 0, "tens": 0, "pictures": 0}
-                problems += [p for p in check_capture_counts(c, other, (names[seat], "x"))
-                             if not p.startswith("cards captured add up")]
+        seat = next(s for s, c in counts.items() if c is not None)
+        problems = check_capture_counts(counts[seat], dict.fromkeys(counts[seat], 0),
+                                        (names[seat], names[1 - seat]), all_cards=False)
     if problems:
         first.errors = list(first.errors) + [f"Impossible: {p}" for p in problems]
         return

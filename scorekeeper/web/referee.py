@@ -13,19 +13,17 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, make_response, redirect, request, url_for
 
 from .. import store
-from ..engine import MatchError, replay
+from ..engine import MatchError
 from ..games import GAMES, dummy_spades, third_hand, third_rail, third_wheel
 from ..games.base import Table
+from ..games.cards import SIGNS, SUIT_SIGNS, SUITS as LETTER_SUIT, label
 from . import view
 from .db import get_db
 
 bp = Blueprint("referee", __name__)
 
-SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-LETTER_SUIT = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SUIT_LETTER = {v: k for k, v in LETTER_SUIT.items()}
 RED = {"H", "D"}
-FRENCH = ("spades", "hearts", "diamonds", "clubs")
+FRENCH = tuple(LETTER_SUIT.values())  # spades, hearts, diamonds, clubs
 SLOT_NAMES = ("Led", "2nd", "3rd", "4th", "5th", "6th")
 
 
@@ -43,7 +41,7 @@ class Face:
 
 def standard_face(code: str) -> Face:
     rank, letter = code[:-1], code[-1]
-    return Face(code, rank + SIGNS[letter], rank, SIGNS[letter], "red" if letter in RED else "black")
+    return Face(code, label(code), rank, SIGNS[letter], "red" if letter in RED else "black")
 
 
 def decktet_face(card: third_wheel.Card) -> Face:
@@ -56,7 +54,9 @@ def face_of(game: str, code: str) -> Face | None:
     if game == "third_wheel":
         card = third_wheel.CARDS.get(code)
         return decktet_face(card) if card else None
-    if len(code) >= 2 and code[-1] in SIGNS and code in deck_codes(game, 2 if game == "third_rail" else 1):
+    # one deck holds every card (two Third Rail decks only leave some out), so any
+    # card of the game has a face: a 2 picked for 3-4 players must not show "?"
+    if len(code) >= 2 and code[-1] in SIGNS and code in deck_codes(game, 1):
         return standard_face(code)
     return None
 
@@ -137,7 +137,7 @@ def read_context(game: str, info: dict | None, args) -> tuple[Context, list[str]
     if game == "third_rail":
         if "players" in args and not info:
             raw = args.get("players", "")
-            if raw.isdigit() and 3 <= int(raw) <= 6:
+            if raw.isdecimal() and 3 <= int(raw) <= 6:
                 ctx.players = int(raw)
             else:
                 problems.append(f"players: Third Rail is for 3 to 6 players, got \"{raw[:10]}\"")
@@ -192,7 +192,7 @@ def _match_info(game: str) -> dict | None:
     raw = request.args.get("match", "")
     if not raw:
         return None
-    if not raw.isdigit():
+    if not raw.isdecimal():
         abort(404)
     try:
         info = store.get_info(get_db(), int(raw))
@@ -265,7 +265,8 @@ def page_context(game: str, info, ctx: Context, slots: list[str], result, proble
     options = [face_of(game, c) or standard_face(c) for c in deck_codes(game, decks)] if game != "third_wheel" \
         else [decktet_face(c) for c in third_wheel.DECK]
     single_deck = decks == 1
-    used = {c for c in slots if c} if single_deck else set()
+    # a complete trick is over: its cards may lead the next one (a tap starts a new trick)
+    used = {c for c in slots if c} if single_deck and not all(slots) else set()
     return {
         "game": game,
         "title": GAMES[game].title,
@@ -275,6 +276,8 @@ def page_context(game: str, info, ctx: Context, slots: list[str], result, proble
                    "unknown": bool(c) and face_of(game, c) is None,
                    "winner": bool(result) and result["index"] == i} for i, c in enumerate(slots)],
         "next_slot": next((SLOT_NAMES[i] for i, c in enumerate(slots) if not c), None),
+        "any_played": any(slots),
+        "complete": all(slots),
         "options": options,
         "groups": deck_groups(game, decks),
         "used": used,
@@ -283,7 +286,7 @@ def page_context(game: str, info, ctx: Context, slots: list[str], result, proble
         "decks": decks,
         "trumps": third_wheel.SUITS if game == "third_wheel" else FRENCH,
         "ranks": third_hand.RANKS,
-        "suit_signs": {s: SIGNS[SUIT_LETTER[s]] for s in FRENCH},
+        "suit_signs": SUIT_SIGNS,
         "action": url_for("referee.trick", game=game),
     }
 

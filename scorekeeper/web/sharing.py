@@ -114,6 +114,15 @@ def posted_request_key() -> str | None:
     return raw if isinstance(raw, str) and _KEY.match(raw) else None
 
 
+def posted_version(raw) -> int | None:
+    """The match version a form was based on (None if the form has none)."""
+    if raw in (None, ""):
+        return None
+    text = str(raw).strip()
+    # a mangled (or absurd) version never matches
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
+
+
 def describe_changes(match_id: int, since_version: int | None, players: list[str]) -> list[str]:
     """What another phone changed since the form was opened, in words."""
     if since_version is None or not 0 <= since_version < 2**62:

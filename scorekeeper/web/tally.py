@@ -6,15 +6,18 @@ Works without JavaScript: the winners so far travel in a hidden field and every
 tap is a form POST that returns the page; with htmx only the tally is swapped."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import abort, make_response, redirect, request, session, url_for
 from flask_wtf import FlaskForm
 
 from .. import store
-from ..engine import Match, MatchError, replay
-from ..games.third_rail import SUITS, is_scoring_trick, tricks_per_hand
-from . import view
+from ..engine import MatchError, replay
+from ..games.cards import SUIT_SIGNS
+from ..games.third_rail import SUITS, is_scoring_trick, tally_winners, tricks_per_hand
+from . import sharing, view
 from .db import get_db
-from .referee import SIGNS, SUIT_LETTER, bp
+from .referee import bp
 
 STALE = ("This match changed since the tally was opened (someone saved on another phone). "
          "Your taps are still here: check the scoreboard, then save again.")
@@ -24,20 +27,14 @@ def _winners(raw: str, seats: int, tricks: int) -> list[int]:
     """The taps so far from the hidden field; anything mangled is dropped."""
     out = []
     for part in (raw or "").replace(",", " ").split():
-        if part.isdigit() and int(part) < seats and len(out) < tricks:
+        if part.isdecimal() and int(part) < seats and len(out) < tricks:
             out.append(int(part))
     return out
 
 
-def _with(match: Match, hand: dict) -> Match:
-    return Match(game=match.game, players=match.players, settings=match.settings,
-                 first_dealer=match.first_dealer, hands=match.hands + [hand], date=match.date, note=match.note)
-
-
-def _version(raw) -> int | None:
-    if raw in (None, ""):
-        return None
-    return int(raw) if str(raw).isdigit() else -1
+def _lines(error: MatchError) -> list[str]:
+    """The engine's problems without "hand N: ": the tally is only ever about the hand being tapped."""
+    return [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
 
 
 @bp.route("/matches/<int:match_id>/tally", methods=["GET", "POST"])
@@ -61,7 +58,7 @@ def tally(match_id: int):
     if request.method == "POST" and form.validate():
         if "undo" in request.form and winners:
             winners.pop()
-        elif request.form.get("tap", "").isdigit() and len(winners) < tricks:
+        elif request.form.get("tap", "").isdecimal() and len(winners) < tricks:
             seat = int(request.form["tap"])
             if seat < len(players):
                 winners.append(seat)
@@ -72,12 +69,12 @@ def tally(match_id: int):
             if trump:
                 hand["trump"] = trump
             try:
-                store.add_hand(get_db(), match_id, hand, expected_version=_version(version))
+                store.add_hand(get_db(), match_id, hand, expected_version=sharing.posted_version(version))
             except store.StaleVersion:
                 problems.append(STALE)
                 version = str(load(match_id)["version"])
             except MatchError as error:
-                problems += [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
+                problems += _lines(error)
             else:
                 session["notice"] = f"Hand {len(match.hands) + 1} saved, trick by trick."
                 target = url_for("matches.show", match_id=match_id, _anchor="totals")
@@ -98,16 +95,9 @@ def _context(info, result, winners, trump, version, problems, form) -> dict:
     settings = result.settings
     tricks = tricks_per_hand(len(players))
     scoring_from = settings["scoring_from"]
-    points = [0] * len(players)
-    other = [0] * len(players)
-    history = []
-    for number, seat in enumerate(winners, start=1):
-        scoring = is_scoring_trick(number, scoring_from)
-        if scoring:
-            points[seat] += 1
-        else:
-            other[seat] += 1
-        history.append({"number": number, "name": players[seat], "scoring": scoring})
+    points, other, _ = tally_winners(winners, len(players), scoring_from)
+    history = [{"number": number, "name": players[seat], "scoring": is_scoring_trick(number, scoring_from)}
+               for number, seat in enumerate(winners, start=1)]
     done = len(winners) == tricks
     preview = None
     if done:
@@ -115,11 +105,11 @@ def _context(info, result, winners, trump, version, problems, form) -> dict:
         if trump:
             hand["trump"] = trump
         try:
-            after = replay(_with(info["match"], hand), resume=result)
+            after = replay(replace(info["match"], hands=info["match"].hands + [hand]), resume=result)
             preview = {"scores": after.hands[-1].scores, "totals": after.totals,
                        "explanation": after.hands[-1].explanation}
         except MatchError as error:
-            problems = problems + [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
+            problems = problems + _lines(error)
     next_number = len(winners) + 1
     dealer = result.next_dealer
     return {
@@ -130,6 +120,6 @@ def _context(info, result, winners, trump, version, problems, form) -> dict:
         "finished": result.finished, "dealer": None if dealer is None else players[dealer],
         "leader": None if dealer is None else players[(dealer + 1) % len(players)],
         "trump_on": bool(settings.get("trump")), "trump": trump, "suits": SUITS,
-        "signs": {s: SIGNS[SUIT_LETTER[s]] for s in SUITS},
+        "signs": SUIT_SIGNS,
         "bonus": bool(settings.get("most_other_tricks_bonus")),
     }

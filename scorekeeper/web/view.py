@@ -6,13 +6,14 @@ from flask import g, render_template, request
 
 from ..engine import Match, MatchResult, replay
 from ..games import GAMES
+from ..games.base import ordinal  # noqa: F401  (a template filter)
+from ..games.cards import SUIT_SIGNS
 
 
 def render_page_or_partial(template: str, **context) -> str:
     """``templates/partial/<template>`` for an htmx request that is not boosted,
     else the full page ``templates/<template>`` (which includes the partial)."""
-    htmx = getattr(request, "htmx", None)
-    if htmx and not htmx.boosted:
+    if is_partial_request():
         return render_template(f"partial/{template}", **context)
     return render_template(template, **context)
 
@@ -30,18 +31,14 @@ def replayed(info: dict) -> MatchResult:
 
 def is_partial_request() -> bool:
     htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.boosted
+    # a history restore (back/reload of a pushed URL missing from htmx's cache) swaps the whole body
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
 def signed(points: int | None) -> str:
     if points is None:
         return ""
     return f"+{points}" if points > 0 else str(points)
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def game_title(key: str) -> str:
@@ -59,13 +56,6 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
                      "winner": bool(winners) and seat in winners})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
-
-
-SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
-
-
-def _names(players: list[str], seats) -> str:
-    return ", ".join(players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players))
 
 
 def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None) -> str:
@@ -122,7 +112,7 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     best = max(result.totals) if result.totals else 0
     percent = None
     if isinstance(target, int) and target > 0:
-        past = game == "third_hand"
+        past = GAMES[game].past_target
         lines.append(f"Playing {'past' if past else 'to'} {target}")
         percent = max(0, min(100, round(100 * best / target)))
         if not result.finished:

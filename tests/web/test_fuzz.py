@@ -27,7 +27,7 @@ FUZZ = settings(max_examples=int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "40
                 suppress_health_check=list(HealthCheck))
 NASTY = ["", " ", "-1", "0", "1", "3", "13", "99999999999999999999999", "1e9", "1.5", "NaN", "Infinity", "null",
          "None", "true", "[]", "{}", "<script>alert(1)</script>", "\x00", "١٢", " 5 ", "random", "dummy",
-         "wyrms", "high", "spades", "A", "P", "x" * 600, "'; drop table matches; --", "%s%s%n", "\ud7ff"]
+         "wyrms", "high", "spades", "A", "P", "x" * 600, "'; drop table matches; --", "%s%s%n", "\ud7ff", "²", "-²"]
 value = st.one_of(st.sampled_from(NASTY), st.text(max_size=30), st.integers(-10**6, 10**6).map(str))
 values = st.one_of(value, st.lists(value, min_size=0, max_size=4))
 MESSAGE = re.compile(r'class="(alert|field-messages|error-page|notice|problems|preview-missing)|<ul class="problems"')
@@ -194,3 +194,24 @@ def test_tally(fuzz_app, data, htmx):
     assert response.status_code < 500
     if response.status_code not in (303, 204):
         assert snapshot(fuzz_app) == before
+
+
+# "²" is a digit to str.isdigit() but not a number to int(): every place that reads a number
+@pytest.mark.parametrize("game, method, path, data", [
+    ("third_rail", "post", "/matches/{id}/hands/preview", {"winners": "1 ² 2"}),
+    ("third_rail", "post", "/matches/{id}/hands/preview", {"dealer": "²"}),
+    ("dummy_spades", "post", "/matches/{id}/hands/preview", {"nils_0": "²"}),
+    ("third_wheel", "post", "/matches/new", {"game": "third_wheel", "shown_game": "third_wheel", "player_0": "A",
+                                             "player_1": "B", "player_2": "C", "first_dealer": "²"}),
+    ("third_rail", "get", "/referee/third_rail?players=²", None),
+    ("third_rail", "get", "/referee/third_rail?match=²", None),
+    ("third_rail", "post", "/matches/{id}/tally", {"w": "", "tap": "²"}),
+    ("third_rail", "post", "/matches/{id}/tally", {"w": "1 ²", "tap": "1"}),
+])
+def test_a_digit_that_is_not_a_number_is_refused_not_a_500(fuzz_app, game, method, path, data):
+    client = fuzz_app.config["TEST_CLIENT"]
+    before = snapshot(fuzz_app)
+    url = path.format(id=fuzz_app.fuzz_matches[game])
+    response = client.get(url) if method == "get" else client.post(url, data=data)
+    assert response.status_code < 500
+    assert snapshot(fuzz_app) == before

@@ -343,6 +343,25 @@ def test_tally_stale_version_keeps_the_taps(app, client):
     assert f'name="w" value="{winners}"' in page.get_data(as_text=True)
 
 
+def test_tally_drops_mangled_taps(app, client):
+    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    page = tap(client, match_id, ["1", "²", "x", "7", "2"])
+    assert page.status_code == 200 and 'name="w" value="1 2"' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("mangled", ["²", "1.5", "v3"])
+def test_tally_with_a_mangled_version_keeps_the_taps_and_saves_nothing(app, client, mangled):
+    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    winners = " ".join(["0"] * 17)
+    page = client.post(f"/matches/{match_id}/tally", data={"w": winners, "save": "1", "version": mangled})
+    assert page.status_code == 422 and "This match changed" in text(page)
+    assert f'name="w" value="{winners}"' in page.get_data(as_text=True)
+    with app.app_context():
+        db = store.connect(app.config["DATABASE"])
+        assert store.get_match(db, match_id).hands == []
+        db.close()
+
+
 # --- rules pages ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", GAME_KEYS)

@@ -1,0 +1,20 @@
+"""The French suits that Third Hand, Dummy Hand Spades and Third Rail play with
+(Third Wheel plays the Decktet): one table of suit letters, names and signs for
+the games, the trick referee, the hand forms and the scoreboard."""
+from __future__ import annotations
+
+# A card code's last letter and its suit, in the order a hand is sorted.
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+LETTERS = {name: letter for letter, name in SUITS.items()}
+SUIT_SIGNS = {name: SIGNS[letter] for letter, name in SUITS.items()}
+
+
+def label(code: str) -> str:
+    """A known card code as it is written: "10H" -> "10♥"."""
+    return code[:-1] + SIGNS[code[-1]]
+
+
+def singular(suit: str) -> str:
+    """ "spades" -> "spade"."""
+    return suit[:-1]
