@@ -5,6 +5,7 @@ them computes a score of its own.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,12 @@ def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[str]]:
     return settings, problems
 
 
+def printable(name: str) -> bool:
+    # A name is printed on score sheets and in one-line messages: no control
+    # characters, and no lone surrogates (JSON can carry them, UTF-8 cannot).
+    return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in name)
+
+
 def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
     """Trimmed names and the problems with them."""
     if not isinstance(players, list):
@@ -119,6 +126,9 @@ def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
             problems.append(f"players[{seat}]: a name cannot be empty")
         elif len(name) > 40:
             problems.append(f"players[{seat}]: a name is at most 40 characters, got {len(name)}")
+        elif not printable(name):
+            problems.append(f"players[{seat}]: a name cannot hold line breaks, control characters or "
+                            f"broken text, got {show(name)}")
         elif name.casefold() in seen:
             problems.append(f"players[{seat}]: \"{name}\" is already at the table (names must differ, ignoring case)")
         seen.add(name.casefold())

@@ -44,6 +44,7 @@ def test_format_is_optional():
     ({"players": ["Ann", "ann", "Cy"]}, 'players[1]: "ann" is already at the table (names must differ, ignoring case)'),
     ({"players": ["Ann", 7, "Cy"]}, "players[1]: must be a name in quotes, got 7"),
     ({"players": "Ann, Bob, Cy"}, "players: must be a list of names"),
+    ({"players": ["Ann", "Bo\nb", "Cy"]}, "players[1]: a name cannot hold line breaks, control characters or broken text"),
     ({"settings": {"colour": 1}}, 'settings: unknown setting "colour" for Third Wheel'),
     ({"settings": {"target": "33"}}, 'settings.target: must be a whole number, got "33"'),
     ({"settings": []}, "settings: must be an object"),
