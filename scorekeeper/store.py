@@ -240,6 +240,11 @@ def list_matches(db: Database) -> list[dict]:
     return out
 
 
+def imported_match_ids(db: Database) -> set[int]:
+    """The matches that came in from a match file (their audit log starts with "import")."""
+    return {row["match_id"] for row in db.query("select match_id from audit where action = 'import'")}
+
+
 def get_version(db: Database, match_id: int) -> int:
     """The match's version alone (one primary-key lookup): what a watcher's
     poll compares. Raises NotFound."""

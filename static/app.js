@@ -62,7 +62,11 @@
     var times = (root || document).querySelectorAll("time[data-local-time]");
     Array.prototype.forEach.call(times, function (t) {
       var when = new Date(t.getAttribute("datetime"));
-      if (!isNaN(when.getTime())) t.textContent = clock(when);
+      if (isNaN(when.getTime())) return;
+      /* data-local-time="date": the date too (the match log), else the clock alone */
+      t.textContent = t.getAttribute("data-local-time") === "date"
+        ? when.getFullYear() + "-" + two(when.getMonth() + 1) + "-" + two(when.getDate()) + " " + two(when.getHours()) + ":" + two(when.getMinutes())
+        : clock(when);
     });
   }
   document.addEventListener("htmx:configRequest", function (e) {
@@ -70,7 +74,25 @@
     if (etag && e.detail.verb === "get") e.detail.headers["If-None-Match"] = etag;
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
-    if (e.detail.xhr && e.detail.xhr.status === 304) e.detail.shouldSwap = false;
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (status === 304) e.detail.shouldSwap = false;
+    /* Error answers are swapped in (base.html's htmx-config) so a form shows its
+       messages; a watcher's poll keeps its scoreboard instead and says it is retrying. */
+    var source = e.detail.requestConfig && e.detail.requestConfig.elt;
+    if (status >= 400 && source && source.getAttribute && source.getAttribute("data-etag")) {
+      e.detail.shouldSwap = false;
+      e.detail.isError = true;
+    }
+  });
+  /* A sent form that comes back with errors: bring the first one into view. */
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var config = e.detail.requestConfig;
+    if (!config || config.verb !== "post" || !config.elt || config.elt.tagName !== "FORM") return;
+    var scope = e.detail.target && e.detail.target.isConnected ? e.detail.target : document;
+    var first = scope.querySelector(".alert.error, .field-messages") || document.querySelector("#main .alert.error, #main .field-messages");
+    if (!first) return;
+    var box = first.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) first.scrollIntoView({ block: "center" });
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var elt = e.detail.elt;

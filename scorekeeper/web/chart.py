@@ -10,8 +10,11 @@ import math
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT = 360, 210
-LEFT, RIGHT, TOP, BOTTOM = 34, 92, 12, 26  # margins; RIGHT holds the direct labels
+# About the width it is drawn at on a 360 px phone (~305 px), so the 13-unit text
+# (app.css) is ~12 px on screen, not the ~9 px a wider viewBox shrank it to
+WIDTH, HEIGHT = 320, 210
+LEFT, RIGHT, TOP, BOTTOM = 38, 112, 12, 26  # margins; RIGHT holds the direct labels ("Annabel… -120")
+LABEL_GAP = 15  # label text is 13 units high
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 4", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square")
 
@@ -83,7 +86,7 @@ def running_totals_svg(players: list[str], totals_by_hand: list[list[int]]) -> M
     for tick in ticks:
         cls = "axis zero" if tick == 0 else "grid"
         out.append(f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')
-        out.append(f'<text class="tick" x="{LEFT - 4}" y="{y(tick) + 3.5:.1f}" text-anchor="end">{tick}</text>')
+        out.append(f'<text class="tick" x="{LEFT - 4}" y="{y(tick) + 4.5:.1f}" text-anchor="end">{tick}</text>')
     step = max(1, math.ceil(hands / 8))
     for i in range(0, hands + 1, step):
         out.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{i}</text>')
@@ -96,7 +99,7 @@ def running_totals_svg(players: list[str], totals_by_hand: list[list[int]]) -> M
         if hands <= 24:
             for i, v in enumerate(points[1:], start=1):
                 out.append(_marker(MARKERS[seat % len(MARKERS)], x(i), y(v), f"marker {cls}"))
-    label_y = _spread([(y(s[-1]), seat) for seat, s in enumerate(series)], 13, TOP, HEIGHT - BOTTOM)
+    label_y = _spread([(y(s[-1]), seat) for seat, s in enumerate(series)], LABEL_GAP, TOP, HEIGHT - BOTTOM)
     for seat, points in enumerate(series):
         name = players[seat]
         short = name if len(name) <= 8 else name[:7] + "…"

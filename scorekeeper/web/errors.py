@@ -1,7 +1,7 @@
 """Friendly error pages: nothing ever shows a traceback."""
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -25,6 +25,15 @@ def render_error(code: int, message: str | None = None):
 
 
 def init_app(app: Flask) -> None:
+    @app.after_request
+    def boosted_form_answer(response):
+        """A boosted form (JavaScript on) sent back with its messages (422) or a
+        conflict to check (409) is answered 200: htmx swaps it in like any page and
+        the browser logs no failed request. Without JavaScript the status stays."""
+        if response.status_code in (409, 422) and request.headers.get("HX-Boosted") == "true":
+            response.status_code = 200
+        return response
+
     @app.errorhandler(CSRFError)
     def csrf_error(error):
         return render_error(400, "This form has expired or was not sent from this app (its security token is "

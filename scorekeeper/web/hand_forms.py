@@ -7,6 +7,7 @@ engine checks it and scores it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from flask_wtf import FlaskForm
@@ -19,7 +20,13 @@ from ..games.base import bidding_order
 from ..games.cards import SUIT_SIGNS
 from . import point_counter
 
-SUIT_LABELS = {suit: f"{sign} {suit}" for suit, sign in SUIT_SIGNS.items()}
+SUIT_LABELS = {suit: f"{sign}\u00a0{suit}" for suit, sign in SUIT_SIGNS.items()}  # sign and name stay together
+
+# The engine's hand fields in the words the form uses (messages, "Still to fill in").
+FIELD_WORDS = {"bids": "bids", "bid": "dealer's bid", "trump": "trump", "mode": "high or low",
+               "points": "card points", "tricks": "tricks", "dummy_tricks": "the dummy's tricks",
+               "scoring_tricks": "scoring tricks", "other_tricks": "other tricks",
+               "winners": "trick winners", "nils": "nil bids", "exchanged": "swap", "dealer": "dealer"}
 
 
 class WholeNumberField(IntegerField):
@@ -79,19 +86,21 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
     groups: list[Group] = []
     order = list(range(n)) if dealer is None else bidding_order(dealer, n)
 
-    def seat_ints(name, legend, seats, hint=""):
+    def seat_ints(name, legend, seats, hint="", stepper=True):
         names = []
         for s in seats:
             fname = f"{name}_{s}"
-            attrs[fname] = WholeNumberField(players[s], validators=[Optional()],
-                                            render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
+            render_kw = {"inputmode": "numeric", "min": "0"}
+            if stepper:  # +/- buttons help with small counts, not with card points
+                render_kw["data-stepper"] = ""
+            attrs[fname] = WholeNumberField(players[s], validators=[Optional()], render_kw=render_kw)
             names.append(fname)
         groups.append(Group(name, legend, "seat_int", names, list(seats), hint=hint))
 
-    def radio(name, legend, choices, labels=None):
+    def radio(name, legend, choices, labels=None, optional=False):
         attrs[name] = ChoiceField(legend, choices=[(c, (labels or {}).get(c, c)) for c in choices],
                                   validators=[Optional()])
-        groups.append(Group(name, legend, "radio", [name]))
+        groups.append(Group(name, legend, "radio", [name], optional=optional))
 
     def flag(name, legend, hint=""):
         attrs[name] = BooleanField(legend)
@@ -114,7 +123,8 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
                             hint="Face down is a pass; face up, the card's rank."))
         radio("trump", "Trump (the cut card's suit)", third_hand.TRUMPS, SUIT_LABELS)
         flag("exchanged", "The contract holder swapped with the third hand")
-        seat_ints("points", "Card points captured", range(n), hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.")
+        seat_ints("points", "Card points captured", range(n), hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.",
+                  stepper=False)
         point_counter.add_fields(attrs, groups, players, Group, WholeNumberField)  # referee: count cards
     elif game == "third_wheel":
         radio("trump", "Trump (called by the left of the dealer)", third_wheel.SUITS)
@@ -132,11 +142,11 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
             names.append(fname)
         groups.append(Group("nils", "Nil bids", "nils", names, order, optional=True,
                             hint="Tick the hands each player bid nil on, if any.", in_details=True))
-        seat_ints("tricks", "Tricks taken", range(n))
+        seat_ints("tricks", "Tricks taken", order)  # one order in the whole form: bidding order
         number("dummy_tricks", "Tricks taken by the dummy", hint="All four hands add up to 13.")
     elif game == "third_rail":
         if settings.get("trump"):
-            radio("trump", "Trump (the flipped suit)", third_rail.SUITS, SUIT_LABELS)
+            radio("trump", "Trump (the flipped suit, optional)", third_rail.SUITS, SUIT_LABELS, optional=True)
         seat_ints("scoring_tricks", "Scoring tricks won", range(n),
                   hint=_scoring_hint(settings.get("scoring_from", 3)))
         seat_ints("other_tricks", "Other tricks won", range(n))
@@ -254,7 +264,8 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
         elif g.kind == "radio":
             value = form[g.name].data
             if value in (None, "", "None"):
-                missing.append(g.legend.split(" (")[0].lower())
+                if not g.optional:
+                    missing.append(g.legend.split(" (")[0].lower())
             else:
                 hand[g.name] = value
     # the "?" placeholder keeps the seat order; a missing bid is reported as missing
@@ -262,6 +273,77 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
         del hand["bids"]
     point_counter.apply(form, hand, missing)  # Third Hand: counted cards become points
     return hand, missing
+
+
+def _missing_key(g: Group) -> str:
+    """How ``form_to_hand`` names a group in its list of blanks."""
+    return "bid" if g.kind == "seat_rank" else g.legend.split(" (")[0].lower()
+
+
+def missing_summary(form, missing: list[str]) -> str:
+    """The blanks in the form's words, every one at once: "bids, trump, card
+    points"; a group only partly blank names its seats: "tricks (Cy)"."""
+    parts, left = [], list(missing)
+    for g in form.groups:
+        key, word = _missing_key(g), FIELD_WORDS.get(g.name, _missing_key(g))
+        if key in left:
+            left.remove(key)
+            parts.append(word)
+            continue
+        seats = [m for m in left if m.startswith(key + ": ")]
+        if seats:
+            left = [m for m in left if m not in seats]
+            names = [m[len(key) + 2:] for m in seats]
+            parts.append(word if len(names) == len(g.fields) else f"{word} ({', '.join(names)})")
+    return ", ".join(parts + left)
+
+
+_SEAT_PREFIX = re.compile(r"^(\w+)\[(\d+)\] \(([^)]*)\): (.*)$", re.S)
+_FIELD_PREFIX = re.compile(r"^(\w+): (.*)$", re.S)
+_RAW_FIELDS = re.compile(r"\b(" + "|".join(k for k in FIELD_WORDS if "_" in k) + r")\b")
+_EMPTY = re.compile(r"^(missing|must be a whole number, got null)\b")
+
+
+def is_blank_message(message: str) -> bool:
+    """An engine message that only says a field was left empty."""
+    found = _SEAT_PREFIX.match(message) or _FIELD_PREFIX.match(message)
+    return bool(found) and bool(_EMPTY.match(found.groups()[-1]))
+
+
+def _one_based(text: str) -> str:
+    """Third Rail's winners as the user typed them (seat 1 first), not the file's 0-based seats."""
+    text = re.sub(r"seat (\d+) to (\d+)", lambda m: f"seat {int(m[1]) + 1} to {int(m[2]) + 1}", text)
+    text = re.sub(r"^must be a list of (\d+) seats, one per trick", r"needs \1 winners, one per trick", text)
+
+    def typed(m) -> str:
+        values = [v.strip() for v in m[1].split(",") if v.strip()]
+        shown = [str(int(v) + 1) if v.lstrip("-").isdecimal() else v for v in values]
+        return f"; you typed {len(values)}: " + " ".join(shown)
+    text = re.sub(r", got \[([^\]]*)\]", typed, text)
+    return re.sub(r"got (-?\d+)$", lambda m: f"got {int(m[1]) + 1}", text)
+
+
+def plain_message(message: str, in_place: bool = False) -> str:
+    """An engine message (the CLI's words, which name the match file's fields)
+    in the form's words. ``in_place``: shown next to its own field, so the field
+    is not named again. "bids[2] (Fay): must be a whole number, got null" ->
+    "Fay: still to fill in"; "scoring_tricks add up to 6" -> "scoring tricks add up to 6"."""
+    head, rest = None, message
+    seat = _SEAT_PREFIX.match(message)
+    field = _FIELD_PREFIX.match(message)
+    if seat:
+        name, rest = seat[1], seat[4]
+        head = seat[3][:1].upper() + seat[3][1:]  # the player ("Fay") or "trick 4"
+    elif field and field[1] in FIELD_WORDS:
+        name, rest = field[1], field[2]
+        head = None if in_place else FIELD_WORDS[name][:1].upper() + FIELD_WORDS[name][1:]
+    else:
+        name = ""
+    if name == "winners" or message.startswith("winners"):
+        rest = _one_based(rest)
+    rest = _EMPTY.sub("still to fill in", rest)
+    rest = _RAW_FIELDS.sub(lambda m: FIELD_WORDS[m[1]], rest)
+    return f"{head}: {rest}" if head else rest
 
 
 def field_errors(form) -> dict[str, list[str]]:

@@ -36,8 +36,11 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
     form.validate()
     hand, missing = hand_forms.form_to_hand(form)
     errors = hand_forms.field_errors(form)
-    out = {"hand": hand, "missing": missing, "errors": errors, "general": [], "preview": None,
+    still = hand_forms.missing_summary(form, missing)
+    out = {"hand": hand, "missing": missing, "still": still, "errors": errors, "general": [], "preview": None,
            "groups": form.groups, "number": number}
+    if final and missing:  # on save, every blank at once
+        out["general"].append(f"Still to fill in: {still}.")
     if errors:
         return out
     match = info["match"]
@@ -55,12 +58,14 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
             return out  # still typing: only say what is still to fill in
         known = {g.name for g in form.groups}
         for problem in error.hand_problems.get(number, []):
+            if missing and hand_forms.is_blank_message(problem.message):
+                continue  # said once, with every other blank, in "Still to fill in"
             if problem.field in known:
-                errors.setdefault(problem.field, []).append(problem.message)
+                errors.setdefault(problem.field, []).append(hand_forms.plain_message(problem.message, in_place=True))
             else:
-                out["general"].append(problem.message)
+                out["general"].append(hand_forms.plain_message(problem.message))
         prefix = f"hand {number}: "
-        out["general"] += [p for p in error.problems
+        out["general"] += [hand_forms.plain_message(p) for p in error.problems
                            if not p.startswith(prefix)]
         return out
     scored = result.hands[number - 1]
@@ -124,7 +129,11 @@ def _stale_record(match_id: int, based_on: int | None):
     if not view.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
         form.version.data = str(info["version"])
-        form.problems, form.general = {}, message
+        # Saving the same hand again would record it twice: offer to drop it instead.
+        form.problems, form.general = {}, message[:-1] + [
+            f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
+            "discard yours; save it again only if this is a different hand."]
+        form.discard_url = url_for("matches.show", match_id=match_id, _anchor="record")
     context = scoreboard_context(match_id, info=info, hand_form=form)
     if form is None:
         context["notice"] = " ".join(message[:-1] + ["The game is over: your entry was not saved."])
@@ -153,13 +162,11 @@ def record(match_id: int):
         except store.StaleVersion:
             return _stale_record(match_id, based_on)
         except MatchError as error:  # the engine refused on the final check
-            check["general"] = error.problems
+            check["general"] = [hand_forms.plain_message(p) for p in error.problems]
         else:
             return _saved(match_id, number)
     if form is not None:
         _apply_check(form, check)
-        if not check["errors"] and not check["general"] and check["missing"]:
-            form.general = ["Still to fill in: " + ", ".join(check["missing"])]
     context = scoreboard_context(match_id, info=info, hand_form=form)
     if form is None:
         context["notice"] = STALE
@@ -216,19 +223,31 @@ def edit(match_id: int, number: int):
             info = load(match_id)
             form.version.data = str(info["version"])
         except MatchError as error:
-            check["general"] = error.problems
+            check["general"] = [hand_forms.plain_message(p) for p in error.problems]
         else:
             old_totals = {h.number: h.totals for h in before.hands}
             changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
             session["changed"] = {"match": match_id, "from": number, "hands": changed}
-            session["notice"] = (f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
-                                 if changed else f"Hand {number} corrected; no totals changed.")
+            session["notice"] = " ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
+                                          if changed else f"Hand {number} corrected; no totals changed."]
+                                         + _new_dealers(before, after, number))
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     _apply_check(form, check)
-    if not check["errors"] and not check["general"] and check["missing"]:
-        form.general = ["Still to fill in: " + ", ".join(check["missing"])]
     return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                        match_id=match_id, original=original), 422
+
+
+def _new_dealers(before, after, number: int) -> list[str]:
+    """Later hands whose dealer an edit changed (Third Hand's deal follows the
+    scores): their bids were entered for the old dealer, so say to check them."""
+    old = {h.number: h.dealer for h in before.hands}
+    lines = []
+    for h in after.hands:
+        if h.number > number and h.number in old and old[h.number] != h.dealer:
+            name = after.players[h.dealer]
+            turn = "second" if len(after.players) == 2 else "last"
+            lines.append(f"Hand {h.number} is now dealt by {name}, so {name} bid {turn} there; check it.")
+    return lines
 
 
 @bp.route("/undo", methods=["GET", "POST"])

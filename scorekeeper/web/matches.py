@@ -175,7 +175,9 @@ def place_problems(form, lines: list[str], problems: dict, seats: list[int]) -> 
 @bp.get("/")
 def index():
     matches = store.list_matches(get_db())
+    imported = store.imported_match_ids(get_db())
     for m in matches:
+        m["imported"] = m["id"] in imported
         result = m["result"]
         if result is None:
             m["status"] = "cannot be scored"

@@ -180,7 +180,9 @@ def share_links(info: dict) -> dict:
     base = base_url()
     watcher = base + url_for("sharing.watcher_link", token=info["watcher_token"])
     out = {"watcher_url": watcher, "watcher_qr": qr_svg(watcher, "Watcher link QR code"),
-           "scorer_url": None, "scorer_qr": None}
+           "scorer_url": None, "scorer_qr": None,
+           # no LAN address known: these links only work on this computer
+           "loopback": urlsplit(base).hostname in _LOOPBACK, "host": urlsplit(base).hostname}
     if can_score(info):
         scorer = base + url_for("sharing.scorer_link", token=info["scorer_token"])
         out["scorer_url"] = scorer

@@ -3,10 +3,13 @@ all are in, the hand is saved in the ``winners`` form through ``store.add_hand``
 (the same path as the hand form: validated by the engine and audited).
 
 Works without JavaScript: the winners so far travel in a hidden field and every
-tap is a form POST that returns the page; with htmx only the tally is swapped."""
+tap is a form POST that redirects to ``GET /matches/<id>/tally?w=0,1,2``; with
+htmx only the tally is swapped and ``HX-Push-Url`` puts the same address in the
+address bar. Either way a reload (a locked screen, a discarded tab) resumes."""
 from __future__ import annotations
 
 from dataclasses import replace
+from urllib.parse import urlencode
 
 from flask import abort, make_response, redirect, request, session, url_for
 from flask_wtf import FlaskForm
@@ -55,7 +58,9 @@ def tally(match_id: int):
     trump = source.get("trump") or None
     version = source.get("version") or str(info["version"])
     problems: list[str] = []
+    tapped = False  # a tap, undo or clear: the new state goes into the address
     if request.method == "POST" and form.validate():
+        tapped = any(k in request.form for k in ("undo", "tap", "clear"))
         if "undo" in request.form and winners:
             winners.pop()
         elif request.form.get("tap", "").isdecimal() and len(winners) < tricks:
@@ -85,9 +90,30 @@ def tally(match_id: int):
                 return redirect(target, 303)
     elif request.method == "POST":
         problems.append("This form has expired. Reload the page and try again.")
+    if tapped and not problems:
+        # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
+        # discarded tab resumes the tally instead of starting again at trick 1
+        target = state_url(match_id, winners, trump, version)
+        if not view.is_partial_request():
+            return redirect(target, 303)
+        context = _context(info, result, winners, trump, version, problems, form)
+        response = make_response(view.render_page_or_partial("tally.html", **context))
+        response.headers["HX-Push-Url"] = target
+        return response
     context = _context(info, result, winners, trump, version, problems, form)
     status = 422 if problems and not view.is_partial_request() else 200
     return view.render_page_or_partial("tally.html", **context), status
+
+
+def state_url(match_id: int, winners: list[int], trump: str | None, version: str) -> str:
+    """``/matches/<id>/tally?w=0,1,2&version=7``: the tally so far, readable in the address bar."""
+    params = {"w": ",".join(str(s) for s in winners)} if winners else {}
+    if trump:
+        params["trump"] = trump
+    if version:
+        params["version"] = version
+    base = url_for("referee.tally", match_id=match_id)
+    return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
 def _context(info, result, winners, trump, version, problems, form) -> dict:

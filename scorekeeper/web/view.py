@@ -58,15 +58,28 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
+def suit_name(suit) -> str:
+    """ "♦\u00a0diamonds": the sign never wraps away from its name."""
+    sign = SUIT_SIGNS.get(suit, "") if isinstance(suit, str) else ""
+    return f"{sign}\u00a0{suit}" if sign else str(suit)
+
+
+def _by_player(what: str, players: list[str], values: list) -> str:
+    """ "bids: Ann 7 · Bob 5 · Cy 6", in seat order, each value with its player."""
+    if not values:
+        return ""
+    return f"{what}: " + " · ".join(f"{name} {value}" for name, value in zip(players, values))
+
+
 def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
     extra = extra or {}
     parts: list[str] = []
     if game == "third_hand":
         bids = hand.get("bids") or []
-        parts.append("bids " + " / ".join("pass" if b is None else str(b) for b in bids))
+        parts.append(_by_player("bids", players, ["pass" if b is None else b for b in bids]))
         if hand.get("trump"):
-            parts.append(f"{SUIT_SIGNS.get(hand['trump'], '')} {hand['trump']}".strip())
+            parts.append(suit_name(hand["trump"]))
         holder = extra.get("holder")
         if isinstance(holder, int) and 0 <= holder < len(players):
             made = extra.get("made")
@@ -85,7 +98,7 @@ def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None =
             parts.append("took the Wheel")
     elif game == "dummy_spades":
         bids = hand.get("bids") or []
-        parts.append("bids " + "/".join(str(b) for b in bids))
+        parts.append(_by_player("bids", players, bids))
         declarer = extra.get("declarer")
         if isinstance(declarer, int) and 0 <= declarer < len(players):
             parts.append(f"{players[declarer]} declares")
@@ -95,11 +108,11 @@ def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None =
             parts.append("nil: " + ", ".join(bidders))
     elif game == "third_rail":
         if "scoring_tricks" in hand:
-            parts.append("scoring " + "/".join(str(n) for n in hand["scoring_tricks"]))
+            parts.append(_by_player("scoring tricks", players, hand["scoring_tricks"]))
         elif "winners" in hand:
             parts.append(f"{len(hand['winners'])} tricks by winner")
         if hand.get("trump"):
-            parts.append(f"trump {hand['trump']}")
+            parts.append(f"trump {suit_name(hand['trump'])}")
     if "dealer" in hand and isinstance(hand["dealer"], int):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)

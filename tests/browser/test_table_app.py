@@ -240,7 +240,7 @@ def test_third_rail_match_with_why(page, live_server, screenshot):
     # 3 players: 17 tricks, of which 3, 6, 9, 12 and 15 score.
     type_numbers(page, {"scoring_tricks_0": 3, "scoring_tricks_1": 1, "scoring_tricks_2": 2,
                         "other_tricks_0": 4, "other_tricks_1": 4, "other_tricks_2": 4})
-    expect(page.locator("#err-scoring_tricks")).to_contain_text("scoring_tricks add up to 6, not 5")
+    expect(page.locator("#err-scoring_tricks")).to_contain_text("scoring tricks add up to 6, not 5")
     type_numbers(page, {"scoring_tricks_2": 1})
     expect(page.locator("#err-scoring_tricks")).to_have_text("")
     save_hand(page, 1, "Ann +3, Bob +1, Cy +1")
@@ -303,3 +303,39 @@ def test_third_hand_match_with_print_view(page, live_server, screenshot):
     page.emulate_media(media="print")
     expect(page.locator("nav.no-print")).to_be_hidden()
     screenshot("print-third_hand")
+
+
+# --- errors answered 4xx are shown (htmx swaps them), near the top of the screen ---------------
+
+def test_a_refused_new_match_shows_its_message(page, live_server):
+    """The server answers 422; htmx must swap it in (no console error) and bring
+    the first message into view."""
+    page.goto(live_server + "/matches/new")
+    wait_htmx(page, "fieldset.game-choice")
+    page.locator("label.game-card", has=page.locator('input[value="third_wheel"]')).click()
+    expect(page.locator("#game-fields .settings legend")).to_have_text("Third Wheel settings")
+    page.fill("#player_0", "Ann")
+    page.fill("#player_2", "Cy")  # Bob's name left empty
+    page.get_by_role("button", name="Start the match").click()
+    message = page.locator(".field-messages").first
+    expect(message).to_contain_text("a name cannot be empty")
+    expect(message).to_be_in_viewport()
+    expect(page).to_have_url(re.compile(r"/matches/new$"))
+    expect(page.locator("#player_0")).to_have_value("Ann")  # what was typed is kept
+
+
+def test_a_refused_correction_shows_its_message(page, live_server):
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": "2"})
+    choose(page, "trump", "moons")
+    choose(page, "mode", "high")
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
+    page.locator("#hand-1").get_by_role("link", name="Edit").click()
+    expect(page.locator("h1")).to_contain_text("Correct hand 1")
+    wait_htmx(page, "#preview")
+    page.fill('#hand-form input[name="bid"]', "")
+    page.get_by_role("button", name="Save the correction").click()  # answered 422
+    alert = page.locator("#hand-form .alert.error")
+    expect(alert).to_contain_text("Still to fill in: dealer's bid.")
+    expect(alert).to_be_in_viewport()
+    expect(page.locator("h1")).to_contain_text("Correct hand 1")

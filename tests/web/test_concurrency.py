@@ -49,7 +49,9 @@ def test_an_old_version_is_refused_with_what_changed_and_the_entry_kept(app, cli
     assert refused.status_code == 409
     words = text(refused)
     assert "Hand 1 was saved on another phone while you were typing: Ann +9, Bob 0, Cy +2." in words
-    assert "Your entry is still below, nothing was overwritten: check it and save again." in words
+    assert "Your entry is still below as hand 2, nothing was overwritten." in words
+    assert "save it again only if this is a different hand" in words
+    assert "It was the same hand: discard mine" in words
     html = refused.get_data(as_text=True)
     assert "Hand 2" in html  # the form is now for the next hand ...
     assert re.search(r'name="bid"[^>]*value="3"|value="3"[^>]*name="bid"', html)  # ... with Bob's entry in it

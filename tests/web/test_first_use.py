@@ -1,0 +1,213 @@
+"""What a first-time user ran into on a phone: messages in the form's words, every
+blank reported at once, one player order in the Spades form, labelled summaries,
+a notice when an edit moves later deals, and the two-scorer conflict."""
+from __future__ import annotations
+
+import re
+
+from scorekeeper import store
+from scorekeeper.web.db import get_db
+from scorekeeper.web.hand_forms import plain_message
+
+from .helpers import record, start, text, version
+
+HAND_1 = {"bids_0": "pass", "bids_1": "K", "trump": "hearts", "points_0": 60, "points_1": 80}  # Bob makes K
+HAND_2 = {"bids_0": "pass", "bids_1": "K", "trump": "spades", "points_0": 60, "points_1": 80}
+
+
+def preview(client, match_id, **fields):
+    data = {k: str(v) for k, v in fields.items()}
+    return client.post(f"/matches/{match_id}/hands/preview", data=dict(data, version=version(client, match_id)))
+
+
+def field_box(html: str, name: str) -> str:
+    start_at = html.index(">", html.index(f'id="err-{name}"'))
+    return re.sub(r"<[^>]+>", "", html[start_at:html.index("</div>", start_at)])
+
+
+# --- messages in the form's words -------------------------------------------------------
+
+def test_engine_messages_get_the_forms_words():
+    assert plain_message("bids[2] (Fay): must be a whole number, got null", in_place=True) == "Fay: still to fill in"
+    assert plain_message("dummy_tricks: missing") == "The dummy's tricks: still to fill in"
+    assert plain_message("dummy_tricks: missing", in_place=True) == "still to fill in"
+    assert plain_message("points[0] (Alice): 61 cannot be made", in_place=True) == "Alice: 61 cannot be made"
+    assert plain_message("scoring_tricks add up to 6, not 5 (x)", in_place=True) == "scoring tricks add up to 6, not 5 (x)"
+    assert plain_message("other_tricks: missing (scoring_tricks and other_tricks go together)") == (
+        "Other tricks: still to fill in (scoring tricks and other tricks go together)")
+    assert plain_message("hand 2: tricks add up to 12, not 11") == "hand 2: tricks add up to 12, not 11"
+
+
+def test_third_rail_sum_message_names_no_internal_field(client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    response = preview(client, match_id, scoring_tricks_0=3, scoring_tricks_1=1, scoring_tricks_2=2,
+                       other_tricks_0=4, other_tricks_1=4, other_tricks_2=4)
+    box = field_box(response.get_data(as_text=True), "scoring_tricks")
+    assert "scoring tricks add up to 6, not 5" in box and "scoring_tricks" not in box
+
+
+def test_third_rail_winners_echo_what_was_typed(client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    response = record(client, match_id, winners="1 2 3 4 1 2")
+    assert response.status_code == 422
+    words = text(response)
+    assert "needs 17 winners, one per trick (3 players play 17 tricks); you typed 6: 1 2 3 4 1 2" in words
+    assert "[0, 1" not in words
+    words = text(record(client, match_id, winners=" ".join(["1", "2", "4"] + ["1"] * 14)))
+    assert "Trick 3: must be a seat 1 to 3, got 4" in words
+
+
+def test_impossible_points_are_put_by_player_name(client):
+    match_id = start(client, "third_hand", ["Ann", "Bob"])
+    response = preview(client, match_id, **dict(HAND_1, points_0=1, points_1=139))
+    box = field_box(response.get_data(as_text=True), "points")
+    assert "Ann: 1 cannot be made" in box and "points[" not in box
+
+
+# --- every blank at once ------------------------------------------------------------------
+
+def test_a_blank_form_lists_every_blank_field(client):
+    hand_match = start(client, "third_hand", ["Ann", "Bob"])
+    response = record(client, hand_match)
+    assert response.status_code == 422
+    assert "Still to fill in: bids, trump, card points." in text(response)
+    spades = start(client, "dummy_spades", ["Ann", "Bob", "Cy"])
+    words = text(record(client, spades))
+    assert "Still to fill in: bids, tricks, the dummy's tricks." in words
+    assert "missing" not in words and "dummy_tricks" not in words
+
+
+def test_one_blank_seat_is_named(client):
+    spades = start(client, "dummy_spades", ["Ann", "Bob", "Cy"])
+    words = text(record(client, spades, bids_0=7, bids_1=5, tricks_0=4, tricks_1=5, tricks_2=0, dummy_tricks=4))
+    assert "Still to fill in: bids (Cy)." in words
+    assert "got null" not in words and "bids[" not in words
+
+
+def test_third_rail_trump_is_optional(client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"], trump=True)
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Trump (the flipped suit, optional)" in html
+    words = text(preview(client, match_id, scoring_tricks_0=3))
+    assert "Still to fill in: scoring tricks (Bob, Cy), other tricks" in words and "trump" not in words
+    counts = {"scoring_tricks_0": 3, "scoring_tricks_1": 1, "scoring_tricks_2": 1,
+              "other_tricks_0": 4, "other_tricks_1": 4, "other_tricks_2": 4}
+    assert record(client, match_id, **counts).status_code == 303  # saved without a trump
+
+
+# --- one order in the Spades form; labelled summaries --------------------------------------
+
+def test_spades_form_uses_bidding_order_everywhere(client):
+    match_id = start(client, "dummy_spades", ["Ann", "Bob", "Cy"])  # Ann deals: Bob bids first
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    for group in ("bids", "nils", "tricks"):
+        order = re.findall(rf'name="{group}_(\d)"', html)
+        assert list(dict.fromkeys(order)) == ["1", "2", "0"], group
+    spades = {"bids_0": 7, "bids_1": 5, "bids_2": 6, "tricks_0": 4, "tricks_1": 5, "tricks_2": 0, "dummy_tricks": 4}
+    assert record(client, match_id, **spades).status_code == 303
+    with client.application.app_context():
+        hand = store.get_match(get_db(), match_id).hands[0]
+    assert hand["bids"] == [7, 5, 6] and hand["tricks"] == [4, 5, 0]  # stored in seat order
+    assert "bids: Ann 7 · Bob 5 · Cy 6" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_third_hand_summary_names_each_bid_and_keeps_the_suit_sign_with_its_name(client):
+    match_id = start(client, "third_hand", ["Ann", "Bob"], target=300)
+    assert record(client, match_id, **HAND_1).status_code == 303
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "bids: Ann pass · Bob K · ♥\u00a0hearts" in html
+
+
+def test_card_points_have_no_steppers(client):
+    match_id = start(client, "third_hand", ["Ann", "Bob"])
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    points = re.findall(r'<input[^>]*name="points_\d"[^>]*>', html)
+    assert len(points) == 2 and all("data-stepper" not in p and 'inputmode="numeric"' in p for p in points)
+    spades = client.get(f"/matches/{start(client, 'dummy_spades', ['Ann', 'Bob', 'Cy'])}").get_data(as_text=True)
+    assert re.search(r'<input[^>]*data-stepper[^>]*name="tricks_0"|<input[^>]*name="tricks_0"[^>]*data-stepper', spades)
+
+
+# --- an edit that moves a later deal -----------------------------------------------------
+
+def test_an_edit_that_changes_a_later_dealer_says_so(client):
+    match_id = start(client, "third_hand", ["Ann", "Bob"], target=300)
+    assert record(client, match_id, **HAND_1).status_code == 303  # Bob's hand score is higher: Bob deals hand 2
+    assert record(client, match_id, **HAND_2).status_code == 303
+    # Corrected: Bob took 60 and Ann 80, so Ann had the higher hand score and deals hand 2.
+    edit_page = client.get(f"/matches/{match_id}/hands/1/edit").get_data(as_text=True)
+    current = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', edit_page)
+    data = dict(HAND_1, points_0=80, points_1=60, version=next(g for g in current.groups() if g))
+    response = client.post(f"/matches/{match_id}/hands/1/edit", data={k: str(v) for k, v in data.items()})
+    assert response.status_code == 303
+    words = text(client.get(f"/matches/{match_id}"))
+    assert "Hand 1 corrected." in words
+    assert "Hand 2 is now dealt by Ann, so Ann bid second there; check it." in words
+
+
+def test_an_edit_that_keeps_the_dealers_says_nothing_more(client):
+    match_id = start(client, "third_hand", ["Ann", "Bob"], target=300)
+    assert record(client, match_id, **HAND_1).status_code == 303
+    assert record(client, match_id, **HAND_2).status_code == 303
+    edit_page = client.get(f"/matches/{match_id}/hands/1/edit").get_data(as_text=True)
+    current = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', edit_page)
+    data = dict(HAND_1, trump="clubs", version=next(g for g in current.groups() if g))
+    assert client.post(f"/matches/{match_id}/hands/1/edit",
+                       data={k: str(v) for k, v in data.items()}).status_code == 303
+    assert "is now dealt by" not in text(client.get(f"/matches/{match_id}"))
+
+
+# --- JavaScript off: a failed save lands on the form ------------------------------------
+
+def test_the_hand_form_sends_the_browser_back_to_itself(client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="record"' in html
+    assert f'action="/matches/{match_id}/hands#record"' in html
+    assert f'hx-post="/matches/{match_id}/hands"' in html  # htmx posts without the fragment
+
+
+# --- two scorers: the same hand saved on both phones ---------------------------------------
+
+def test_a_stale_save_offers_to_discard_the_entry(client):
+    wheel = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    stale = version(client, match_id)
+    assert record(client, match_id, version=stale, **wheel).status_code == 303  # the other phone saved it
+    refused = record(client, match_id, version=stale, **dict(wheel, bid=3))
+    assert refused.status_code == 409
+    words = text(refused)
+    assert "save it again only if this is a different hand" in words and "check it and save again" not in words
+    html = refused.get_data(as_text=True)
+    link = re.search(r'<a class="button big discard" href="([^"]+)">It was the same hand: discard mine</a>', html)
+    assert link and link[1] == f"/matches/{match_id}#record"
+    fresh = client.get(link[1].split("#")[0]).get_data(as_text=True)
+    assert "Hand 2" in fresh and "discard mine" not in fresh
+    assert not re.search(r'name="bid"[^>]*value="3"|value="3"[^>]*name="bid"', fresh)  # an empty form
+    with client.application.app_context():
+        assert len(store.get_match(get_db(), match_id).hands) == 1
+
+
+# --- JavaScript on: a boosted form's messages are swapped in ------------------------------
+
+def test_a_boosted_form_with_messages_is_answered_200(client):
+    from .helpers import start_form
+
+    data = start_form("third_wheel", ["Ann", "", "Cy"])
+    plain = client.post("/matches/new", data=data)
+    assert plain.status_code == 422  # JavaScript off: the status says it
+    boosted = client.post("/matches/new", data=data, headers={"HX-Request": "true", "HX-Boosted": "true"})
+    assert boosted.status_code == 200 and "a name cannot be empty" in text(boosted)
+
+
+def test_htmx_config_swaps_error_answers_but_not_304(client):
+    import json
+
+    html = client.get("/").get_data(as_text=True)
+    config = json.loads(re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", html)[1])
+    rules = config["responseHandling"]
+
+    def rule(code: str) -> dict:
+        return next(r for r in rules if re.fullmatch(r["code"].replace(".", r"\d"), code))
+    assert rule("204")["swap"] is False and rule("304")["swap"] is False
+    for code in ("200", "403", "409", "413", "422", "429", "500"):
+        assert rule(code)["swap"] is True and not rule(code).get("error"), code
