@@ -342,6 +342,7 @@ def plain_message(message: str, in_place: bool = False) -> str:
     if name == "winners" or message.startswith("winners"):
         rest = _one_based(rest)
     rest = _EMPTY.sub("still to fill in", rest)
+    rest = re.sub(r"^true, but", "ticked, but", rest)  # a checkbox, not the file's true
     rest = _RAW_FIELDS.sub(lambda m: FIELD_WORDS[m[1]], rest)
     return f"{head}: {rest}" if head else rest
 

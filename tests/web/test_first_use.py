@@ -36,6 +36,7 @@ def test_engine_messages_get_the_forms_words():
     assert plain_message("other_tricks: missing (scoring_tricks and other_tricks go together)") == (
         "Other tricks: still to fill in (scoring tricks and other tricks go together)")
     assert plain_message("hand 2: tricks add up to 12, not 11") == "hand 2: tricks add up to 12, not 11"
+    assert plain_message("exchanged: true, but both passed", in_place=True) == "ticked, but both passed"
 
 
 def test_third_rail_sum_message_names_no_internal_field(client):
