@@ -21,15 +21,6 @@ def _with_hand(match: Match, hands: list[dict]) -> Match:
                  first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
 
 
-def _version(form) -> int | None:
-    raw = (form.version.data or "").strip() if isinstance(form.version.data, str) else form.version.data
-    try:
-        version = int(raw) if raw not in (None, "") else None
-    except (TypeError, ValueError):
-        return -1  # a mangled version never matches
-    return version if version is None or 0 <= version < 2**62 else -1
-
-
 def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
@@ -150,7 +141,7 @@ def record(match_id: int):
         return _saved(match_id, done["hand"])
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
-    based_on = _version(form)
+    based_on = sharing.posted_version(form.version.data)
     if based_on is not None and based_on != info["version"]:
         return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
@@ -203,7 +194,7 @@ def edit(match_id: int, number: int):
         session["notice"] = f"Hand {number} corrected."
         return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     form = _hand_form(info, number, formdata=request.form)
-    based_on = _version(form)
+    based_on = sharing.posted_version(form.version.data)
     if based_on is not None and based_on != info["version"]:
         form.version.data = str(info["version"])
         form.problems = {}
@@ -265,7 +256,7 @@ def undo(match_id: int):
         form = FlaskForm()
         if form.validate():
             key = sharing.posted_request_key()
-            based_on = _version_from(request.form.get("version"))
+            based_on = sharing.posted_version(request.form.get("version"))
             try:
                 store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key)
             except store.AlreadySaved as already:
@@ -282,16 +273,6 @@ def undo(match_id: int):
     return view.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                        dealer=result.players[last.dealer], players=result.players,
                                        match_id=match_id)
-
-
-def _version_from(raw) -> int | None:
-    if raw in (None, ""):
-        return None
-    try:
-        version = int(raw)
-    except ValueError:
-        return -1
-    return version if 0 <= version < 2**62 else -1
 
 
 @bp.get("/log")
