@@ -74,6 +74,29 @@ class Setting:
         return {k: value[k] for k in self.choices}, None
 
 
+@dataclass(frozen=True)
+class FieldGroup:
+    """One hand field as a form shows it, described without any web code: the web
+    layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
+    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
+    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``nils`` (ticks per
+    seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
+    ``counts`` (the game's card counter, see ``Game.card_counter``)."""
+
+    name: str
+    legend: str
+    kind: str
+    seats: tuple[int, ...] = ()  # in display order
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label)
+    seat_choices: tuple[tuple[tuple[str, str], ...], ...] = ()  # one tuple of choices per entry of ``seats``
+    optional: bool = False
+    hint: str = ""
+    in_details: bool = False
+    stepper: bool = True  # +/- buttons help with small counts, not with card points
+    label: str = ""  # the input's own label when it differs from the legend
+    placeholder: str = ""
+
+
 @dataclass
 class Scored:
     """What one hand is worth. ``extra`` holds the game's own output fields
@@ -124,6 +147,12 @@ class Game:
     required_fields: tuple[str, ...] = ()
     # True when a total must pass the target (be more than it), not only reach it.
     past_target: bool = False
+    # --- how it is shown (no web code: the web layer renders what these describe)
+    # An extra per-seat running count (a key of ``Scored.extra``) shown beside the totals.
+    seat_counter: str | None = None
+    # Players and settings for sample matches that never end (benchmarks, fuzzing).
+    sample_players: int = 3
+    endless_settings: dict = {"target": 10**9}
 
     # --- settings -------------------------------------------------------
     def defaults(self) -> dict:
@@ -162,6 +191,24 @@ class Game:
         to deal: the deal, the bidding or calling order, who leads, anything special.
         Not scored; the match page shows it above the hand form."""
         return []
+
+    # --- how it is shown --------------------------------------------------
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        """The hand form, field group by field group, in the order the table fills it in.
+        ``dealer`` is None when it cannot be known; seats are then in seat order."""
+        raise NotImplementedError
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"]."""
+        return []
+
+    def hands_limit(self, settings: dict, seats: int) -> int | None:
+        """How many hands the match lasts when the settings fix it, else None."""
+        return None
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
+        raise NotImplementedError
 
 
 # --- helpers shared by the games ------------------------------------------
@@ -273,3 +320,31 @@ def name_list(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def suit_name(suit: Any) -> str:
+    """ "♦\u00a0diamonds": the sign never wraps away from its name."""
+    from .cards import SUIT_SIGNS
+
+    sign = SUIT_SIGNS.get(suit, "") if isinstance(suit, str) else ""
+    return f"{sign}\u00a0{suit}" if sign else str(suit)
+
+
+def suit_choices(suits: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Radio choices for suits, each labelled with its sign."""
+    return tuple((s, suit_name(s)) for s in suits)
+
+
+def by_player(what: str, players: list[str], values: list) -> str:
+    """ "bids: Ann 7 · Bob 5 · Cy 6", in seat order, each value with its player."""
+    if not values:
+        return ""
+    return f"{what}: " + " · ".join(f"{name} {value}" for name, value in zip(players, values))
+
+
+def split_tricks(total: int, seats: int, rng: Any) -> list[int]:
+    """``total`` tricks shared out at random among ``seats``."""
+    counts = [0] * seats
+    for _ in range(total):
+        counts[rng.randrange(seats)] += 1
+    return counts

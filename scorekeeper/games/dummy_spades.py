@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .base import FieldGroup, by_player, split_tricks  # how it is shown
 from .base import (Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
                    check_seat_counts, is_whole, name_list, played, show, show_json, sole_leader)
 from .cards import SUITS, label, singular
@@ -124,6 +125,44 @@ class DummySpades(Game):
 
 
 # --- the deal ---------------------------------------------------------------
+
+    # --- how it is shown --------------------------------------------------
+    seat_counter = "bags"
+
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        n = len(players)
+        order = tuple(range(n)) if dealer is None else tuple(bidding_order(dealer, n))
+        nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
+                            + ((DUMMY, DUMMY),) for s in order)
+        return [
+            FieldGroup("bids", "Bids (left of the dealer first)", "seat_int", order),
+            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
+                       hint="Tick the hands each player bid nil on, if any.", in_details=True,
+                       label="{player} bid nil on"),
+            FieldGroup("tricks", "Tricks taken", "seat_int", order),  # one order in the whole form: bidding order
+            FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
+        ]
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+        parts = [by_player("bids", players, hand.get("bids") or [])]
+        declarer = extra.get("declarer")
+        if isinstance(declarer, int) and 0 <= declarer < len(players):
+            parts.append(f"{players[declarer]} declares")
+        nils = hand.get("nils") or []
+        bidders = [players[s] for s, n in enumerate(nils) if n and s < len(players)]
+        if bidders:
+            parts.append("nil: " + ", ".join(bidders))
+        return parts
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        counts = split_tricks(TRICKS, 4, rng)
+        hand = {"bids": [rng.randrange(TRICKS + 1) for _ in range(3)], "tricks": counts[:3], "dummy_tricks": counts[3]}
+        if rng.random() < 0.3:
+            bidder = rng.randrange(3)
+            nils: list[list] = [[], [], []]
+            nils[bidder] = rng.sample([0, 1, 2, DUMMY], rng.randint(1, 2))
+            hand["nils"] = nils
+        return hand
 
 def peek_line(settings: dict, bidders: list[str]) -> str:
     """What the table does with the dummy before bidding, for setting ``peek``."""

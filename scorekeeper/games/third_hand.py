@@ -5,7 +5,9 @@ Scoring, rulings and the trick referee follow rules.md section 1.
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
+from .base import FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
 from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
                    check_seat_counts, range_problem, show, show_json)
 from .cards import SUITS, label
@@ -15,6 +17,9 @@ TRUMPS = ("hearts", "diamonds", "clubs", "spades")
 DEFAULT_CONTRACT_VALUES = {"9": 60, "10": 65, "J": 70, "Q": 75, "K": 80, "A": 85}
 CARDS_CAPTURED = 14  # Ruling: the bid cards and the cut card stay out of play
 DECK = {"aces": 4, "nines": 4, "tens": 4, "pictures": 12}
+# The cards that score, for random sample hands: P is any picture card.
+_SAMPLE_DECK = ["A"] * 4 + ["9"] * 4 + ["10"] * 4 + ["P"] * 12
+_SAMPLE_POINTS = {"A": 1, "9": 9, "10": 10, "P": 10}
 
 
 # --- card points and the 14-card check --------------------------------------
@@ -267,6 +272,59 @@ class ThirdHand(Game):
 
 
 # --- trick referee --------------------------------------------------------------
+
+    # --- how it is shown --------------------------------------------------
+    sample_players = 2
+
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        order = tuple(range(len(players))) if dealer is None else tuple(bidding_order(dealer, len(players)))
+        everyone = tuple(range(len(players)))
+        return [
+            FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
+                       choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
+                       hint="Face down is a pass; face up, the card's rank."),
+            FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
+            FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
+            FieldGroup("points", "Card points captured", "seat_int", everyone,
+                       hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.", stepper=False),
+            FieldGroup("count_cards", "Count cards instead of points", "counts", everyone, optional=True,
+                       hint="Enter what each player captured; the app adds up the points "
+                            "(A 1, 9 is 9, 10 and K Q J 10 each) and checks the 14 cards.",
+                       in_details=True),
+        ]
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+        bids = hand.get("bids") or []
+        parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
+        if hand.get("trump"):
+            parts.append(suit_name(hand["trump"]))
+        holder = extra.get("holder")
+        if isinstance(holder, int) and 0 <= holder < len(players):
+            made = extra.get("made")
+            word = "made" if made else "failed" if made is False else ""
+            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if extra.get("doubled") else ""))
+        elif "holder" in extra:
+            parts.append("no contract")
+        if hand.get("exchanged"):
+            parts.append("exchanged")
+        return parts
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        non_dealer = 1 - dealer
+        bids: list[str | None] = [None, None]
+        if rng.random() < 0.6:
+            bids[non_dealer] = rng.choice(RANKS)
+        higher = [r for r in RANKS if bids[non_dealer] is None or RANKS.index(r) > RANKS.index(bids[non_dealer])]
+        if higher and rng.random() < 0.5:
+            bids[dealer] = rng.choice(higher)
+        captured = rng.sample(_SAMPLE_DECK, CARDS_CAPTURED)
+        points = [0, 0]
+        for trick in range(CARDS_CAPTURED // 2):
+            points[rng.randrange(2)] += sum(_SAMPLE_POINTS[c] for c in captured[2 * trick: 2 * trick + 2])
+        hand = {"bids": bids, "trump": rng.choice(TRUMPS), "points": points}
+        if bids != [None, None] and rng.random() < 0.3:
+            hand["exchanged"] = True
+        return hand
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .base import FieldGroup, by_player, suit_choices, suit_name  # how it is shown
 from .base import (
     Game,
     Problem,
@@ -311,3 +312,34 @@ class ThirdRail(Game):
 
     # The end of the game is the shared rule (base.Game.winners): once someone
     # reaches the target the single highest total wins; a tie plays another hand.
+
+    # --- how it is shown --------------------------------------------------
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        everyone = tuple(range(len(players)))
+        groups = []
+        if settings.get("trump"):
+            groups.append(FieldGroup("trump", "Trump (the flipped suit, optional)", "radio",
+                                     choices=suit_choices(SUITS), optional=True))
+        first = settings.get("scoring_from", 3)
+        hint = f"Tricks {first}, {first + 3}, {first + 6}, … each score a point." if is_whole(first) else ""
+        return groups + [
+            FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint),
+            FieldGroup("other_tricks", "Other tricks won", "seat_int", everyone),
+            FieldGroup("winners", "Or every trick's winner, in order", "winners", optional=True,
+                       hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(players))
+                            + ". Leave empty to use the counts above.", in_details=True,
+                       label="Or: every trick's winner, in order", placeholder="e.g. 1 2 2 3 1 …"),
+        ]
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+        parts = []
+        if "scoring_tricks" in hand:
+            parts.append(by_player("scoring tricks", players, hand["scoring_tricks"]))
+        elif "winners" in hand:
+            parts.append(f"{len(hand['winners'])} tricks by winner")
+        if hand.get("trump"):
+            parts.append(f"trump {suit_name(hand['trump'])}")
+        return parts
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}

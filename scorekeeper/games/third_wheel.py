@@ -6,8 +6,9 @@ text's overtrick variants (settings ``overtrick_dealer`` and ``overtrick_setter`
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .base import FieldGroup, split_tricks  # how it is shown
 from .base import (Game, Problem, Progress, Scored, Setting, Table, check_bool,
                    check_choice, check_count, check_seat_counts, show)
 
@@ -167,6 +168,38 @@ class ThirdWheel(Game):
 
 
 # --- scoring the three outcomes ----------------------------------------------
+
+    # --- how it is shown --------------------------------------------------
+    endless_settings = {"target": 0, "deals_each": 10**6}
+
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        return [
+            FieldGroup("trump", "Trump (called by the left of the dealer)", "radio", choices=tuple((s, s) for s in SUITS)),
+            FieldGroup("mode", "High or low", "radio", choices=tuple((m, m) for m in MODES)),
+            FieldGroup("wheel", "The dealer took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
+            FieldGroup("bid", "Dealer's bid (0 to 11)", "int"),
+            FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players)))),
+        ]
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+        parts = []
+        if "bid" in hand:
+            parts.append(f"bid {hand['bid']}")
+        if hand.get("trump"):
+            parts.append(f"{hand['trump']} {hand.get('mode', '')}".strip())
+        if hand.get("wheel"):
+            parts.append("took the Wheel")
+        return parts
+
+    def hands_limit(self, settings: dict, seats: int) -> int | None:
+        deals_each = settings.get("deals_each")
+        return deals_each * seats if isinstance(deals_each, int) and deals_each > 0 else None
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        wheel = rng.random() < 0.3
+        bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
+        return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
+                "tricks": split_tricks(TRICKS, 3, rng)}
 
 class View(NamedTuple):
     """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
