@@ -58,15 +58,15 @@ def csv_rows(info: dict):
     match = info["match"]
     result = replay(match)
     players = result.players
-    spades = match.game == "dummy_spades"
+    counter = GAMES[match.game].seat_counter  # bags: a column per player beside the total
     header = ["hand", "dealer", "inputs"]
     for name in players:
-        header += [f"{name} points", f"{name} total"] + ([f"{name} bags"] if spades else [])
+        header += [f"{name} points", f"{name} total"] + ([f"{name} {counter}"] if counter else [])
     yield header + ["explanation"]
     for scored, hand in zip(result.hands, match.hands):
         row = [scored.number, players[scored.dealer], view.hand_summary(match.game, hand, players, scored.extra)]
         for seat in range(len(players)):
-            row += [scored.scores[seat], scored.totals[seat]] + ([scored.extra["bags"][seat]] if spades else [])
+            row += [scored.scores[seat], scored.totals[seat]] + ([scored.extra[counter][seat]] if counter else [])
         yield row + ["\n".join(scored.explanation)]
 
 

@@ -15,12 +15,9 @@ from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectF
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
-from ..games import third_hand, third_rail, third_wheel
-from ..games.base import bidding_order
-from ..games.cards import SUIT_SIGNS
+from ..games import GAMES
+from ..games.base import FieldGroup
 from . import point_counter
-
-SUIT_LABELS = {suit: f"{sign}\u00a0{suit}" for suit, sign in SUIT_SIGNS.items()}  # sign and name stay together
 
 # The engine's hand fields in the words the form uses (messages, "Still to fill in").
 FIELD_WORDS = {"bids": "bids", "bid": "dealer's bid", "trump": "trump", "mode": "high or low",
@@ -73,88 +70,12 @@ class Group:
     in_details: bool = False
 
 
-def _scoring_hint(first) -> str:
-    if not isinstance(first, int):
-        return ""
-    return f"Tricks {first}, {first + 3}, {first + 6}, … each score a point."
-
-
 def build(game: str, players: list[str], settings: dict, dealer: int | None):
-    """The form class and its groups for one match."""
-    n = len(players)
+    """The form class and its groups for one match, from the game's description."""
     attrs: dict = {"version": HiddenField()}
     groups: list[Group] = []
-    order = list(range(n)) if dealer is None else bidding_order(dealer, n)
-
-    def seat_ints(name, legend, seats, hint="", stepper=True):
-        names = []
-        for s in seats:
-            fname = f"{name}_{s}"
-            render_kw = {"inputmode": "numeric", "min": "0"}
-            if stepper:  # +/- buttons help with small counts, not with card points
-                render_kw["data-stepper"] = ""
-            attrs[fname] = WholeNumberField(players[s], validators=[Optional()], render_kw=render_kw)
-            names.append(fname)
-        groups.append(Group(name, legend, "seat_int", names, list(seats), hint=hint))
-
-    def radio(name, legend, choices, labels=None, optional=False):
-        attrs[name] = ChoiceField(legend, choices=[(c, (labels or {}).get(c, c)) for c in choices],
-                                  validators=[Optional()])
-        groups.append(Group(name, legend, "radio", [name], optional=optional))
-
-    def flag(name, legend, hint=""):
-        attrs[name] = BooleanField(legend)
-        groups.append(Group(name, legend, "bool", [name], hint=hint))
-
-    def number(name, legend, hint=""):
-        attrs[name] = WholeNumberField(legend, validators=[Optional()],
-                                       render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
-        groups.append(Group(name, legend, "int", [name], hint=hint))
-
-    if game == "third_hand":
-        names = []
-        for s in order:
-            fname = f"bids_{s}"
-            attrs[fname] = ChoiceField(players[s],
-                                       choices=[("pass", "pass (face down)")] + [(r, r) for r in third_hand.RANKS],
-                                       validators=[Optional()])
-            names.append(fname)
-        groups.append(Group("bids", "Bids (middle cards)", "seat_rank", names, order,
-                            hint="Face down is a pass; face up, the card's rank."))
-        radio("trump", "Trump (the cut card's suit)", third_hand.TRUMPS, SUIT_LABELS)
-        flag("exchanged", "The contract holder swapped with the third hand")
-        seat_ints("points", "Card points captured", range(n), hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.",
-                  stepper=False)
-        point_counter.add_fields(attrs, groups, players, Group, WholeNumberField)  # referee: count cards
-    elif game == "third_wheel":
-        radio("trump", "Trump (called by the left of the dealer)", third_wheel.SUITS)
-        radio("mode", "High or low", third_wheel.MODES)
-        flag("wheel", "The dealer took the Wheel", hint="If so, the bid must be 0 or 6 to 11.")
-        number("bid", "Dealer's bid (0 to 11)")
-        seat_ints("tricks", "Tricks taken (11 in all)", range(n))
-    elif game == "dummy_spades":
-        seat_ints("bids", "Bids (left of the dealer first)", order)
-        names = []
-        for s in order:
-            fname = f"nils_{s}"
-            choices = [(str(s), "own hand")] + [(str(t), players[t]) for t in range(n) if t != s] + [("dummy", "dummy")]
-            attrs[fname] = CheckboxesField(f"{players[s]} bid nil on", choices=choices)
-            names.append(fname)
-        groups.append(Group("nils", "Nil bids", "nils", names, order, optional=True,
-                            hint="Tick the hands each player bid nil on, if any.", in_details=True))
-        seat_ints("tricks", "Tricks taken", order)  # one order in the whole form: bidding order
-        number("dummy_tricks", "Tricks taken by the dummy", hint="All four hands add up to 13.")
-    elif game == "third_rail":
-        if settings.get("trump"):
-            radio("trump", "Trump (the flipped suit, optional)", third_rail.SUITS, SUIT_LABELS, optional=True)
-        seat_ints("scoring_tricks", "Scoring tricks won", range(n),
-                  hint=_scoring_hint(settings.get("scoring_from", 3)))
-        seat_ints("other_tricks", "Other tricks won", range(n))
-        attrs["winners"] = StringField("Or: every trick's winner, in order",
-                                       render_kw={"autocomplete": "off", "placeholder": "e.g. 1 2 2 3 1 …"})
-        groups.append(Group("winners", "Or every trick's winner, in order", "winners", ["winners"], optional=True,
-                            hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(players))
-                                 + ". Leave empty to use the counts above.", in_details=True))
+    for described in GAMES[game].hand_form(players, settings, dealer):
+        groups.append(_add_group(attrs, described, players))
     # optional dealer for a hand dealt out of turn
     attrs["dealer"] = SelectField("Dealer", choices=[("", "in turn")] + [(str(s), p) for s, p in enumerate(players)],
                                   validators=[Optional()])
@@ -162,6 +83,43 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
                         in_details=True))
     form_class = type("RecordHandForm", (FlaskForm,), attrs)
     return form_class, groups
+
+
+def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
+    """The WTForms fields for one described group, added to ``attrs``."""
+    group = Group(d.name, d.legend, d.kind, [], list(d.seats), optional=d.optional, hint=d.hint,
+                  in_details=d.in_details)
+    if d.kind == "counts":  # the game's card counter
+        added: list[Group] = []
+        point_counter.add_fields(attrs, added, players, Group, WholeNumberField)
+        return added[0]
+    for index, seat in enumerate(d.seats):
+        fname = f"{d.name}_{seat}"
+        label = d.label.format(player=players[seat]) if d.label else players[seat]
+        if d.kind == "seat_int":
+            render_kw = {"inputmode": "numeric", "min": "0"}
+            if d.stepper:
+                render_kw["data-stepper"] = ""
+            attrs[fname] = WholeNumberField(label, validators=[Optional()], render_kw=render_kw)
+        elif d.kind == "seat_rank":
+            attrs[fname] = ChoiceField(label, choices=list(d.choices), validators=[Optional()])
+        elif d.kind == "nils":
+            attrs[fname] = CheckboxesField(label, choices=list(d.seat_choices[index]))
+        group.fields.append(fname)
+    if d.seats:
+        return group
+    label = d.label or d.legend
+    if d.kind == "radio":
+        attrs[d.name] = ChoiceField(label, choices=list(d.choices), validators=[Optional()])
+    elif d.kind == "bool":
+        attrs[d.name] = BooleanField(label)
+    elif d.kind == "int":
+        attrs[d.name] = WholeNumberField(label, validators=[Optional()],
+                                         render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
+    elif d.kind == "winners":
+        attrs[d.name] = StringField(label, render_kw={"autocomplete": "off", "placeholder": d.placeholder})
+    group.fields.append(d.name)
+    return group
 
 
 def make_form(game: str, players: list[str], settings: dict, dealer: int | None,

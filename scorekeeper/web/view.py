@@ -6,8 +6,8 @@ from flask import g, render_template, request
 
 from ..engine import Match, MatchResult, replay
 from ..games import GAMES
+from ..games import base
 from ..games.base import ordinal  # noqa: F401  (a template filter)
-from ..games.cards import SUIT_SIGNS
 
 
 def render_page_or_partial(template: str, **context) -> str:
@@ -60,59 +60,12 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
 
 def suit_name(suit) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
-    sign = SUIT_SIGNS.get(suit, "") if isinstance(suit, str) else ""
-    return f"{sign}\u00a0{suit}" if sign else str(suit)
-
-
-def _by_player(what: str, players: list[str], values: list) -> str:
-    """ "bids: Ann 7 · Bob 5 · Cy 6", in seat order, each value with its player."""
-    if not values:
-        return ""
-    return f"{what}: " + " · ".join(f"{name} {value}" for name, value in zip(players, values))
+    return base.suit_name(suit)
 
 
 def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
-    extra = extra or {}
-    parts: list[str] = []
-    if game == "third_hand":
-        bids = hand.get("bids") or []
-        parts.append(_by_player("bids", players, ["pass" if b is None else b for b in bids]))
-        if hand.get("trump"):
-            parts.append(suit_name(hand["trump"]))
-        holder = extra.get("holder")
-        if isinstance(holder, int) and 0 <= holder < len(players):
-            made = extra.get("made")
-            word = "made" if made else "failed" if made is False else ""
-            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if extra.get("doubled") else ""))
-        elif "holder" in extra:
-            parts.append("no contract")
-        if hand.get("exchanged"):
-            parts.append("exchanged")
-    elif game == "third_wheel":
-        if "bid" in hand:
-            parts.append(f"bid {hand['bid']}")
-        if hand.get("trump"):
-            parts.append(f"{hand['trump']} {hand.get('mode', '')}".strip())
-        if hand.get("wheel"):
-            parts.append("took the Wheel")
-    elif game == "dummy_spades":
-        bids = hand.get("bids") or []
-        parts.append(_by_player("bids", players, bids))
-        declarer = extra.get("declarer")
-        if isinstance(declarer, int) and 0 <= declarer < len(players):
-            parts.append(f"{players[declarer]} declares")
-        nils = hand.get("nils") or []
-        bidders = [players[s] for s, n in enumerate(nils) if n and s < len(players)]
-        if bidders:
-            parts.append("nil: " + ", ".join(bidders))
-    elif game == "third_rail":
-        if "scoring_tricks" in hand:
-            parts.append(_by_player("scoring tricks", players, hand["scoring_tricks"]))
-        elif "winners" in hand:
-            parts.append(f"{len(hand['winners'])} tricks by winner")
-        if hand.get("trump"):
-            parts.append(f"trump {suit_name(hand['trump'])}")
+    parts = GAMES[game].hand_summary(hand, players, extra or {})
     if "dealer" in hand and isinstance(hand["dealer"], int):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -133,9 +86,8 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
             if to_go > 0:
                 lines.append(f"leader needs {to_go} more")
     hands_left = None
-    deals_each = settings.get("deals_each")
-    if game == "third_wheel" and isinstance(deals_each, int) and deals_each > 0:
-        total_hands = deals_each * len(result.players)
+    total_hands = GAMES[game].hands_limit(settings, len(result.players))
+    if total_hands:
         hands_left = max(0, total_hands - len(result.hands))
         lines.append(f"hand {min(len(result.hands) + 1, total_hands)} of {total_hands}"
                      if not result.finished else f"{len(result.hands)} of {total_hands} hands played")
@@ -153,6 +105,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> 
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
+    counter = GAMES[match.game].seat_counter  # bags, shown beside each total
     for hand_result, hand in zip(result.hands, match.hands):
         rows.append({
             "number": hand_result.number,
@@ -161,10 +114,10 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> 
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
-            "bags": hand_result.extra.get("bags"),
+            "bags": hand_result.extra.get(counter) if counter else None,
             "changed": hand_result.number in changed_hands,
         })
-    bags = rows[-1]["bags"] if rows and match.game == "dummy_spades" else None
+    bags = rows[-1]["bags"] if rows else None
     from .chart import running_totals_svg
 
     return {
@@ -172,7 +125,6 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> 
         "standings": standings(players, result.totals, result.winners if result.finished else None),
         "rows": rows,
         "bags": bags,
-        "is_spades": match.game == "dummy_spades",
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
         "finished": result.finished,
