@@ -210,6 +210,52 @@ class Game:
         """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
         raise NotImplementedError
 
+    # --- the trick referee (``trick_referee`` holds the pieces) ------------
+    # True when the referee's context is read from the match and its last hand.
+    referee_from_match: bool = True
+    # The rules page's template, under templates/ (the game's own page).
+    rules_template: str = ""
+
+    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
+        """The trick context (trump, high or low...) from the last recorded hand;
+        ``seats`` and ``settings`` are None outside a match."""
+        return {}
+
+    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        """Update ``context`` from the referee's query ``args``; problems, if any."""
+        return []
+
+    def referee_setup(self, context: dict, in_match: bool) -> Any:
+        """A ``trick_referee.Setup``: what the "This hand" box shows."""
+        raise NotImplementedError
+
+    def referee_slots(self, context: dict) -> int:
+        """How many cards make a trick."""
+        raise NotImplementedError
+
+    def referee_decks(self, context: dict) -> int:
+        return 1
+
+    def referee_options(self, decks: int) -> list[Any]:
+        """Every card's ``trick_referee.Face``, in the order the lists offer them."""
+        raise NotImplementedError
+
+    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Any]]]:
+        """The tap grid: (heading, colour, faces) groups, in the order players sort a hand."""
+        raise NotImplementedError
+
+    def referee_face(self, code: str) -> Any:
+        """The ``trick_referee.Face`` of a card code, or None when the game has no such card."""
+        raise NotImplementedError
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
+        raise NotImplementedError
+
+    def rules_context(self, settings: dict) -> dict:
+        """Anything more the game's rules page needs, from the settings."""
+        return {}
+
 
 # --- helpers shared by the games ------------------------------------------
 

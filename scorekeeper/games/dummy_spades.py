@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import FieldGroup, by_player, split_tricks  # how it is shown
+from .trick_referee import Face, Setup, french_face, french_groups, is_french
 from .base import (Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
                    check_seat_counts, is_whole, name_list, played, show, show_json, sole_leader)
 from .cards import SUITS, label, singular
@@ -163,6 +164,27 @@ class DummySpades(Game):
             nils[bidder] = rng.sample([0, 1, 2, DUMMY], rng.randint(1, 2))
             hand["nils"] = nils
         return hand
+
+    # --- the trick referee --------------------------------------------------
+    referee_from_match = False  # spades are always trump: nothing to read from the match
+
+    def referee_setup(self, context: dict, in_match: bool) -> Setup:
+        return Setup(notes=["Spades are trump, Ace high. Four cards: three players and the dummy."])
+
+    def referee_slots(self, context: dict) -> int:
+        return 4
+
+    def referee_options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in TRICK_CARDS]
+
+    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(TRICK_CARDS)
+
+    def referee_face(self, code: str) -> Face | None:
+        return french_face(code) if is_french(code, TRICK_CARDS) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards)
 
 def peek_line(settings: dict, bidders: list[str]) -> str:
     """What the table does with the dummy before bidding, for setting ``peek``."""

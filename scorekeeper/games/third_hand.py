@@ -8,6 +8,7 @@ from itertools import product
 from typing import Any
 
 from .base import FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
+from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
                    check_seat_counts, range_problem, show, show_json)
 from .cards import SUITS, label
@@ -325,6 +326,36 @@ class ThirdHand(Game):
         if bids != [None, None] and rng.random() < 0.3:
             hand["exchanged"] = True
         return hand
+
+    # --- the trick referee --------------------------------------------------
+    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
+        bids = last.get("bids")
+        return {"trump": last.get("trump") if last.get("trump") in TRUMPS else "spades",
+                "high": high_rank_for(bids) if isinstance(bids, list) and len(bids) == 2 else "K"}
+
+    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        context.update({key: args.get(key) for key in ("trump", "high") if key in args})
+        return []
+
+    def referee_setup(self, context: dict, in_match: bool) -> Setup:
+        highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
+        return Setup([Choice("trump", "Trump", suit_options(SUITS.values())), Choice("high", "High rank", highs)],
+                     hints=["The holder's bid rank is high; K with no contract."])
+
+    def referee_slots(self, context: dict) -> int:
+        return 2
+
+    def referee_options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in TRICK_CARDS]
+
+    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(TRICK_CARDS, reverse=True)
+
+    def referee_face(self, code: str) -> Face | None:
+        return french_face(code) if is_french(code, TRICK_CARDS) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context["trump"], context["high"])
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import FieldGroup, by_player, suit_choices, suit_name  # how it is shown
+from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 from .base import (
     Game,
     Problem,
@@ -343,3 +344,59 @@ class ThirdRail(Game):
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
+
+    # --- the trick referee --------------------------------------------------
+    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
+        context: dict = {"players": seats or 4, "trump": None, "trump_fixed": False}
+        if settings is not None and not settings.get("trump"):
+            context["trump_fixed"] = True  # a match without the trump variation
+        else:
+            context["trump"] = last.get("trump") if last.get("trump") in SUITS else None
+        return context
+
+    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        problems = []
+        if "players" in args and not in_match:
+            raw = args.get("players", "")
+            if raw.isdecimal() and 3 <= int(raw) <= 6:
+                context["players"] = int(raw)
+            else:
+                problems.append(f"players: Third Rail is for 3 to 6 players, got \"{raw[:10]}\"")
+        if "trump" in args and not context["trump_fixed"]:
+            context["trump"] = args.get("trump") or None
+        return problems
+
+    def referee_setup(self, context: dict, in_match: bool) -> Setup:
+        setup = Setup()
+        if not in_match:
+            setup.choices.append(Choice("players", "Players", tuple(
+                (str(n), f"{n} (two decks)" if n > 4 else str(n)) for n in range(3, 7))))
+        if context["trump_fixed"]:
+            setup.notes.append("This match plays without trump. King high, Ace low.")
+        else:
+            setup.choices.append(Choice("trump", "Trump", (("", "no trump"),) + suit_options(_SUIT_LETTERS.values())))
+        decks = self.referee_decks(context)
+        setup.hints.append(f"{context['players']} players: " + (
+            "two decks without 2s, 3s and 4s, so two identical cards can meet" if decks == 2 else "one 52-card deck")
+            + ".")
+        return setup
+
+    def referee_slots(self, context: dict) -> int:
+        return context.get("players") or 4
+
+    def referee_decks(self, context: dict) -> int:
+        return decks_for(context.get("players") or 4)
+
+    def referee_options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in cards_in_deck(decks)]
+
+    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(cards_in_deck(decks), reverse=True)  # King high, Ace low: high to low like the others
+
+    def referee_face(self, code: str) -> Face | None:
+        # one deck holds every card (two decks only leave some out), so any card of
+        # the game has a face: a 2 picked for 3-4 players must not show "?"
+        return french_face(code) if is_french(code, cards_in_deck(1)) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context.get("trump"), self.referee_decks(context))

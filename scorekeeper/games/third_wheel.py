@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .base import FieldGroup, split_tricks  # how it is shown
+from .trick_referee import Choice, Face, Setup, suit_options
 from .base import (Game, Problem, Progress, Scored, Setting, Table, check_bool,
                    check_choice, check_count, check_seat_counts, show)
 
@@ -201,6 +202,39 @@ class ThirdWheel(Game):
         return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
                 "tricks": split_tricks(TRICKS, 3, rng)}
 
+    # --- the trick referee --------------------------------------------------
+    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
+        return {"trump": last.get("trump") if last.get("trump") in SUITS else "moons",
+                "mode": last.get("mode") if last.get("mode") in MODES else "high"}
+
+    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        context.update({key: args.get(key) for key in ("trump", "mode") if key in args})
+        return []
+
+    def referee_setup(self, context: dict, in_match: bool) -> Setup:
+        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True)),
+                      Choice("mode", "High or low", tuple((m, m) for m in MODES))])
+
+    def referee_slots(self, context: dict) -> int:
+        return 3
+
+    def referee_options(self, decks: int) -> list[Face]:
+        return [decktet_face(c) for c in DECK]
+
+    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        groups = []
+        for rank in range(1, 11):
+            title = {1: "Aces (1)", 10: "Crowns (10)"}.get(rank, f"Rank {rank}")
+            groups.append((title, "decktet", [decktet_face(c) for c in DECK if c.rank == rank]))
+        return groups
+
+    def referee_face(self, code: str) -> Face | None:
+        card = CARDS.get(code)
+        return decktet_face(card) if card else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context["trump"], context["mode"])
+
 class View(NamedTuple):
     """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
 
@@ -347,3 +381,8 @@ def _check_trick(cards: list, trump: str, mode: str) -> list[Card]:
     if repeated:
         raise ValueError(f"{', '.join(repeated)} played twice: the Decktet has only one of each card")
     return played
+
+
+def decktet_face(card: Card) -> Face:
+    suits = "/".join(s.title() for s in card.suits)
+    return Face(card.name, card_label(card.name), str(card.rank), suits, "decktet", card.name)
