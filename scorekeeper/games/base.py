@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,31 @@ class FieldGroup:
     stepper: bool = True  # +/- buttons help with small counts, not with card points
     label: str = ""  # the input's own label when it differs from the legend
     placeholder: str = ""
+
+
+@dataclass(frozen=True)
+class CardCounter:
+    """Cards a player may count instead of typing their points (the ``counts`` group
+    of the hand form); the counts become the hand field ``into``."""
+
+    into: str
+    kinds: tuple[tuple[str, str, int], ...]  # (name, label, most of that kind)
+    points: Callable[[dict], int]  # one player's counts -> their points
+    # counts by seat (None: not counted) and the players' names -> what is impossible
+    problems: Callable[[dict, tuple[str, ...]], list[str]]
+
+
+@dataclass(frozen=True)
+class TrickTally:
+    """A hand recorded trick by trick, the winner of each tapped in turn; saved as
+    the hand field ``winners`` (with ``trump`` when ``trump_on``)."""
+
+    tricks: int
+    is_scoring: Callable[[int], bool]  # trick number (from 1) -> scores a point
+    count: Callable[[list[int]], tuple[list[int], list[int]]]  # winners -> (points, other tricks) per seat
+    suits: tuple[str, ...]
+    trump_on: bool
+    bonus: bool  # most other tricks earn a bonus
 
 
 @dataclass
@@ -251,6 +276,15 @@ class Game:
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
         raise NotImplementedError
+
+    def card_counter(self) -> CardCounter | None:
+        """The card counter its ``counts`` hand-form group offers, if any."""
+        return None
+
+    def trick_tally(self, settings: dict, seats: int) -> TrickTally | None:
+        """How to record a hand trick by trick, when the game offers it (the match
+        page then shows "Record trick by trick")."""
+        return None
 
     def rules_context(self, settings: dict) -> dict:
         """Anything more the game's rules page needs, from the settings."""

@@ -128,6 +128,7 @@ class DummySpades(Game):
 # --- the deal ---------------------------------------------------------------
 
     # --- how it is shown --------------------------------------------------
+    rules_template = "rules/dummy_spades.html"  # the rules page, filled in from the settings
     seat_counter = "bags"
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .base import FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
+from .base import CardCounter, FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
                    check_seat_counts, range_problem, show, show_json)
@@ -275,6 +275,7 @@ class ThirdHand(Game):
 # --- trick referee --------------------------------------------------------------
 
     # --- how it is shown --------------------------------------------------
+    rules_template = "rules/third_hand.html"  # the rules page, filled in from the settings
     sample_players = 2
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
@@ -293,6 +294,12 @@ class ThirdHand(Game):
                             "(A 1, 9 is 9, 10 and K Q J 10 each) and checks the 14 cards.",
                        in_details=True),
         ]
+
+    def card_counter(self) -> CardCounter:
+        return CardCounter("points", (("aces", "Aces", 4), ("nines", "Nines", 4), ("tens", "Tens", 4),
+                                      ("pictures", "K Q J", 12)),
+                           lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
+                           _counter_problems)
 
     def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
         bids = hand.get("bids") or []
@@ -413,3 +420,13 @@ def trick_winner(cards: list, trump: str, high_rank: str = "K") -> tuple[int, st
         return winner, f"An Ace {how} in Third Hand, so {won} beats {lost}."
     return winner, (f"Both are {SUITS[suit]}; with {high_rank} high the order is "
                     f"{suit_order(high_rank)}, so {won} beats {lost}.")
+
+
+def _counter_problems(counts: dict, names: tuple[str, ...]) -> list[str]:
+    """The card counter's check: both players counted, or one (the other typed a number)."""
+    if all(counts.values()):
+        return check_capture_counts(counts[0], counts[1], names)
+    # one player counted: check their own cards; the other typed a number
+    seat = next(s for s, c in counts.items() if c is not None)
+    return check_capture_counts(counts[seat], dict.fromkeys(counts[seat], 0),
+                                (names[seat], names[1 - seat]), all_cards=False)

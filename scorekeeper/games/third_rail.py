@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FieldGroup, by_player, suit_choices, suit_name  # how it is shown
+from .base import FieldGroup, TrickTally, by_player, suit_choices, suit_name  # how it is shown
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 from .base import (
     Game,
@@ -315,6 +315,7 @@ class ThirdRail(Game):
     # reaches the target the single highest total wins; a tie plays another hand.
 
     # --- how it is shown --------------------------------------------------
+    rules_template = "rules/third_rail.html"  # the rules page, filled in from the settings
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
         everyone = tuple(range(len(players)))
         groups = []
@@ -400,3 +401,17 @@ class ThirdRail(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context.get("trump"), self.referee_decks(context))
+
+    # --- trick by trick and the rules page ---------------------------------
+    def trick_tally(self, settings: dict, seats: int) -> TrickTally:
+        scoring_from = settings["scoring_from"]
+
+        def count(winners: list[int]) -> tuple[list[int], list[int]]:
+            points, other, _ = tally_winners(winners, seats, scoring_from)
+            return points, other
+        return TrickTally(tricks_per_hand(seats), lambda number: is_scoring_trick(number, scoring_from), count,
+                          SUITS, bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")))
+
+    def rules_context(self, settings: dict) -> dict:
+        return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
+                          "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]}

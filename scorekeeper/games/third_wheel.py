@@ -171,6 +171,7 @@ class ThirdWheel(Game):
 # --- scoring the three outcomes ----------------------------------------------
 
     # --- how it is shown --------------------------------------------------
+    rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
     endless_settings = {"target": 0, "deals_each": 10**6}
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:

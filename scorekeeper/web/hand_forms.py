@@ -75,7 +75,11 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
     attrs: dict = {"version": HiddenField()}
     groups: list[Group] = []
     for described in GAMES[game].hand_form(players, settings, dealer):
-        groups.append(_add_group(attrs, described, players))
+        if described.kind == "counts":  # the game's card counter
+            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described,
+                                     GAMES[game].card_counter())
+        else:
+            groups.append(_add_group(attrs, described, players))
     # optional dealer for a hand dealt out of turn
     attrs["dealer"] = SelectField("Dealer", choices=[("", "in turn")] + [(str(s), p) for s, p in enumerate(players)],
                                   validators=[Optional()])
@@ -89,10 +93,6 @@ def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
     """The WTForms fields for one described group, added to ``attrs``."""
     group = Group(d.name, d.legend, d.kind, [], list(d.seats), optional=d.optional, hint=d.hint,
                   in_details=d.in_details)
-    if d.kind == "counts":  # the game's card counter
-        added: list[Group] = []
-        point_counter.add_fields(attrs, added, players, Group, WholeNumberField)
-        return added[0]
     for index, seat in enumerate(d.seats):
         fname = f"{d.name}_{seat}"
         label = d.label.format(player=players[seat]) if d.label else players[seat]
@@ -229,7 +229,7 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
     # the "?" placeholder keeps the seat order; a missing bid is reported as missing
     if "bids" in hand and any(b == "?" for b in hand["bids"] or []):
         del hand["bids"]
-    point_counter.apply(form, hand, missing)  # Third Hand: counted cards become points
+    point_counter.apply(form, hand, missing)  # counted cards become points
     return hand, missing
 
 

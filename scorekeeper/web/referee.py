@@ -176,7 +176,8 @@ def table_guide_for(info: dict) -> dict | None:
     game = GAMES[result.game]
     table = Table(tuple(result.players), result.settings)
     return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
-            "number": len(result.hands) + 1}
+            "number": len(result.hands) + 1,
+            "tally": game.trick_tally(result.settings, len(result.players)) is not None}
 
 
 from . import rules, tally  # noqa: E402,F401  (their routes live on this blueprint)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from flask import abort
 
 from ..games import GAMES
-from ..games.third_rail import scoring_trick_numbers, tricks_per_hand
 from . import view
 from .referee import bp
 
@@ -27,10 +26,7 @@ def _context(game_key: str, settings: dict, info: dict | None) -> dict:
             text = str(value).replace("_", " ")
         shown.append({"label": s.label, "value": text, "help": s.help,
                       "default": value == s.default})
-    extra = {}
-    if game_key == "third_rail":
-        extra["rail"] = [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]
+    extra = game.rules_context(settings)
     return {"game": game, "key": game_key, "s": settings, "shown": shown, "info": info, **extra}
 
 

@@ -1,4 +1,5 @@
-"""Third Rail trick by trick: the scorer taps the winner of every trick; when
+"""A hand trick by trick, for a game that offers it (``Game.trick_tally``; Third
+Rail): the scorer taps the winner of every trick; when
 all are in, the hand is saved in the ``winners`` form through ``store.add_hand``
 (the same path as the hand form: validated by the engine and audited).
 
@@ -17,7 +18,7 @@ from flask_wtf import FlaskForm
 from .. import store
 from ..engine import MatchError, replay
 from ..games.cards import SUIT_SIGNS
-from ..games.third_rail import SUITS, is_scoring_trick, tally_winners, tricks_per_hand
+from ..games import GAMES
 from . import sharing, view
 from .db import get_db
 from .referee import bp
@@ -45,13 +46,13 @@ def tally(match_id: int):
     from .matches import load
 
     info = load(match_id)
-    if info["game"] != "third_rail":
-        abort(404)
     match = info["match"]
     result = view.replayed(info)
     players = result.players
-    settings = result.settings
-    tricks = tricks_per_hand(len(players))
+    described = GAMES[info["game"]].trick_tally(result.settings, len(players))
+    if described is None:
+        abort(404)
+    tricks = described.tricks
     form = FlaskForm()
     source = request.form if request.method == "POST" else request.args
     winners = _winners(source.get("w", ""), len(players), tricks)
@@ -96,11 +97,11 @@ def tally(match_id: int):
         target = state_url(match_id, winners, trump, version)
         if not view.is_partial_request():
             return redirect(target, 303)
-        context = _context(info, result, winners, trump, version, problems, form)
+        context = _context(info, result, described, winners, trump, version, problems, form)
         response = make_response(view.render_page_or_partial("tally.html", **context))
         response.headers["HX-Push-Url"] = target
         return response
-    context = _context(info, result, winners, trump, version, problems, form)
+    context = _context(info, result, described, winners, trump, version, problems, form)
     status = 422 if problems and not view.is_partial_request() else 200
     return view.render_page_or_partial("tally.html", **context), status
 
@@ -116,13 +117,11 @@ def state_url(match_id: int, winners: list[int], trump: str | None, version: str
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
-def _context(info, result, winners, trump, version, problems, form) -> dict:
+def _context(info, result, described, winners, trump, version, problems, form) -> dict:
     players = result.players
-    settings = result.settings
-    tricks = tricks_per_hand(len(players))
-    scoring_from = settings["scoring_from"]
-    points, other, _ = tally_winners(winners, len(players), scoring_from)
-    history = [{"number": number, "name": players[seat], "scoring": is_scoring_trick(number, scoring_from)}
+    tricks = described.tricks
+    points, other = described.count(winners)
+    history = [{"number": number, "name": players[seat], "scoring": described.is_scoring(number)}
                for number, seat in enumerate(winners, start=1)]
     done = len(winners) == tricks
     preview = None
@@ -142,10 +141,10 @@ def _context(info, result, winners, trump, version, problems, form) -> dict:
         "info": info, "match_id": info["id"], "form": form, "players": players, "winners": winners,
         "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
         "history": history, "done": done, "preview": preview, "problems": problems, "version": version,
-        "next_number": next_number, "next_scoring": not done and is_scoring_trick(next_number, scoring_from),
+        "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),
         "finished": result.finished, "dealer": None if dealer is None else players[dealer],
         "leader": None if dealer is None else players[(dealer + 1) % len(players)],
-        "trump_on": bool(settings.get("trump")), "trump": trump, "suits": SUITS,
+        "trump_on": described.trump_on, "trump": trump, "suits": described.suits,
         "signs": SUIT_SIGNS,
-        "bonus": bool(settings.get("most_other_tricks_bonus")),
+        "bonus": described.bonus,
     }
