@@ -1,0 +1,140 @@
+"""One generic test over every registered game: what each game describes for the
+web layer (hand form, summary, CSV columns, trick referee, tally, rules page,
+random hands) works on random hands, so a new game needs no web code."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.engine import Match, replay
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import Table
+from scorekeeper.samples import NAMES, random_hand, random_match
+from scorekeeper.web import exports, hand_forms, view
+
+GAME_KEYS = sorted(GAMES)
+KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "nils", "winners", "counts"}
+
+
+def seat_counts(key):
+    game = GAMES[key]
+    return range(game.min_players, game.max_players + 1)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_random_hands_are_valid(key):
+    game, rng = GAMES[key], random.Random(1)
+    for seats in seat_counts(key):
+        table = Table(tuple(NAMES[:seats]), game.defaults())
+        for dealer in range(seats):
+            hand = game.random_hand(seats, dealer, rng)
+            assert set(hand) <= set(game.hand_fields)
+            assert game.check_hand(hand, table, dealer) == [], hand
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_hand_form_describes_every_field(key):
+    game = GAMES[key]
+    for seats in seat_counts(key):
+        players = NAMES[:seats]
+        for dealer in (None, *range(seats)):
+            groups = game.hand_form(players, game.defaults(), dealer)
+            names = [g.name for g in groups]
+            assert set(game.required_fields) <= set(names)
+            assert set(names) - {g.name for g in groups if g.kind == "counts"} <= set(game.hand_fields)
+            for g in groups:
+                assert g.kind in KINDS and g.legend
+                assert sorted(g.seats) in ([], list(range(seats))), g
+                if g.kind in ("radio", "seat_rank"):
+                    assert g.choices
+                if g.kind == "nils":
+                    assert len(g.seat_choices) == len(g.seats)
+                if g.kind == "counts":
+                    assert game.card_counter() is not None
+
+
+def _formdata(data: dict) -> MultiDict:
+    out = MultiDict()
+    for name, value in data.items():
+        if isinstance(value, list):
+            for v in value:
+                out.add(name, v)
+        elif value is True:
+            out.add(name, "y")
+        elif value is not False and value is not None:
+            out.add(name, str(value))
+    return out
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_hand_form_reads_back_a_random_hand(app, key):
+    """A random hand put in the form the game describes comes back out unchanged."""
+    game, rng = GAMES[key], random.Random(2)
+    bools = set()
+    with app.test_request_context():
+        for seats in seat_counts(key):
+            players = NAMES[:seats]
+            for dealer in range(seats):
+                hand = game.random_hand(seats, dealer, rng)
+                form_class, groups = hand_forms.build(key, players, game.defaults(), dealer)
+                bools = {g.name for g in groups if g.kind == "bool"}
+                form = hand_forms.make_form(key, players, game.defaults(), dealer,
+                                            formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
+                read, missing = hand_forms.form_to_hand(form)
+                assert missing == []
+                assert read == {**{b: False for b in bools}, **hand}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_summary_csv_and_scoreboard_from_a_random_match(key):
+    match = random_match(key, 12, seed=3)
+    result = replay(match)
+    for scored, hand in zip(result.hands, match.hands):
+        summary = view.hand_summary(key, hand, result.players, scored.extra)
+        assert isinstance(summary, str) and summary.strip()
+    rows = list(exports.csv_rows({"match": match}))
+    assert len(rows) == len(match.hands) + 1
+    assert all(len(row) == len(rows[0]) for row in rows)
+    counter = GAMES[key].seat_counter
+    assert counter is None or all(len(h.extra[counter]) == len(match.players) for h in result.hands)
+    progress = view.progress(key, result.settings, result)
+    assert progress["lines"] or progress["percent"] is None
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_referee_judges_random_tricks(key):
+    game, rng = GAMES[key], random.Random(4)
+    for seats in seat_counts(key):
+        match = random_match(key, 3, seed=seats, players=seats)
+        info = {"players": match.players, "settings": match.settings}
+        for last in ({}, match.hands[-1]):
+            context = game.referee_context(last, len(info["players"]), info["settings"])
+            setup = game.referee_setup(context, in_match=True)
+            assert all(c.options for c in setup.choices)
+            slots, decks = game.referee_slots(context), game.referee_decks(context)
+            options = game.referee_options(decks)
+            grid = [f for _, _, faces in game.referee_groups(decks) for f in faces]
+            assert sorted(f.code for f in grid) == sorted(f.code for f in options)
+            assert all(game.referee_face(f.code) == f for f in options)
+            assert game.referee_face("not a card") is None
+            for _ in range(20):
+                cards = [f.code for f in rng.sample(options, slots)]
+                winner, reason = game.judge(cards, context)
+                assert 0 <= winner < slots and reason
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_rules_page_and_tally_are_described(key):
+    game = GAMES[key]
+    assert game.rules_template.startswith("rules/")
+    assert isinstance(game.rules_context(game.defaults()), dict)
+    seats = game.min_players
+    tally = game.trick_tally(game.defaults(), seats)
+    if tally is not None:
+        assert "winners" in game.hand_fields
+        winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
+        points, other = tally.count(winners)
+        assert len(points) == len(other) == seats
+        assert game.check_hand({"winners": winners}, Table(tuple(NAMES[:seats]), game.defaults()), 0) == []

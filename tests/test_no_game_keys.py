@@ -1,0 +1,32 @@
+"""Each game owns everything about itself: outside its own module (or package) in
+scorekeeper/games/ and the registry, no code, template or static file names a game
+key. The web layer renders what the game describes and never branches on a key."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorekeeper.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+SEARCHED = ("scorekeeper", "templates", "static")
+
+
+def owned(path: Path) -> bool:
+    """The game's own files: games/<key>.py, games/<key>/..., and the registry."""
+    relative = path.relative_to(ROOT / "scorekeeper" / "games") if (ROOT / "scorekeeper" / "games") in path.parents \
+        else None
+    if relative is None:
+        return False
+    return relative.as_posix() == "__init__.py" or relative.parts[0].removesuffix(".py") in GAMES
+
+
+def test_no_file_outside_a_game_names_a_game_key():
+    found = []
+    for top in SEARCHED:
+        for path in sorted((ROOT / top).rglob("*")):
+            if not path.is_file() or path.suffix not in (".py", ".html", ".js", ".css", ".txt") or owned(path):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                found += [f"{path.relative_to(ROOT)}:{number}: {key}" for key in GAMES if key in line]
+    assert found == []
+
