@@ -8,10 +8,10 @@ import random
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.engine import Match, replay
+from scorekeeper.engine import replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
-from scorekeeper.samples import NAMES, random_hand, random_match
+from scorekeeper.samples import NAMES, random_match
 from scorekeeper.web import exports, hand_forms, view
 
 GAME_KEYS = sorted(GAMES)
@@ -78,7 +78,7 @@ def test_hand_form_reads_back_a_random_hand(app, key):
             players = NAMES[:seats]
             for dealer in range(seats):
                 hand = game.random_hand(seats, dealer, rng)
-                form_class, groups = hand_forms.build(key, players, game.defaults(), dealer)
+                _, groups = hand_forms.build(key, players, game.defaults(), dealer)
                 bools = {g.name for g in groups if g.kind == "bool"}
                 form = hand_forms.make_form(key, players, game.defaults(), dealer,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ class Game:
     seat_counter: str | None = None
     # Players and settings for sample matches that never end (benchmarks, fuzzing).
     sample_players: int = 3
-    endless_settings: dict = {"target": 10**9}
+    endless_settings: ClassVar[dict] = {"target": 10**9}
 
     # --- settings -------------------------------------------------------
     def defaults(self) -> dict:

@@ -6,7 +6,7 @@ text's overtrick variants (settings ``overtrick_dealer`` and ``overtrick_setter`
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from .base import FieldGroup, split_tricks  # how it is shown
 from .trick_referee import Choice, Face, Setup, suit_options
@@ -172,7 +172,7 @@ class ThirdWheel(Game):
 
     # --- how it is shown --------------------------------------------------
     rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
-    endless_settings = {"target": 0, "deals_each": 10**6}
+    endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
         return [

@@ -1,4 +1,4 @@
-"""Hand forms, one per game, built from rules.md's "Hand input" tables.
+"""Hand forms, one per game, built from what the game describes (``Game.hand_form``).
 
 ``RecordHandForm`` classes are made per match (seat names are the labels, the
 order is the table's: bids before tricks, bidding from the dealer's left). The

@@ -17,8 +17,8 @@ from flask_wtf import FlaskForm
 
 from .. import store
 from ..engine import MatchError, replay
-from ..games.cards import SUIT_SIGNS
 from ..games import GAMES
+from ..games.cards import SUIT_SIGNS
 from . import sharing, view
 from .db import get_db
 from .referee import bp

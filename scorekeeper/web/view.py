@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 from ..engine import Match, MatchResult, replay
-from ..games import GAMES
-from ..games import base
+from ..games import GAMES, base
 from ..games.base import ordinal  # noqa: F401  (a template filter)
 
 
