@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from ..games.base import CardCounter
 
-GROUP = "count_cards"
-
-
 def field_name(seat: int, kind: str) -> str:
     return f"count_{seat}_{kind}"
 
