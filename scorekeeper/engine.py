@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Game, Problem, Progress, Table, is_whole, show
+from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, show
 
 
 class MatchError(Exception):
@@ -64,6 +64,8 @@ class MatchResult:
     winners: list[int]
     next_dealer: int | None
     state: Any = None
+    # Hands each seat has dealt: the end rule of a game that counts deals needs it.
+    dealt: list[int] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {
@@ -108,8 +110,13 @@ def printable(name: str) -> bool:
     return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in name)
 
 
+def same_name(name: str) -> str:
+    """What two names are compared by: "Zoë" typed either way, "ANN" and "ann" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
-    """Trimmed names and the problems with them."""
+    """Names, NFC-normalised and trimmed, and the problems with them."""
     if not isinstance(players, list):
         return [], ["players: must be a list of names"]
     if game.min_players == game.max_players and len(players) != game.min_players:
@@ -121,17 +128,17 @@ def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
         if not isinstance(name, str):
             problems.append(f"players[{seat}]: must be a name in quotes, got {show(name)}")
             continue
-        name = name.strip()
-        if not name:
+        name = unicodedata.normalize("NFC", name).strip()
+        if all(unicodedata.category(ch) == "Cf" or ch.isspace() for ch in name):  # only invisible characters
             problems.append(f"players[{seat}]: a name cannot be empty")
         elif len(name) > 40:
             problems.append(f"players[{seat}]: a name is at most 40 characters, got {len(name)}")
         elif not printable(name):
             problems.append(f"players[{seat}]: a name cannot hold line breaks, control characters or "
                             f"broken text, got {show(name)}")
-        elif name.casefold() in seen:
+        elif same_name(name) in seen:
             problems.append(f"players[{seat}]: \"{name}\" is already at the table (names must differ, ignoring case)")
-        seen.add(name.casefold())
+        seen.add(same_name(name))
         names.append(name)
     return names, problems
 
@@ -196,6 +203,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     totals = list(resume.totals) if resume else [0] * table.seats
     state = resume.state if resume else game.start(table)
     dealer = resume.next_dealer if resume else match.first_dealer
+    dealt = list(resume.dealt) if resume else [0] * table.seats
     results: list[HandResult] = list(resume.hands) if resume else []
     problems: list[str] = []
     by_hand: dict[int, list[Problem]] = {}
@@ -211,13 +219,18 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
             problems += [f"hand {number}: {p.message}" for p in found]
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
-        dealer = hand.get("dealer", dealer)
+        in_turn, dealer = dealer, hand.get("dealer", dealer)
+        dealt[dealer] += 1
         scored = game.score_hand(hand, table, dealer, state)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
-        results.append(HandResult(number, dealer, scored.scores, totals, scored.explanation, scored.extra))
-        winners = game.winners(table, Progress(totals, number, state))
-        dealer = game.next_dealer(table, dealer, scored)
+        ending = game.ending(table, Progress(totals, number, state, list(dealt)))
+        winners = ending.winners
+        deal = None if winners is not None else game.next_deal(table, dealer, scored)
+        lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
+        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra))
+        if deal is not None:
+            dealer = deal.seat
     if problems:
         raise MatchError(problems, by_hand)
     return MatchResult(
@@ -230,4 +243,21 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         winners=winners or [],
         next_dealer=None if winners is not None else dealer,
         state=state,
+        dealt=dealt,
     )
+
+
+def what_happens_next(table: Table, in_turn: int, dealer: int, ending: Ending, deal: NextDeal | None) -> list[str]:
+    """The explanation's last lines: a deal out of turn, then the end of the game or
+    who deals next, each with its reason."""
+    names = table.players
+    lines = []
+    if dealer != in_turn:
+        lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal); "
+                     f"the deal goes on from {names[dealer]}.")
+    if deal is None:
+        lines.append(f"Game over: {ending.why}.")
+    else:
+        why = f"{ending.why}. " if ending.why else ""
+        lines.append(f"{why}{names[deal.seat]} deals next: {deal.why}.")
+    return lines

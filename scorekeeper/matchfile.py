@@ -14,7 +14,36 @@ from .games.base import show
 
 FORMAT = "scorekeeper-match-1"
 KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
+OPTIONAL = ("format", "settings", "first_dealer", "date", "note")
 NOTE_LIMIT = 500
+
+
+class _Object(dict):
+    """A decoded JSON object that remembers the keys it held more than once."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.repeated = tuple(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
+
+
+def repeated_keys(value: Any, where: str = "") -> list[str]:
+    """A problem line for every key that appears twice in one object, naming where."""
+    problems = []
+    if isinstance(value, _Object):
+        for key in value.repeated:
+            problems.append(f"{where or key}: " + (f"key \"{key}\" appears twice" if where else "appears twice"))
+        for key, inner in value.items():
+            problems += repeated_keys(inner, f"{where}.{key}" if where else key)
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            problems += repeated_keys(inner, f"hand {index + 1}" if where == "hands" else f"{where}[{index}]")
+    return problems
 
 
 def parse(doc: Any) -> Match:
@@ -22,6 +51,8 @@ def parse(doc: Any) -> Match:
     with the document itself (hands are checked when replayed)."""
     if not isinstance(doc, dict):
         raise MatchError(["match: must be a JSON object with game, players and hands"])
+    # null for an optional key means the same as leaving it out
+    doc = {key: value for key, value in doc.items() if not (value is None and key in OPTIONAL)}
     problems = [f"{key}: unknown key (allowed: {', '.join(KEYS)})" for key in doc if key not in KEYS]
     if "format" in doc and doc["format"] != FORMAT:
         problems.append(f"format: must be \"{FORMAT}\", got {show(doc['format'])}")
@@ -70,7 +101,7 @@ def note_problems(value: Any) -> list[str]:
 def loads(text: str | bytes) -> Match:
     """Parse match-file text; raises MatchError for bad JSON too."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_object)
     except RecursionError:
         raise MatchError(["match file: nested too deeply to be a match"]) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -78,6 +109,9 @@ def loads(text: str | bytes) -> Match:
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
+    repeated = repeated_keys(doc)
+    if repeated:
+        raise MatchError(repeated)
     return parse(doc)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
-from .engine import Match, check_match
+from .engine import Match, replay
 from .games import GAMES
-from .games.base import Progress
 
 
 def random_hand(game: str, players: int, dealer: int, rng: random.Random) -> dict:
@@ -28,18 +27,12 @@ def random_match(game: str, hands: int, seed: int = 0, players: int | None = Non
     rng = random.Random(seed)
     seats = players or PLAYERS[game]
     match = Match(game=game, players=NAMES[:seats], settings=settings or {}, first_dealer=first_dealer)
-    rules, table = check_match(match)
-    state, dealer = rules.start(table), first_dealer
-    totals = [0] * seats
-    for number in range(1, hands + 1):
-        hand = random_hand(game, seats, dealer, rng)
-        match.hands.append(hand)
-        scored = rules.score_hand(hand, table, dealer, state)
-        state = scored.state
-        totals = [t + s for t, s in zip(totals, scored.scores)]
-        if rules.winners(table, Progress(totals, number, state)) is not None:
+    result = replay(match)
+    for _ in range(hands):
+        if result.next_dealer is None:
             break
-        dealer = rules.next_dealer(table, dealer, scored)
+        match.hands.append(random_hand(game, seats, result.next_dealer, rng))
+        result = replay(match, resume=result)  # one more hand of the same fold
     return match
 
 

@@ -157,6 +157,25 @@ class Progress:
     totals: list[int]
     hands_played: int
     state: Any
+    # How many hands each seat has dealt so far (a deal out of turn counts for its dealer).
+    dealt: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The end-of-game check after a hand: the winning seats (None: the game goes
+    on) and, where there is something to say, why, in words for the explanation."""
+
+    winners: list[int] | None
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """Who deals the next hand, and why."""
+
+    seat: int
+    why: str = "the deal passes left"
 
 
 class Game:
@@ -204,12 +223,19 @@ class Game:
         """Score one valid hand dealt by ``dealer``."""
         raise NotImplementedError
 
+    def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
+        return NextDeal(table.left_of(dealer))
+
+    def ending(self, table: Table, progress: Progress) -> Ending:
+        """Whether the game is over after this hand, and why (or why not)."""
+        return target_ending(table.players, progress.totals, table.settings["target"], strictly=self.past_target)
+
     def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
-        return table.left_of(dealer)
+        return self.next_deal(table, dealer, scored).seat
 
     def winners(self, table: Table, progress: Progress) -> list[int] | None:
         """The winning seats once the game is over, else ``None``."""
-        return highest_past(progress.totals, table.settings["target"], strictly=self.past_target)
+        return self.ending(table, progress).winners
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, table: Table, dealer: int) -> list[str]:
@@ -228,8 +254,9 @@ class Game:
         """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"]."""
         return []
 
-    def hands_limit(self, settings: dict, seats: int) -> int | None:
-        """How many hands the match lasts when the settings fix it, else None."""
+    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+        """How many more hands the deal count allows when the settings fix one (dealing in
+        turn from ``next_dealer``), else None."""
         return None
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
@@ -366,19 +393,25 @@ def show_json(value: Any) -> str:
         return repr(value)
 
 
-def highest_past(totals: list[int], target: int, strictly: bool) -> list[int] | None:
-    """The shared end rule: once someone has reached the target (or passed it, when
-    ``strictly``), the single highest total wins; a tie for highest plays on."""
-    reached = any(t > target if strictly else t >= target for t in totals)
-    if not reached:
-        return None
-    return sole_leader(totals)
-
-
-def sole_leader(totals: list[int]) -> list[int] | None:
+def target_ending(players: tuple[str, ...] | list[str], totals: list[int], target: int,
+                  strictly: bool) -> Ending:
+    """The shared end rule in words: once someone has reached the target (or passed it,
+    when ``strictly``), the single highest total wins; a tie for highest plays on."""
     best = max(totals)
     leaders = [seat for seat, t in enumerate(totals) if t == best]
-    return leaders if len(leaders) == 1 else None
+    names = name_list([players[s] for s in leaders])
+    if strictly and best == target:
+        verb = "has" if len(leaders) == 1 else "have"
+        return Ending(None, f"{names} {verb} {target}, and {target} is not past {target}: another hand is dealt")
+    if not (best > target if strictly else best >= target):
+        return Ending(None)
+    if len(leaders) > 1:
+        return Ending(None, tied_at_top(players, leaders, best))
+    return Ending(leaders, f"{names} {'passed' if strictly else 'reached'} {target} with {best} and wins")
+
+
+def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: int) -> str:
+    return f"{name_list([players[s] for s in leaders])} are tied on {best} at the top: another hand is dealt"
 
 
 def bidding_order(dealer: int, seats: int) -> list[int]:

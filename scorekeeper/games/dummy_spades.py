@@ -9,8 +9,8 @@ from typing import Any
 
 from .base import FieldGroup, by_player, split_tricks  # how it is shown
 from .trick_referee import Face, Setup, french_face, french_groups, is_french
-from .base import (Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
-                   check_seat_counts, is_whole, name_list, played, show, show_json, sole_leader)
+from .base import (Ending, Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
+                   check_seat_counts, is_whole, name_list, played, show, show_json, tied_at_top)
 from .cards import SUITS, label, singular
 
 TRICKS = 13
@@ -34,6 +34,10 @@ class DummySpades(Game):
                 "Points a player loses each time their bags reach the bag limit.", minimum=0),
         Setting("nil_value", 100, "Nil bonus",
                 "Points won for a nil hand that took no tricks, or lost if it took any.", minimum=0),
+        Setting("nil_tricks_count", True, "Nil hands' tricks count",
+                "On: every hand's tricks count toward the team, nil or not. Off: the tricks of a hand you bid "
+                "nil on (and whose nil counts) don't count toward your own contract or bags.",
+                kind="bool"),
         Setting("lose_at", None, "Game also ends at",
                 "Leave empty, or a negative score such as -200: the game also ends when someone falls that low.",
                 kind="int_or_null", maximum=-1),
@@ -118,11 +122,20 @@ class DummySpades(Game):
         ]
         return lines
 
-    def winners(self, table: Table, progress: Progress) -> list[int] | None:
-        totals, lose_at = progress.totals, table.settings["lose_at"]
-        reached = any(t >= table.settings["target"] for t in totals)
-        sunk = lose_at is not None and any(t <= lose_at for t in totals)
-        return sole_leader(totals) if reached or sunk else None
+    def ending(self, table: Table, progress: Progress) -> Ending:
+        totals, names = progress.totals, table.players
+        target, lose_at = table.settings["target"], table.settings["lose_at"]
+        causes = [f"{names[s]} reached {target} with {t}" for s, t in enumerate(totals) if t >= target]
+        if lose_at is not None:
+            causes += [f"{names[s]} is at {t}, at or below {lose_at}" for s, t in enumerate(totals) if t <= lose_at]
+        if not causes:
+            return Ending(None)
+        cause = name_list(causes)
+        best = max(totals)
+        leaders = [seat for seat, t in enumerate(totals) if t == best]
+        if len(leaders) > 1:
+            return Ending(None, f"{cause}, but {tied_at_top(names, leaders, best)}")
+        return Ending(leaders, f"{cause}, and {names[leaders[0]]} has the highest total, {best}, and wins")
 
 
 # --- the deal ---------------------------------------------------------------
@@ -257,10 +270,13 @@ def tricks_line(hand: dict, declarer: int, table: Table) -> str:
 def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> tuple[list[int], list[str], int]:
     """(points parts, explanation lines, bags after) for one real player."""
     team = team_of(seat, declarer, table.seats)
-    taken = sum(tricks_of(h, hand) for h in team)
+    nils = (hand.get("nils") or [[]] * table.seats)[seat]
+    left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
+    taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+    lines = [nil_tricks_line(seat, left_out, hand, table)] if left_out else []
     points, line, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags, table)
-    parts, lines = [points], [line]
-    for holder in (hand.get("nils") or [[]] * table.seats)[seat]:
+    parts, lines = [points], [*lines, line]
+    for holder in nils:
         points, line = nil(seat, holder, team, hand, table)
         lines.append(line)
         if points is not None:
@@ -286,6 +302,14 @@ def contract(seat: int, bid: int, taken: int, declarer: bool, bags: int, table: 
     gained = f"{plural(over, 'bag')} ({bags + over} in all)"
     return (10 * bid + over,
             f"{name} bid {bid} and {took}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over)
+
+
+def nil_tricks_line(seat: int, left_out: list, hand: dict, table: Table) -> str:
+    """Why a player's team tricks leave out the hands they bid nil on (nil_tricks_count off)."""
+    held = name_list([f"{hand_name(h, table, seat)} ({plural(tricks_of(h, hand), 'trick')})" for h in left_out])
+    return (f"{table.players[seat]} bid nil on {held}: with nil tricks not counting, "
+            f"{'that hand is' if len(left_out) == 1 else 'those hands are'} left out of "
+            f"{table.players[seat]}'s team tricks")
 
 
 def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:

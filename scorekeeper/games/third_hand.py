@@ -9,7 +9,7 @@ from typing import Any
 
 from .base import CardCounter, FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
-from .base import (Game, Problem, Scored, Setting, Table, check_bool, check_choice,
+from .base import (Game, NextDeal, Problem, Scored, Setting, Table, check_bool, check_choice,
                    check_seat_counts, range_problem, show, show_json)
 from .cards import SUITS, label
 
@@ -264,12 +264,15 @@ class ThirdHand(Game):
             f"Points the holder needs to make the contract: {needs}.",
         ]
 
-    def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
+    def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         first, second = scored.scores
         if first == second:
-            return table.left_of(dealer)
-        return 0 if first > second else 1
+            return NextDeal(table.left_of(dealer), f"the hand scores tied at {first}, so the deal passes "
+                                                   "to the non-dealer")
+        seat = 0 if first > second else 1
+        high, low = max(first, second), min(first, second)
+        return NextDeal(seat, f"{table.players[seat]} had the higher hand score ({high} to {low})")
 
 
 # --- trick referee --------------------------------------------------------------

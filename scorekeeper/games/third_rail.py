@@ -168,8 +168,12 @@ class ThirdRail(Game):
                 "3 means tricks 3, 6, 9, … score a point; 2 means tricks 2, 5, 8, … score instead.",
                 minimum=2, maximum=3),
         Setting("most_other_tricks_bonus", False, "Bonus for most other tricks",
-                "The player who wins the most non-scoring tricks in a hand scores 2 more; tied players each get 2.",
+                "The player who wins the most non-scoring tricks in a hand scores 2 more.",
                 kind="bool"),
+        Setting("bonus_tie", "each", "Tied for most other tricks",
+                "With the bonus on: \"each\" gives 2 to every player tied for the most non-scoring tricks; "
+                "\"none\" gives the bonus to nobody when two or more tie.",
+                kind="choice", choices=("each", "none")),
         Setting("trump", False, "Flip a trump card",
                 "After the deal the dealer turns up a card, and its suit is trump for that hand.",
                 kind="bool"),
@@ -244,7 +248,7 @@ class ThirdRail(Game):
                          f"{count} point{'' if count == 1 else 's'}")
         if not table.settings["most_other_tricks_bonus"]:
             return Scored(scoring, lines)
-        bonus = self._bonus(other)
+        bonus = self._bonus(other, table.settings["bonus_tie"])
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
         lines.append(self._bonus_line(other, bonus, names))
         lines.append("This hand: " + ", ".join(
@@ -260,20 +264,25 @@ class ThirdRail(Game):
         return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
 
     @staticmethod
-    def _bonus(other: list[int]) -> list[int]:
-        # Ruling: players tied for the most non-scoring tricks each score 2.
+    def _bonus(other: list[int], tie: str) -> list[int]:
         most = max(other)
-        return [seat for seat, count in enumerate(other) if count == most]
+        leaders = [seat for seat, count in enumerate(other) if count == most]
+        # Ruling (setting bonus_tie): tied players each score 2, or nobody does.
+        return leaders if len(leaders) == 1 or tie == "each" else []
 
     @staticmethod
     def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
-        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in bonus)
+        most = max(other)
+        leaders = [seat for seat, count in enumerate(other) if count == most]
+        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in leaders)
         rest = f" (others: {rest})" if rest else ""
-        if len(bonus) == 1:
-            return (f"Most non-scoring tricks: {names[bonus[0]]} with {other[bonus[0]]}{rest}, "
-                    f"so {names[bonus[0]]} scores 2 more.")
-        return (f"Most non-scoring tricks: {name_list([names[s] for s in bonus])} tie with "
-                f"{other[bonus[0]]} each{rest}, so each of them scores 2 more.")
+        if len(leaders) == 1:
+            return (f"Most non-scoring tricks: {names[leaders[0]]} with {most}{rest}, "
+                    f"so {names[leaders[0]]} scores 2 more.")
+        tied = f"Most non-scoring tricks: {name_list([names[s] for s in leaders])} tie with {most} each{rest}"
+        if bonus:
+            return f"{tied}, so each of them scores 2 more."
+        return f"{tied}; with a tie nobody scores the bonus."
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, table: Table, dealer: int) -> list[str]:
@@ -296,8 +305,12 @@ class ThirdRail(Game):
             f"{d} deals {cards}, one card at a time clockwise starting with {left}: "
             f"{tricks} cards each{spare_text}.",
         ]
-        if settings["trump"]:
-            lines.append(f"{d} flips one extra card face up: its suit is trump this hand.")
+        if settings["trump"] and spare:
+            lines.append(f"{d} turns up one of the {spare} cards left over (not dealt): its suit is trump "
+                         "this hand.")
+        elif settings["trump"]:
+            lines.append(f"No card is left over, so {d} turns up the last card dealt to themself: its suit "
+                         f"is trump this hand, and the card stays in {d}'s hand.")
         lines += [
             f"{left} (left of the dealer) leads the first trick; the winner of each trick leads the next.",
             "Follow suit if you can. King is high, Ace low" + ("; a trump beats any other suit." if settings["trump"]
@@ -308,10 +321,11 @@ class ThirdRail(Game):
         if decks == 2:
             lines.append("With two decks, of two identical cards the one played first wins.")
         if settings["most_other_tricks_bonus"]:
-            lines.append("The player with the most non-scoring tricks scores 2 more (tied players each score 2).")
+            tie = "tied players each score 2" if settings["bonus_tie"] == "each" else "on a tie nobody scores it"
+            lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
         return lines
 
-    # The end of the game is the shared rule (base.Game.winners): once someone
+    # The end of the game is the shared rule (base.Game.ending): once someone
     # reaches the target the single highest total wins; a tie plays another hand.
 
     # --- how it is shown --------------------------------------------------

@@ -10,8 +10,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from .base import FieldGroup, split_tricks  # how it is shown
 from .trick_referee import Choice, Face, Setup, suit_options
-from .base import (Game, Problem, Progress, Scored, Setting, Table, check_bool,
-                   check_choice, check_count, check_seat_counts, show)
+from .base import (Ending, Game, Problem, Progress, Scored, Setting, Table, check_bool,
+                   check_choice, check_count, check_seat_counts, name_list, show)
 
 TRICKS = 11
 SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
@@ -85,7 +85,8 @@ class ThirdWheel(Game):
                 "plus the other setter's tricks, or plus their own tricks.",
                 kind="choice", choices=("other_setter", "own_tricks")),
         Setting("deals_each", 2, "Deals each",
-                "The game ends once everyone has dealt this many times (0 for no limit).",
+                "The game ends once every player has dealt at least this many times, counting the hands "
+                "each actually dealt (0 for no limit).",
                 minimum=0),
         Setting("target", 33, "Target score",
                 "The game ends once someone has at least this many points (0 for no target).",
@@ -157,15 +158,24 @@ class ThirdWheel(Game):
         ]
 
     # --- end of game ----------------------------------------------------
-    def winners(self, table: Table, progress: Progress) -> list[int] | None:
+    def ending(self, table: Table, progress: Progress) -> Ending:
         deals, target = table.settings["deals_each"], table.settings["target"]
-        dealt_out = deals > 0 and progress.hands_played >= table.seats * deals
-        reached = target > 0 and max(progress.totals) >= target
+        # Counted per player: a player who dealt out of turn may deal more often.
+        dealt_out = deals > 0 and all(count >= deals for count in progress.dealt)
+        reached = [s for s, total in enumerate(progress.totals) if target > 0 and total >= target]
         if not (dealt_out or reached):
-            return None
+            return Ending(None)
+        names = table.players
+        if reached:
+            cause = f"{name_list([names[s] for s in reached])} reached {target}"
+        else:
+            cause = f"every player has dealt {deals} time{'' if deals == 1 else 's'}"
         # Ruling: the deal count is fixed, so players tied for highest share the win.
         best = max(progress.totals)
-        return [seat for seat, total in enumerate(progress.totals) if total == best]
+        leaders = [seat for seat, total in enumerate(progress.totals) if total == best]
+        if len(leaders) == 1:
+            return Ending(leaders, f"{cause}, and {names[leaders[0]]} wins with {best}")
+        return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
 
 
 # --- scoring the three outcomes ----------------------------------------------
@@ -193,9 +203,19 @@ class ThirdWheel(Game):
             parts.append("took the Wheel")
         return parts
 
-    def hands_limit(self, settings: dict, seats: int) -> int | None:
-        deals_each = settings.get("deals_each")
-        return deals_each * seats if isinstance(deals_each, int) and deals_each > 0 else None
+    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+        deals = settings.get("deals_each")
+        if not isinstance(deals, int) or deals <= 0:
+            return None
+        if next_dealer is None:
+            return 0
+        # Dealing goes on in turn until the last player short of deals has dealt.
+        counts, seat, hands = list(dealt), next_dealer, 0
+        while any(count < deals for count in counts):
+            counts[seat] += 1
+            hands += 1
+            seat = (seat + 1) % len(counts)
+        return hands
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         wheel = rng.random() < 0.3

@@ -84,14 +84,14 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
             to_go = target - best + (1 if past else 0)
             if to_go > 0:
                 lines.append(f"leader needs {to_go} more")
-    hands_left = None
-    total_hands = GAMES[game].hands_limit(settings, len(result.players))
-    if total_hands:
-        hands_left = max(0, total_hands - len(result.hands))
-        lines.append(f"hand {min(len(result.hands) + 1, total_hands)} of {total_hands}"
-                     if not result.finished else f"{len(result.hands)} of {total_hands} hands played")
-        if percent is None:
-            percent = round(100 * len(result.hands) / total_hands)
+    played = len(result.hands)
+    hands_left = GAMES[game].hands_left(settings, result.dealt, result.next_dealer)
+    if hands_left is not None:
+        total_hands = played + hands_left
+        lines.append(f"{played} hands played" if result.finished or not hands_left
+                     else f"hand {played + 1} of {total_hands}")
+        if percent is None and total_hands:
+            percent = round(100 * played / total_hands)
     lose_at = settings.get("lose_at")
     if isinstance(lose_at, int):
         lines.append(f"ends if anyone falls to {lose_at}")

@@ -39,7 +39,7 @@ WORKED = [6, 7, 5]
 def test_settings_and_fields_match_rules():
     game = GAMES["dummy_spades"]
     assert game.defaults() == {"target": 500, "bag_limit": 10, "bag_penalty": 100, "nil_value": 100,
-                               "lose_at": None, "peek": "none", "flip_count": 2}
+                               "nil_tricks_count": True, "lose_at": None, "peek": "none", "flip_count": 2}
     assert set(game.hand_fields) == {"bids", "nils", "tricks", "dummy_tricks"}
     assert set(game.required_fields) == {"bids", "tricks", "dummy_tricks"}
     assert (game.min_players, game.max_players) == (3, 3)
@@ -221,6 +221,7 @@ def test_explanation_names_everyone_with_numbers():
         "Ann bid 6 but the defenders took only 5, so the contract failed: -60",
         "Bob bid 7 and took 8 with the dummy: 10 × 7 + 1 over = 71, 1 bag (1 in all)",
         "Cy bid 5 and the defenders took 5, exactly: 10 × 5 = 50",
+        "Bob deals next: the deal passes left.",
     ]
 
 
@@ -339,7 +340,7 @@ def test_problem_fields_point_at_the_input():
     ({"peek": "five"}, 'settings.peek: must be one of "none", "three", "four", "flip", got "five"'),
     ({"flip_count": 5}, "settings.flip_count: must be 1 to 4, got 5"),
     ({"trump": "spades"}, 'settings: unknown setting "trump" for Dummy Hand Spades '
-                          "(allowed: target, bag_limit, bag_penalty, nil_value, lose_at, peek, flip_count)"),
+                          "(allowed: target, bag_limit, bag_penalty, nil_value, nil_tricks_count, lose_at, peek, flip_count)"),
 ])
 def test_invalid_setting(settings, message):
     assert problems(**settings) == [message]

@@ -137,7 +137,21 @@ def test_third_rail_specials_follow_the_settings():
     assert not any("identical" in line for line in plain)
     assert not any("non-scoring" in line for line in plain)
     lines = GAMES["third_rail"].table_guide(table("third_rail", 5, trump=True, most_other_tricks_bonus=True), 2)
-    assert line_with(lines, "flips") == "Cy flips one extra card face up: its suit is trump this hand."
+    assert line_with(lines, "turns up") == ("No card is left over, so Cy turns up the last card dealt to themself: "
+                                            "its suit is trump this hand, and the card stays in Cy's hand.")
     assert "a trump beats any other suit" in line_with(lines, "King is high")
     assert line_with(lines, "identical")
-    assert line_with(lines, "most non-scoring tricks scores 2 more")
+    assert line_with(lines, "most non-scoring tricks scores 2 more").endswith("(tied players each score 2).")
+    no_tie = GAMES["third_rail"].table_guide(table("third_rail", 3, most_other_tricks_bonus=True, bonus_tie="none"), 0)
+    assert line_with(no_tie, "most non-scoring tricks").endswith("(on a tie nobody scores it).")
+
+
+@pytest.mark.parametrize(("seats", "flipped"), [
+    (3, "Ann turns up one of the 1 cards left over"),
+    (4, "No card is left over, so Ann turns up the last card dealt to themself"),
+    (5, "No card is left over, so Ann turns up the last card dealt to themself"),
+    (6, "Ann turns up one of the 2 cards left over"),
+])
+def test_third_rail_flipped_trump_card_for_each_player_count(seats, flipped):
+    lines = GAMES["third_rail"].table_guide(table("third_rail", seats, trump=True), 0)
+    assert line_with(lines, "turns up").startswith(flipped)

@@ -93,6 +93,7 @@ def test_explanation_of_a_doubled_contract():
         "Ann needed 75 for the Q contract and took 80: made.",
         "Ann scores 80 + 2 × 20 (twice the difference between 80 and 60) = 120.",
         "Bob, the opponent, scores their own card points: 60.",
+        "Ann deals next: Ann had the higher hand score (120 to 60).",
     ]
 
 
@@ -108,6 +109,7 @@ def test_explanation_without_contract():
         "Bob passed face down, then Ann (dealer) passed face down: no contract, Kings are high.",
         "Trump: hearts.",
         "No contract, so each scores their own card points: Ann 80, Bob 60.",
+        "Ann deals next: Ann had the higher hand score (80 to 60).",
     ]
 
 

@@ -53,7 +53,7 @@ def test_game_metadata():
     game = GAMES["third_rail"]
     assert (game.min_players, game.max_players, game.required_fields) == (3, 6, ())
     assert game.defaults() == {"target": 12, "scoring_from": 3,
-                               "most_other_tricks_bonus": False, "trump": False}
+                               "most_other_tricks_bonus": False, "bonus_tie": "each", "trump": False}
     assert set(game.hand_fields) == {"winners", "scoring_tricks", "other_tricks", "trump"}
 
 
@@ -120,19 +120,20 @@ def test_explanation_names_the_tricks_each_player_won():
         "Ann won 2 scoring tricks (tricks 3 and 9): 2 points",
         "Bob won 1 scoring trick (trick 6): 1 point",
         "Cy won 2 scoring tricks (tricks 12 and 15): 2 points",
+        "Bob deals next: the deal passes left.",
     ]
 
 
 def test_explanation_from_counts_says_no_scoring_tricks():
     lines = play([counts([5, 0, 0])]).hands[0].explanation
-    assert lines[1:] == ["Ann won 5 scoring tricks: 5 points",
+    assert lines[1:-1] == ["Ann won 5 scoring tricks: 5 points",
                          "Bob won no scoring tricks: 0 points",
                          "Cy won no scoring tricks: 0 points"]
 
 
 def test_explanation_of_the_bonus():
     lines = play([{"winners": WINNERS}], most_other_tricks_bonus=True).hands[0].explanation
-    assert lines[-2:] == [
+    assert lines[-3:-1] == [
         "Most non-scoring tricks: Ann with 5 (others: Bob 4, Cy 3), so Ann scores 2 more.",
         "This hand: Ann 2 + 2 = 4, Bob 1, Cy 2",
     ]
@@ -140,8 +141,20 @@ def test_explanation_of_the_bonus():
 
 def test_explanation_of_a_tied_bonus():
     lines = play([counts([2, 2, 1], [5, 5, 2])], most_other_tricks_bonus=True).hands[0].explanation
-    assert lines[-2] == ("Most non-scoring tricks: Ann and Bob tie with 5 each (others: Cy 2), "
+    assert lines[-3] == ("Most non-scoring tricks: Ann and Bob tie with 5 each (others: Cy 2), "
                          "so each of them scores 2 more.")
+
+
+def test_a_tied_bonus_scores_nothing_with_bonus_tie_none():
+    result = play([counts([2, 2, 1], [5, 5, 2])], most_other_tricks_bonus=True, bonus_tie="none")
+    assert result.hands[0].scores == [2, 2, 1]
+    assert ("Most non-scoring tricks: Ann and Bob tie with 5 each (others: Cy 2); "
+            "with a tie nobody scores the bonus.") in result.hands[0].explanation
+
+
+def test_a_sole_bonus_is_scored_whatever_bonus_tie_says():
+    result = play([counts([2, 2, 1], [6, 4, 2])], most_other_tricks_bonus=True, bonus_tie="none")
+    assert result.hands[0].scores == [4, 2, 1]
 
 
 # --- dealer and end of game ----------------------------------------------------
