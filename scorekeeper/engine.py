@@ -45,6 +45,10 @@ class HandResult:
     totals: list[int]
     explanation: list[str]
     extra: dict = field(default_factory=dict)
+    # Why the game ended after this hand, or why it goes on although a target was
+    # reached (also the explanation's last line); None when there is nothing to say.
+    ending: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
@@ -228,7 +232,8 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         winners = ending.winners
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
         lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
-        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra))
+        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
+                                  scored.warnings))
         if deal is not None:
             dealer = deal.seat
     if problems:

@@ -133,6 +133,8 @@ class Scored:
     explanation: list[str]
     extra: dict = field(default_factory=dict)
     state: Any = None
+    # Things a scorer may have meant otherwise (scored as recorded, never refused).
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class DummySpades(Game):
             lines += player_lines
             if len(parts) > 1:
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
-        return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags))
+        return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
     def table_guide(self, table: Table, dealer: int) -> list[str]:
         names = table.players
@@ -302,6 +302,14 @@ def contract(seat: int, bid: int, taken: int, declarer: bool, bags: int, table: 
     gained = f"{plural(over, 'bag')} ({bags + over} in all)"
     return (10 * bid + over,
             f"{name} bid {bid} and {took}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over)
+
+
+def zero_bid_warnings(hand: dict, table: Table) -> list[str]:
+    """A team bid of 0 without a nil on one's own hand is scored as a contract of 0,
+    which a scorer who meant nil gets silently wrong."""
+    nils = hand.get("nils") or [[]] * table.seats
+    return [f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
+            for seat, name in enumerate(table.players) if hand["bids"][seat] == 0 and seat not in nils[seat]]
 
 
 def nil_tricks_line(seat: int, left_out: list, hand: dict, table: Table) -> str:

@@ -65,6 +65,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         "explanation": scored.explanation,
+        "warnings": scored.warnings,
         "finished": result.finished,
         "winners": [result.players[s] for s in result.winners],
         "edit": number <= len(match.hands),

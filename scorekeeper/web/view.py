@@ -127,6 +127,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> 
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
         "finished": result.finished,
+        "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands else None,
         "changed": changed,
