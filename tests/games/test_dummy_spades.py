@@ -434,3 +434,77 @@ def test_nils_only_add_whole_nil_values(hand):
         # a nil on one's own hand always applies, so it always moves the score
         if hand["nils"][seat] == [seat]:
             assert abs(change) == 100
+
+
+# --- nil_tricks_count (rules.md: Team tricks) ---------------------------------------
+
+def test_nil_tricks_left_out_of_own_contract_when_the_setting_is_off():
+    # Ann deals; Bob bids 7 and declares. Bob also bid nil on the dummy, which took 2.
+    nils = [[], ["dummy"], []]
+    on = play(deal(WORKED, [3, 4, 2], 4, nils))
+    off = play(deal(WORKED, [3, 4, 2], 4, nils), nil_tricks_count=False)
+    # On: Bob's team took 4 + 4 = 8 of 7; the nil fails (-100): 71 - 100.
+    assert on.hands[0].scores[1] == 71 - 100
+    # Off: only Bob's own 4 count for Bob's contract of 7: -70, and the failed nil -100.
+    assert off.hands[0].scores[1] == -70 - 100
+    assert off.hands[0].extra["bags"][1] == 0
+    assert ("Bob bid nil on the dummy (4 tricks): with nil tricks not counting, that hand is left out "
+            "of Bob's team tricks") in off.hands[0].explanation
+    # Other players' team tricks are not affected by Bob's nil.
+    assert off.hands[0].scores[0] == on.hands[0].scores[0]
+    assert off.hands[0].scores[2] == on.hands[0].scores[2]
+
+
+def test_a_nil_that_does_not_count_leaves_the_tricks_in():
+    nils = [[], [0], []]  # Bob (declarer) bid nil on Ann's hand, a defender's: not applied
+    on = play(deal(WORKED, [3, 4, 2], 4, nils))
+    off = play(deal(WORKED, [3, 4, 2], 4, nils), nil_tricks_count=False)
+    assert off.hands[0].scores == on.hands[0].scores
+
+
+@given(st.lists(st.integers(0, 13), min_size=3, max_size=3),
+       st.lists(st.integers(0, 13), min_size=3, max_size=3).map(sorted).map(
+           lambda cut: [cut[0], cut[1] - cut[0], cut[2] - cut[1], 13 - cut[2]]),  # four hands, 13 tricks
+       st.lists(st.sampled_from([[], [0], [1], [2], ["dummy"], [0, "dummy"], [1, 2]]), min_size=3, max_size=3))
+@hyp_settings(max_examples=150, deadline=None)
+def test_nil_tricks_count_off_only_changes_players_whose_counting_nil_hand_took_tricks(bids, tricks, nils):
+    hand = deal(bids, tricks[:3], tricks[3], nils)
+    on, off = play(hand).hands[0], play(hand, nil_tricks_count=False).hands[0]
+    declarer = on.extra["declarer"]
+    for seat in range(3):
+        team = (seat, "dummy") if seat == declarer else tuple(s for s in range(3) if s != declarer)
+        left_out = [h for h in nils[seat] if h in team]
+        took = sum(tricks[3] if h == "dummy" else tricks[h] for h in left_out)
+        if took == 0:  # nothing left out: scored exactly as today
+            assert off.scores[seat] == on.scores[seat]
+            assert off.extra["bags"][seat] == on.extra["bags"][seat]
+        else:  # the explanation says which tricks were left out
+            assert any(line.startswith(f"{PLAYERS[seat]} bid nil on") and "left out" in line
+                       for line in off.explanation)
+
+
+# --- a team bid of 0 -------------------------------------------------------------------
+
+def test_a_team_bid_of_zero_without_nil_is_scored_but_warned():
+    result = play(deal([0, 7, 5], [3, 4, 2], 4))
+    assert result.hands[0].scores[0] == 5  # a contract of 0: the defenders took 3 + 2, 5 over
+    assert result.hands[0].warnings == ["A team bid of 0 is a contract, not a nil: tick Nil for Ann's own "
+                                        "hand if that is what Ann bid"]
+    assert play(deal([0, 7, 5], [0, 4, 5], 4, [[0], [], []])).hands[0].warnings == []
+
+
+# --- what happens next ----------------------------------------------------------------
+
+def test_lose_at_with_a_tie_at_the_top_plays_on_and_says_why():
+    # Ann deals, Bob declares 7 and fails; Ann and Cy defend and both make 5: tied on 50.
+    result = play(deal([5, 7, 5], [4, 2, 3], 4), lose_at=-50)
+    assert not result.finished
+    assert result.hands[0].explanation[-1] == (
+        "Bob is at -70, at or below -50, but Ann and Cy are tied on 52 at the top: another hand is dealt. "
+        "Bob deals next: the deal passes left.")
+
+
+def test_reaching_the_target_names_the_winner():
+    result = play(deal(WORKED, [3, 4, 2], 4), target=70)
+    assert result.hands[0].explanation[-1] == ("Game over: Bob reached 70 with 71, and Bob has the highest "
+                                               "total, 71, and wins.")

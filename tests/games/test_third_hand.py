@@ -428,3 +428,30 @@ def test_dealer_bid_that_does_not_top_is_refused_from_the_rotation():
     with pytest.raises(MatchError) as caught:
         replay(Match(game="third_hand", players=["Ann", "Bob"], first_dealer=0, hands=[hand]))
     assert caught.value.problems[0].startswith("hand 1: bids")
+
+
+# --- what happens next (rules.md: every explanation ends with it) -------------------
+
+def test_reaching_the_target_exactly_is_not_past_it():
+    lines = play(hand(points=(80, 60)), settings={"target": 80}).hands[0].explanation
+    assert lines[-1] == ("Ann has 80, and 80 is not past 80: another hand is dealt. "
+                         "Ann deals next: Ann had the higher hand score (80 to 60).")
+
+
+def test_a_tie_at_the_top_plays_on_and_a_tied_hand_passes_the_deal_to_the_non_dealer():
+    result = play(hand(points=(60, 60)), settings={"target": 50})
+    assert not result.finished
+    assert result.hands[0].explanation[-1] == (
+        "Ann and Bob are tied on 60 at the top: another hand is dealt. "
+        "Bob deals next: the hand scores tied at 60, so the deal passes to the non-dealer.")
+
+
+def test_passing_the_target_ends_the_game_with_the_reason():
+    result = play(hand(points=(80, 60)), settings={"target": 60})
+    assert result.finished
+    assert result.hands[0].explanation[-1] == "Game over: Ann passed 60 with 80 and wins."
+
+
+def test_a_hand_dealt_out_of_turn_says_so():
+    lines = play(hand(points=(80, 60), dealer=1)).hands[0].explanation
+    assert lines[-2] == "Bob dealt this hand out of turn (it was Ann's deal); the deal goes on from Bob."

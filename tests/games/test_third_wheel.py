@@ -438,3 +438,54 @@ def test_referee_winner_is_a_trump_or_follows(cards, trump, mode):
     else:
         assert set(winner.suits) & set(played[0].suits)
     assert winner.name in reason
+
+
+# --- deals_each counts each player's deals (rules.md: End) -------------------------
+
+def test_a_deal_out_of_turn_lengthens_the_game_until_everyone_has_dealt():
+    # Ann deals, then Ann deals again out of turn: Bob and Cy have still to deal once.
+    first, again = hand(5, [5, 4, 2]), hand(5, [5, 4, 2], dealer=0)
+    assert not play(first, again, deals_each=1, target=0).finished
+    assert not play(first, again, hand(5, [5, 4, 2]), deals_each=1, target=0).finished
+    result = play(first, again, hand(5, [5, 4, 2]), hand(5, [5, 4, 2]), deals_each=1, target=0)
+    assert result.finished
+    assert [h.dealer for h in result.hands] == [0, 0, 1, 2]
+    assert result.hands[-1].explanation[-1] == ("Game over: every player has dealt 1 time, "
+                                                "and Ann wins with 28.")
+
+
+def test_three_deals_in_turn_end_a_one_deal_game_with_the_reason():
+    result = play(hand(5, [5, 4, 2]), hand(5, [2, 5, 4]), hand(5, [4, 2, 5]), deals_each=1, target=0)
+    assert result.finished
+    assert result.hands[0].explanation[-1] == "Bob deals next: the deal passes left."
+    assert result.hands[-1].explanation[-1].startswith("Game over: every player has dealt 1 time, and ")
+
+
+def test_hands_left_counts_the_deals_still_owed():
+    game = ThirdWheel()
+    assert game.hands_left({"deals_each": 2}, [0, 0, 0], 0) == 6
+    assert game.hands_left({"deals_each": 1}, [2, 0, 0], 1) == 2   # Ann dealt twice, out of turn
+    assert game.hands_left({"deals_each": 1}, [1, 0, 0], 2) == 3   # Cy, then Ann (no need), then Bob
+    assert game.hands_left({"deals_each": 0}, [1, 1, 1], 0) is None
+
+
+@given(st.lists(st.integers(0, 2) | st.none(), min_size=1, max_size=12), st.integers(1, 3))
+@hsettings(max_examples=60, deadline=None)
+def test_the_game_ends_exactly_when_every_player_has_dealt_enough(dealers, deals_each):
+    hands = []
+    for dealer in dealers:
+        extra = {} if dealer is None else {"dealer": dealer}
+        hands.append(hand(5, [5, 4, 2], **extra))
+        try:
+            result = play(*hands, deals_each=deals_each, target=0)
+        except MatchError:
+            return  # a hand recorded after the game ended: the end came earlier, checked then
+        dealt = [sum(1 for h in result.hands if h.dealer == seat) for seat in range(3)]
+        assert result.finished == all(count >= deals_each for count in dealt)
+
+
+def test_a_target_end_names_who_reached_it_and_a_shared_win():
+    result = play(hand(11, [11, 0, 0]), target=22, deals_each=0)
+    assert result.hands[0].explanation[-1] == "Game over: Ann reached 22, and Ann wins with 22."
+    tied = play(hand(5, [3, 2, 6]), target=5, deals_each=0)  # missed: Bob 7, Cy 5
+    assert tied.hands[0].explanation[-1].startswith("Game over: Bob and Cy reached 5, and Bob wins with 7")
