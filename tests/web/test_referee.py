@@ -384,11 +384,14 @@ def test_rules_page_of_a_match_shows_its_settings(app, client):
                                                                        "most_other_tricks_bonus": True})
     words = text(client.get(f"/matches/{rail}/rules"))
     assert "Tricks 2, 5, 8, … score one point" in words
-    assert "App ruling if everyone is tied, everyone gets 2" in words
+    assert "Ruling Tied players each score 2" in words and "if everyone is tied, everyone gets 2" in words
+    assert "the dealer turns up the last card dealt to themself" in words
     spades = make_match(app, "dummy_spades", ["A", "B", "C"], settings={"peek": "flip", "flip_count": 3,
                                                                        "bag_limit": 0})
     words = text(client.get(f"/matches/{spades}/rules"))
     assert "Flip 3" in words and "never penalised" in words and "App ruling" in words
     wheel = make_match(app, "third_wheel", ["A", "B", "C"], settings={"deals_each": 3})
     words = text(client.get(f"/matches/{wheel}/rules"))
-    assert "the game ends after 9 hands (3 × 3)" in words and "Shared wins apply when the target" in words
+    assert "every player has dealt at least 3 times" in words
+    assert "with no deal out of turn that is 9 hands (3 × 3)" in words and "Shared wins apply when the target" in words
+    assert "A player who dealt out of turn may deal more often" in words
