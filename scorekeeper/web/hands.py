@@ -103,18 +103,18 @@ def preview(match_id: int):
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
-def _saved(match_id: int, number: int | None, after=None, version: int | None = None):
+def _saved(match_id: int, number: int | None, after=None, saved: dict | None = None):
     """The answer to a saved hand (also to the same form sent again). Given the
-    save's result ``after`` (the match at ``version``), an htmx answer carries
-    only what the save changed; the page after a redirect resumes from it too."""
+    save's result ``after`` and ``saved``, the info of the match as that save
+    left it, an htmx answer carries only what the save changed; the page after
+    a redirect resumes from ``after`` too."""
     notice = f"Hand {number} saved."
-    if after is not None and version is not None:
-        view.remember(match_id, version, after)
+    if after is not None and saved is not None:
+        view.remember(match_id, saved["version"], after)
     if view.is_partial_request():
-        info = load(match_id)
-        if after is not None and info["version"] == version and number is not None and number > 1:
-            return _changed_only(match_id, info, number, notice)
-        context = scoreboard_context(match_id, info=info, notice=notice)
+        if saved is not None and number is not None and number > 1:
+            return _changed_only(match_id, saved, number, notice)
+        context = scoreboard_context(match_id, notice=notice)
         return view.render_page_or_partial("match.html", **context)
     session["notice"] = notice
     return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
@@ -176,7 +176,9 @@ def record(match_id: int):
         except MatchError as error:  # the engine refused on the final check
             check["general"] = [hand_forms.plain_message(p) for p in error.problems]
         else:
-            return _saved(match_id, number, after, None if based_on is None else based_on + 1)
+            saved = None if based_on is None else dict(
+                info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
+            return _saved(match_id, number, after, saved)
     if form is not None:
         _apply_check(form, check)
     context = scoreboard_context(match_id, info=info, hand_form=form)
