@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper import store  # noqa: E402
-from scorekeeper.engine import Match, replay  # noqa: E402
-from scorekeeper.samples import endless_match  # noqa: E402
-from scorekeeper.web import create_app, hand_forms  # noqa: E402
+from scorekeeper import store
+from scorekeeper.engine import Match, replay
+from scorekeeper.samples import endless_match
+from scorekeeper.web import create_app, hand_forms
 
 GAME = "third_wheel"
 

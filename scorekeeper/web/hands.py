@@ -2,7 +2,7 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..engine import Match, MatchError, replay
@@ -125,9 +125,8 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str):
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
     context = scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
-    response = make_response(render_template("partial/saved.html", number=number, **context))
-    response.headers["HX-Reswap"] = "none"  # nothing replaces the form's target: only the swaps by id
-    return response
+    # nothing replaces the form's target: only the swaps by id
+    return render_template("partial/saved.html", number=number, **context), 200, {"HX-Reswap": "none"}
 
 
 def _stale_record(match_id: int, based_on: int | None):
