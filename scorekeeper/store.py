@@ -392,16 +392,21 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
 
 
 def _apply(db: Database, match_id: int, expected_version: int | None, change,
-           request_key: str | None = None) -> tuple[MatchResult, MatchResult]:
+           request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
     """Run ``change(hands) -> (new_hands, action, hand_number, before, after)``
     inside one transaction, validating the new match with the engine before
     committing. Returns (result before, result after). A ``request_key``
-    already in the audit log raises AlreadySaved and changes nothing."""
+    already in the audit log raises AlreadySaved and changes nothing.
+    ``known`` is the caller's result of the match at ``expected_version``."""
     with db.atomic():
         row = _lock(db, match_id, expected_version, request_key)
         hands = _hands(db, match_id)
         old = _to_match(row, hands)
-        before = replay(old)
+        # Every write bumps the version, so the hands stored at the version the caller
+        # replayed are these very hands: no need to fold them again.
+        reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
+                 and len(known.hands) == len(hands))
+        before = known if reuse else replay(old)
         new_hands, action, number, hand_before, hand_after = change(list(hands))
         new = _to_match(row, new_hands)
         # A save only extends the match, so the fold goes on from ``before``.
@@ -414,7 +419,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
 
 
 def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | None = None,
-             request_key: str | None = None):
+             request_key: str | None = None, known: MatchResult | None = None):
     """Record the next hand. Returns (result before, result after)."""
     def change(hands):
         if not isinstance(hand, dict):
@@ -422,11 +427,11 @@ def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | No
         if len(hands) >= MAX_HANDS:
             raise _too_many_hands(len(hands))
         return hands + [hand], "save", len(hands) + 1, None, hand
-    return _apply(db, match_id, expected_version, change, request_key)
+    return _apply(db, match_id, expected_version, change, request_key, known)
 
 
 def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_version: int | None = None,
-              request_key: str | None = None):
+              request_key: str | None = None, known: MatchResult | None = None):
     """Replace hand ``number`` (1-based); everything after it is re-scored.
     Refused (MatchError, nothing changed) if the match would not replay."""
     def change(hands):
@@ -435,16 +440,17 @@ def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_ver
         old = hands[number - 1]
         hands[number - 1] = hand
         return hands, "edit", number, old, hand
-    return _apply(db, match_id, expected_version, change, request_key)
+    return _apply(db, match_id, expected_version, change, request_key, known)
 
 
-def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None):
+def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None,
+              known: MatchResult | None = None):
     """Remove the last hand (kept in the audit log)."""
     def change(hands):
         if not hands:
             raise MatchError(["there is no hand to undo"])
         return hands[:-1], "undo", len(hands), hands[-1], None
-    return _apply(db, match_id, expected_version, change, request_key)
+    return _apply(db, match_id, expected_version, change, request_key, known)
 
 
 def update_details(db: Database, match_id: int, date: str | None, note: str | None,

@@ -73,7 +73,13 @@
     var etag = e.detail.elt && e.detail.elt.getAttribute && e.detail.elt.getAttribute("data-etag");
     if (etag && e.detail.verb === "get") e.detail.headers["If-None-Match"] = etag;
   });
+  /* A saved hand's answer replaces the hand form by id; a preview still on its way for
+     the old form has nowhere to go (its field messages belong to a form that is gone). */
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (e.detail.elt && e.detail.elt.isConnected === false) e.preventDefault();
+  });
   document.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.elt && e.detail.elt.isConnected === false) { e.detail.shouldSwap = false; return; }
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
     if (status === 304) e.detail.shouldSwap = false;
     /* Error answers are swapped in (base.html's htmx-config) so a form shows its

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from .. import store
 from ..engine import Match, MatchError, replay
 from . import hand_forms, sharing, view
+from .chart import running_totals_svg
 from .db import get_db
 from .matches import load, scoreboard_context
 
@@ -40,8 +41,9 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         hands.append(hand)
     else:
         hands[number - 1] = hand
-    # A new last hand only extends the stored match: score just that hand.
-    resume = view.replayed(info) if number > len(match.hands) else None
+    # A new last hand only extends the stored match: score just that hand; a
+    # replacement goes on from the hands before it (replayed for the form's dealer).
+    resume = view.replayed(info) if number > len(match.hands) else getattr(form, "prefix", None)
     try:
         result = replay(_with_hand(match, hands), resume=resume)
     except MatchError as error:
@@ -85,6 +87,7 @@ def _hand_form(info: dict, number: int, formdata=None, hand=None):
                                 formdata=formdata, hand=hand, version=info["version"])
     form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     form.number = number
+    form.prefix = result  # the hands before this one, for the check to go on from
     return form
 
 
@@ -101,14 +104,30 @@ def preview(match_id: int):
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
-def _saved(match_id: int, number: int | None):
-    """The answer to a saved hand (also to the same form sent again)."""
+def _saved(match_id: int, number: int | None, after=None, saved: dict | None = None):
+    """The answer to a saved hand (also to the same form sent again). Given the
+    save's result ``after`` and ``saved``, the info of the match as that save
+    left it, an htmx answer carries only what the save changed; the page after
+    a redirect resumes from ``after`` too."""
     notice = f"Hand {number} saved."
+    if after is not None and saved is not None:
+        view.remember(match_id, saved["version"], after)
     if view.is_partial_request():
+        if saved is not None and number is not None and number > 1:
+            return _changed_only(match_id, saved, number, notice)
         context = scoreboard_context(match_id, notice=notice)
         return view.render_page_or_partial("match.html", **context)
     session["notice"] = notice
     return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+
+
+def _changed_only(match_id: int, info: dict, number: int, notice: str):
+    """Out-of-band swaps into the match page for one new hand: its row, the
+    totals and banner, the table guide, the next hand's form, the notice. The
+    chart is redrawn when it is scrolled into view (it grows with the match)."""
+    context = scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
+    # nothing replaces the form's target: only the swaps by id
+    return render_template("partial/saved.html", number=number, **context), 200, {"HX-Reswap": "none"}
 
 
 def _stale_record(match_id: int, based_on: int | None):
@@ -148,7 +167,8 @@ def record(match_id: int):
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         try:
-            store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on, request_key=key)
+            _, after = store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on,
+                                      request_key=key, known=view.replayed(info))
         except store.AlreadySaved as already:
             return _saved(match_id, already.hand)
         except store.StaleVersion:
@@ -156,7 +176,9 @@ def record(match_id: int):
         except MatchError as error:  # the engine refused on the final check
             check["general"] = [hand_forms.plain_message(p) for p in error.problems]
         else:
-            return _saved(match_id, number)
+            saved = None if based_on is None else dict(
+                info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
+            return _saved(match_id, number, after, saved)
     if form is not None:
         _apply_check(form, check)
     context = scoreboard_context(match_id, info=info, hand_form=form)
@@ -206,7 +228,7 @@ def edit(match_id: int, number: int):
     if check["preview"] is not None:
         try:
             before, after = store.edit_hand(get_db(), match_id, number, check["hand"],
-                                            expected_version=based_on, request_key=key)
+                                            expected_version=based_on, request_key=key, known=view.replayed(info))
         except store.AlreadySaved:
             session["notice"] = f"Hand {number} corrected."
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
@@ -219,6 +241,8 @@ def edit(match_id: int, number: int):
         else:
             old_totals = {h.number: h.totals for h in before.hands}
             changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
+            if based_on is not None:
+                view.remember(match_id, based_on + 1, after)
             session["changed"] = {"match": match_id, "from": number, "hands": changed}
             session["notice"] = " ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
                                           if changed else f"Hand {number} corrected; no totals changed."]
@@ -249,7 +273,7 @@ def undo(match_id: int):
     if not match.hands:
         session["notice"] = "There is no hand to undo."
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    result = replay(match)
+    result = view.replayed(info)
     last = result.hands[-1]
     summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra)
     if request.method == "POST":
@@ -259,7 +283,8 @@ def undo(match_id: int):
             key = sharing.posted_request_key()
             based_on = sharing.posted_version(request.form.get("version"))
             try:
-                store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key)
+                _, after = store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key,
+                                           known=result)
             except store.AlreadySaved as already:
                 session["notice"] = f"Hand {already.hand} undone. It is kept in the match log."
             except store.StaleVersion:
@@ -269,6 +294,8 @@ def undo(match_id: int):
             except MatchError as error:
                 session["notice"] = "Could not undo: " + "; ".join(error.problems)
             else:
+                if based_on is not None:
+                    view.remember(match_id, based_on + 1, after)
                 session["notice"] = f"Hand {last.number} undone. It is kept in the match log."
             return redirect(url_for("matches.show", match_id=match_id), 303)
     return view.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
@@ -294,9 +321,23 @@ def log(match_id: int):
 def why(match_id: int, number: int):
     info = load(match_id)
     _hand_number(info, number)
-    result = replay(info["match"])
+    result = view.replayed(info)
     hand = result.hands[number - 1]
     return view.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
                                                                  result.players, hand.extra),
                                        match_id=match_id)
+
+
+@bp.get("/chart")
+def chart(match_id: int):
+    """The running-totals chart alone: a saved hand's answer leaves it to load here."""
+    info = load(match_id)
+    try:
+        result = view.replayed(info)
+    except MatchError:  # cannot happen through the store; still never a 500
+        return ""
+    if not result.hands:
+        return ""
+    board = {"players": result.players, "chart": running_totals_svg(result.players, [r.totals for r in result.hands])}
+    return render_template("partial/match_chart.html", board=board)

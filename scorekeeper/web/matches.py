@@ -262,14 +262,16 @@ def create_match():
     return view.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
 
 
-def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None):
-    """The whole match page: scoreboard plus the form for the next hand."""
+def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None,
+                       rows_from: int = 1):
+    """The whole match page: scoreboard plus the form for the next hand (the
+    hand rows from hand ``rows_from`` on)."""
     info = info or load(match_id)
     try:
         result = view.replayed(info)
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
-    board = view.scoreboard(info, result, changed)
+    board = view.scoreboard(info, result, changed, rows_from)
     scorer = sharing.can_score(info)
     if hand_form is None and not result.finished and scorer:
         hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,

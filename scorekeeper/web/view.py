@@ -2,7 +2,10 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
-from flask import g, render_template, request
+import threading
+from collections import OrderedDict
+
+from flask import current_app, g, render_template, request
 
 from ..engine import Match, MatchResult, replay
 from ..games import GAMES, base
@@ -17,15 +20,43 @@ def render_page_or_partial(template: str, **context) -> str:
     return render_template(template, **context)
 
 
+# The last result of a few matches, kept across requests so the next save only folds
+# its own hand. Keyed by (database, match, version): every write bumps the version, so a
+# stale entry is never read, even with several processes on one file.
+_RECENT: OrderedDict = OrderedDict()
+_RECENT_SIZE = 32
+_RECENT_LOCK = threading.Lock()  # waitress serves requests on several threads
+
+
+def _key(match_id: int, version: int) -> tuple:
+    return (current_app.config.get("DATABASE"), match_id, version)
+
+
 def replayed(info: dict) -> MatchResult:
     """The stored match's result, replayed once per request: the scoreboard, the
     table guide and the hand form all need it. Keyed by version, which every write
     bumps, so a request that saved sees the new match."""
     memo = g.setdefault("replayed", {})
-    key = (info["id"], info["version"])
+    key = _key(info["id"], info["version"])
     if key not in memo:
-        memo[key] = replay(info["match"])
+        with _RECENT_LOCK:
+            recent = _RECENT.get(key)
+        memo[key] = recent if recent is not None and len(recent.hands) == len(info["match"].hands) \
+            else replay(info["match"])
+        remember(info["id"], info["version"], memo[key])
     return memo[key]
+
+
+def remember(match_id: int, version: int, result: MatchResult) -> None:
+    """``result`` is the replay of match ``match_id`` as stored at ``version``
+    (a write's result): later requests for that version resume from it."""
+    key = _key(match_id, version)
+    g.setdefault("replayed", {})[key] = result
+    with _RECENT_LOCK:
+        _RECENT[key] = result
+        _RECENT.move_to_end(key)
+        while len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
 
 
 def is_partial_request() -> bool:
@@ -98,14 +129,14 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     return {"lines": lines, "percent": percent, "hands_left": hands_left}
 
 
-def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> dict:
-    """Everything the scoreboard template shows."""
+def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
     match: Match = info["match"]
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
     counter = GAMES[match.game].seat_counter  # bags, shown beside each total
-    for hand_result, hand in zip(result.hands, match.hands):
+    for hand_result, hand in zip(result.hands[rows_from - 1:], match.hands[rows_from - 1:]):
         rows.append({
             "number": hand_result.number,
             "dealer": players[hand_result.dealer],
@@ -129,6 +160,8 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None) -> 
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
-        "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands else None,
+        # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
+        "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
+        else None,
         "changed": changed,
     }

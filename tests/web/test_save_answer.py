@@ -1,0 +1,162 @@
+"""A saved hand's answer to htmx carries only what changed (out-of-band swaps by
+id), and a save replays the match at most once."""
+from __future__ import annotations
+
+import uuid
+from html.parser import HTMLParser
+
+import pytest
+
+from scorekeeper import engine, store
+from scorekeeper.engine import Match
+from scorekeeper.samples import endless_match
+from scorekeeper.web import hands as hands_view
+from scorekeeper.web import view
+
+from .helpers import as_scorer, version
+
+WHEEL = {"trump": "wyrms", "mode": "high", "bid": "5", "tricks_0": "5", "tricks_1": "4", "tricks_2": "2"}
+
+
+class Page(HTMLParser):
+    """The elements a user would look at: each element with an id (its text and
+    attributes), and the text of every ``span`` by class inside #totals."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.ids: dict[str, dict] = {}
+        self.open: list[tuple[str, str | None]] = []
+        self.totals: list[tuple[str, str]] = []
+        self._span: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids[attrs["id"]] = {"attrs": attrs, "text": ""}
+        if tag == "span" and any(i == "totals" for _, i in self.open):
+            self._span = attrs.get("class")
+        if tag not in ("input", "br", "img", "meta", "link"):
+            self.open.append((tag, attrs.get("id")))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+        self._span = None
+
+    def handle_data(self, data):
+        for _, i in self.open:
+            if i:
+                self.ids[i]["text"] += data
+        if self._span in ("name", "total"):
+            self.totals.append((self._span, data.strip()))
+
+    def standings(self) -> dict[str, int]:
+        names = [t for kind, t in self.totals if kind == "name"]
+        points = [int(t) for kind, t in self.totals if kind == "total"]
+        return dict(zip(names, points))
+
+
+@pytest.fixture
+def long_match(app, client):
+    """A Third Wheel match that never ends, with ``hands`` recorded hands."""
+    def make(hands: int) -> int:
+        sample = endless_match("third_wheel", hands, seed=3)
+        db = store.connect(app.config["DATABASE"])
+        try:
+            match_id = store.create_match(db, sample)
+        finally:
+            db.close()
+        as_scorer(app, match_id, client)
+        return match_id
+    return make
+
+
+def save(client, match_id: int, htmx: bool = True):
+    data = dict(WHEEL, version=version(client, match_id), request_key=uuid.uuid4().hex)
+    headers = {"HX-Request": "true", "HX-Target": "match-live"} if htmx else {}
+    return client.post(f"/matches/{match_id}/hands", data=data, headers=headers)
+
+
+def test_htmx_save_answers_with_the_new_row_and_totals_only(app, client, long_match):
+    match_id = long_match(7)
+    response = save(client, match_id)
+    assert response.status_code == 200
+    assert response.headers["HX-Reswap"] == "none"  # every part goes in by id
+    answer = Page(response.get_data(as_text=True))
+    # the new row, appended to the hand table
+    assert "hand-8" in answer.ids
+    assert "Hand 8" in answer.ids["hand-8"]["text"]
+    assert not [n for n in range(1, 8) if f"hand-{n}" in answer.ids]  # no earlier hands
+    # the totals as the whole page now shows them
+    full = Page(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert answer.standings() == full.standings() and answer.standings()
+    assert answer.ids["totals"]["attrs"].get("hx-swap-oob") == "true"
+    assert "Hand 8 saved." in answer.ids["match-notice"]["text"]
+    assert "Hand 9" in answer.ids["record"]["text"]  # the next hand's form
+    assert "Undo hand 8" in answer.ids["undo-link"]["text"]
+    # every part the answer replaces is on the match page
+    for part in ("match-notice", "match-banner", "totals", "match-guide", "match-record", "undo-link",
+                 "hand-table", "chart"):
+        assert part in full.ids, part
+    assert "hand-8" in full.ids and "Hand 9" in full.ids["record"]["text"]
+
+
+def test_answer_size_does_not_grow_with_the_match(client, long_match):
+    early, late = long_match(4), long_match(59)
+    small = len(save(client, early).get_data())
+    big = len(save(client, late).get_data())
+    assert big < 2 * small, (small, big)
+
+
+def _count_folds(monkeypatch) -> list[int]:
+    folded: list[int] = []
+    real = engine.replay
+
+    def counting(match: Match, resume=None):
+        folded.append(len(match.hands) - (len(resume.hands) if resume else 0))
+        return real(match, resume=resume)
+    for module in (store, hands_view, view):
+        monkeypatch.setattr(module, "replay", counting)
+    return folded
+
+
+def test_a_save_replays_the_match_at_most_once(client, long_match, monkeypatch):
+    match_id = long_match(30)
+    client.get(f"/matches/{match_id}")  # the page the scorer saves from
+    folded = _count_folds(monkeypatch)
+    assert save(client, match_id).status_code == 200
+    assert sum(folded) <= 2, folded  # the new hand checked, then checked again as it is stored
+    folded.clear()
+    assert save(client, match_id).status_code == 200  # the next save goes on from this one
+    assert sum(folded) <= 2, folded
+
+
+def test_a_save_in_a_fresh_process_replays_once(client, long_match, monkeypatch):
+    match_id = long_match(30)
+    page_version = version(client, match_id)
+    monkeypatch.setattr(view, "_RECENT", type(view._RECENT)())  # nothing kept from earlier requests
+    folded = _count_folds(monkeypatch)
+    response = client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
+                           data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))
+    assert response.status_code == 200
+    assert sum(folded) <= 30 + 2, folded
+    assert len([n for n in folded if n > 2]) == 1, folded
+
+
+def test_save_without_javascript_redirects_to_the_page_with_the_hand(client, long_match):
+    match_id = long_match(5)
+    response = save(client, match_id, htmx=False)
+    assert response.status_code == 303
+    page = Page(client.get(response.headers["Location"]).get_data(as_text=True))
+    assert "Hand 6" in page.ids["hand-6"]["text"]
+    assert "Hand 6 saved." in page.ids["match-notice"]["text"]
+
+
+def test_chart_loads_on_its_own(client, long_match):
+    match_id = long_match(5)
+    response = client.get(f"/matches/{match_id}/chart")
+    assert response.status_code == 200
+    assert "<svg" in response.get_data(as_text=True)
+
