@@ -8,7 +8,7 @@ from pathlib import Path
 from scorekeeper.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-SEARCHED = ("scorekeeper", "templates", "static")
+SEARCHED = ("scorekeeper",)  # templates and static files live inside the package
 
 
 def owned(path: Path) -> bool:

@@ -17,10 +17,6 @@ from htmx_flask import Htmx
 
 from . import compress, db, errors, security, sharing
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-REPO_DIR = PACKAGE_DIR.parent.parent
-TEMPLATES = REPO_DIR / "templates"
-STATIC = REPO_DIR / "static"
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -43,19 +39,16 @@ def _secret_key(instance_path: str) -> str:
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        template_folder=str(TEMPLATES),
-        static_folder=str(STATIC),
-    )
+    # Named after the package, so templates/ and static/ are found inside it, installed or not.
+    app = Flask("scorekeeper", instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        DATABASE=os.environ.get("SCOREKEEPER_DATABASE") or os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
         MAX_CONTENT_LENGTH=1024 * 1024,  # 1 MiB: a match file is far smaller
         WTF_CSRF_TIME_LIMIT=None,  # a match can last an evening
         GZIP_MIN_SIZE=500,
     )
+    app.config.from_prefixed_env("SCOREKEEPER")  # SCOREKEEPER_DATABASE, SCOREKEEPER_SECRET_KEY, ...
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:

@@ -9,7 +9,6 @@ secret scorer link out of other sites' logs.
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import deque
@@ -108,8 +107,7 @@ def note_new_match() -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("MATCHES_PER_MINUTE",
-                          int(os.environ.get("SCOREKEEPER_MATCHES_PER_MINUTE") or MATCHES_PER_MINUTE))
+    app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.extensions["scorekeeper.match_limiter"] = RateLimiter(int(app.config["MATCHES_PER_MINUTE"]))
     # the session holds the scorer grants: never sent with another site's requests, never read by scripts
     if not app.config.get("SESSION_COOKIE_SAMESITE"):

@@ -44,7 +44,7 @@ def test_templates_have_no_inline_script_style_or_handlers():
     """The CSP forbids them, so none may exist (they would silently break)."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2] / "templates"
+    root = Path(__file__).resolve().parents[2] / "scorekeeper" / "templates"
     for path in root.rglob("*.html"):
         source = path.read_text()
         assert not re.search(r"<script(?![^>]*\bsrc=)", source), path
@@ -55,7 +55,7 @@ def test_templates_have_no_inline_script_style_or_handlers():
 def test_htmx_indicator_style_is_off():
     from pathlib import Path
 
-    base = (Path(__file__).resolve().parents[2] / "templates" / "base.html").read_text()
+    base = (Path(__file__).resolve().parents[2] / "scorekeeper" / "templates" / "base.html").read_text()
     assert '"includeIndicatorStyles": false' in base
 
 
