@@ -15,7 +15,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 
-from . import compress, db, errors, security, sharing
+from . import access, compress, db, errors, security, sharing
 
 
 csrf = CSRFProtect()
@@ -57,7 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    sharing.init_app(app)  # before CSRF: a watcher is told why a write is refused
+    access.init_app(app)  # before CSRF: a watcher is told why a write is refused
+    sharing.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
@@ -70,12 +71,14 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from . import exports, hands, matches, referee
+    from . import exports, hands, matches, referee, rules, tally
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(sharing.bp)  # scorer and watcher links, the live scoreboard
-    app.register_blueprint(referee.bp)  # the trick referee, rules pages and Third Rail tally
+    app.register_blueprint(referee.bp)  # the trick referee
+    app.register_blueprint(rules.bp)  # the rules pages, general and of a match
+    app.register_blueprint(tally.bp)  # recording a hand trick by trick
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
 
 

@@ -1,9 +1,11 @@
 """Friendly error pages: nothing ever shows a traceback."""
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
+
+from .partials import render_page_or_partial
 
 MESSAGES = {
     400: ("That request didn't make sense", "Something in what the browser sent was not understood. Go back, check the form and try again."),
@@ -17,9 +19,10 @@ MESSAGES = {
 
 
 def render_error(code: int, message: str | None = None):
+    """The error page, or for an htmx request only its card (never a page inside a page)."""
     title, text = MESSAGES.get(code, (f"Error {code}", "Something went wrong."))
     try:
-        return render_template("error.html", code=code, title=title, text=message or text), code
+        return render_page_or_partial("error.html", code=code, title=title, text=message or text), code
     except Exception:  # a broken template must still give a page
         return f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{text}</p>", code
 
@@ -46,8 +49,4 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def any_error(error):
         app.logger.exception("unexpected error")
-        return render_error(500)
-
-    @app.errorhandler(InternalServerError)
-    def server_error(error):
         return render_error(500)

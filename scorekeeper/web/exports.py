@@ -14,9 +14,8 @@ from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..matchfile import dumps, loads
-from . import security, sharing, view
+from . import access, page, security, view
 from .db import get_db
-from .matches import load
 
 bp = Blueprint("exports", __name__)
 
@@ -39,7 +38,7 @@ def download(body: str, mimetype: str, filename: str) -> Response:
 
 @bp.get("/matches/<int:match_id>/print")
 def print_view(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     result = replay(info["match"])
     game = GAMES[info["game"]]
     settings = [{"label": s.label, "value": result.settings[s.name]} for s in game.settings]
@@ -49,7 +48,7 @@ def print_view(match_id: int):
 
 @bp.get("/matches/<int:match_id>/export.json")
 def export_json(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     return download(dumps(info["match"]), "application/json", file_stem(info) + ".json")
 
 
@@ -72,7 +71,7 @@ def csv_rows(info: dict):
 
 @bp.get("/matches/<int:match_id>/export.csv")
 def export_csv(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     out = io.StringIO()
     csv.writer(out).writerows(csv_rows(info))
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
@@ -93,7 +92,7 @@ def import_match():
             problems = error.problems
         else:
             security.note_new_match()
-            sharing.grant_new_match(match_id)  # whoever imports a match scores it on this device
+            access.grant_new_match(match_id)  # whoever imports a match scores it on this device
             return redirect(url_for("matches.show", match_id=match_id), code=303)
     status = 400 if form.is_submitted() else 200
     return render_template("import.html", form=form, problems=problems), status

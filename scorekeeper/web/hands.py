@@ -2,14 +2,13 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..engine import Match, MatchError, replay
-from . import hand_forms, sharing, view
+from . import access, hand_forms, page, partials, view
 from .chart import running_totals_svg
 from .db import get_db
-from .matches import load, scoreboard_context
 
 bp = Blueprint("hands", __name__, url_prefix="/matches/<int:match_id>")
 
@@ -43,7 +42,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         hands[number - 1] = hand
     # A new last hand only extends the stored match: score just that hand; a
     # replacement goes on from the hands before it (replayed for the form's dealer).
-    resume = view.replayed(info) if number > len(match.hands) else getattr(form, "prefix", None)
+    resume = page.replayed(info) if number > len(match.hands) else getattr(form, "prefix", None)
     try:
         result = replay(_with_hand(match, hands), resume=resume)
     except MatchError as error:
@@ -78,7 +77,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
 def _hand_form(info: dict, number: int, formdata=None, hand=None):
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
     match = info["match"]
-    result = view.replayed(info) if number > len(match.hands) else replay(_with_hand(match, match.hands[:number - 1]))
+    result = page.replayed(info) if number > len(match.hands) else replay(_with_hand(match, match.hands[:number - 1]))
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
@@ -97,8 +96,9 @@ def _apply_check(form, check: dict) -> None:
 
 
 @bp.post("/hands/preview")
+@access.scorer_required
 def preview(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
@@ -111,13 +111,13 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
     a redirect resumes from ``after`` too."""
     notice = f"Hand {number} saved."
     if after is not None and saved is not None:
-        view.remember(match_id, saved["version"], after)
-    if view.is_partial_request():
+        page.remember(match_id, saved["version"], after)
+    if partials.is_partial_request():
         if saved is not None and number is not None and number > 1:
             return _changed_only(match_id, saved, number, notice)
-        context = scoreboard_context(match_id, notice=notice)
-        return view.render_page_or_partial("match.html", **context)
-    session["notice"] = notice
+        context = page.scoreboard_context(match_id, notice=notice)
+        return partials.render_page_or_partial("match.html", **context)
+    flash(notice)
     return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
 
 
@@ -125,7 +125,7 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str):
     """Out-of-band swaps into the match page for one new hand: its row, the
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
-    context = scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
+    context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
     # nothing replaces the form's target: only the swaps by id
     return render_template("partial/saved.html", number=number, **context), 200, {"HX-Reswap": "none"}
 
@@ -133,11 +133,11 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str):
 def _stale_record(match_id: int, based_on: int | None):
     """Another phone changed the match since this form was opened: say what
     changed, keep the user's entry in a form for the next hand, save nothing."""
-    info = load(match_id)
-    message = sharing.stale_message(match_id, based_on, info["players"])
+    info = page.load(match_id)
+    message = access.stale_message(match_id, based_on, info["players"])
     number = len(info["match"].hands) + 1
     form = None
-    if not view.replayed(info).finished:
+    if not page.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
         form.version.data = str(info["version"])
         # Saving the same hand again would record it twice: offer to drop it instead.
@@ -145,30 +145,31 @@ def _stale_record(match_id: int, based_on: int | None):
             f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
             "discard yours; save it again only if this is a different hand."]
         form.discard_url = url_for("matches.show", match_id=match_id, _anchor="record")
-    context = scoreboard_context(match_id, info=info, hand_form=form)
+    context = page.scoreboard_context(match_id, info=info, hand_form=form)
     if form is None:
         context["notice"] = " ".join(message[:-1] + ["The game is over: your entry was not saved."])
-    status = 200 if view.is_partial_request() else 409
-    return view.render_page_or_partial("match.html", **context), status
+    status = 200 if partials.is_partial_request() else 409
+    return partials.render_page_or_partial("match.html", **context), status
 
 
 @bp.post("/hands")
+@access.scorer_required
 def record(match_id: int):
-    info = load(match_id)
-    key = sharing.posted_request_key()
+    info = page.load(match_id)
+    key = access.posted_request_key()
     done = store.saved_request(get_db(), match_id, key) if key else None
     if done:  # a double tap or a re-sent form: already saved, save nothing more
         return _saved(match_id, done["hand"])
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
-    based_on = sharing.posted_version(form.version.data)
+    based_on = access.posted_version(form.version.data)
     if based_on is not None and based_on != info["version"]:
         return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         try:
             _, after = store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on,
-                                      request_key=key, known=view.replayed(info))
+                                      request_key=key, known=page.replayed(info))
         except store.AlreadySaved as already:
             return _saved(match_id, already.hand)
         except store.StaleVersion:
@@ -181,11 +182,11 @@ def record(match_id: int):
             return _saved(match_id, number, after, saved)
     if form is not None:
         _apply_check(form, check)
-    context = scoreboard_context(match_id, info=info, hand_form=form)
+    context = page.scoreboard_context(match_id, info=info, hand_form=form)
     if form is None:
         context["notice"] = STALE
-    status = 200 if view.is_partial_request() else 422
-    return view.render_page_or_partial("match.html", **context), status
+    status = 200 if partials.is_partial_request() else 422
+    return partials.render_page_or_partial("match.html", **context), status
 
 
 def _hand_number(info: dict, number: int) -> None:
@@ -194,47 +195,49 @@ def _hand_number(info: dict, number: int) -> None:
 
 
 @bp.post("/hands/<int:number>/preview")
+@access.scorer_required
 def edit_preview(match_id: int, number: int):
-    info = load(match_id)
+    info = page.load(match_id)
     _hand_number(info, number)
     form = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
 @bp.route("/hands/<int:number>/edit", methods=["GET", "POST"])
+@access.scorer_required
 def edit(match_id: int, number: int):
-    info = load(match_id)
+    info = page.load(match_id)
     _hand_number(info, number)
     original = info["match"].hands[number - 1]
     if request.method == "GET":
         form = _hand_form(info, number, hand=original)
         form.problems, form.general = {}, []
-        return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+        return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                            match_id=match_id, original=original)
-    key = sharing.posted_request_key()
+    key = access.posted_request_key()
     done = store.saved_request(get_db(), match_id, key) if key else None
     if done:  # the same correction sent twice: it is saved once
-        session["notice"] = f"Hand {number} corrected."
+        flash(f"Hand {number} corrected.")
         return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     form = _hand_form(info, number, formdata=request.form)
-    based_on = sharing.posted_version(form.version.data)
+    based_on = access.posted_version(form.version.data)
     if based_on is not None and based_on != info["version"]:
         form.version.data = str(info["version"])
         form.problems = {}
-        form.general = sharing.stale_message(match_id, based_on, info["players"], "Your correction")
-        return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+        form.general = access.stale_message(match_id, based_on, info["players"], "Your correction")
+        return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                            match_id=match_id, original=original), 409
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         try:
             before, after = store.edit_hand(get_db(), match_id, number, check["hand"],
-                                            expected_version=based_on, request_key=key, known=view.replayed(info))
+                                            expected_version=based_on, request_key=key, known=page.replayed(info))
         except store.AlreadySaved:
-            session["notice"] = f"Hand {number} corrected."
+            flash(f"Hand {number} corrected.")
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
         except store.StaleVersion:
-            check["general"] = sharing.stale_message(match_id, based_on, info["players"], "Your correction")
-            info = load(match_id)
+            check["general"] = access.stale_message(match_id, based_on, info["players"], "Your correction")
+            info = page.load(match_id)
             form.version.data = str(info["version"])
         except MatchError as error:
             check["general"] = [hand_forms.plain_message(p) for p in error.problems]
@@ -242,14 +245,14 @@ def edit(match_id: int, number: int):
             old_totals = {h.number: h.totals for h in before.hands}
             changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
             if based_on is not None:
-                view.remember(match_id, based_on + 1, after)
+                page.remember(match_id, based_on + 1, after)
             session["changed"] = {"match": match_id, "from": number, "hands": changed}
-            session["notice"] = " ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
+            flash(" ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
                                           if changed else f"Hand {number} corrected; no totals changed."]
-                                         + _new_dealers(before, after, number))
+                                         + _new_dealers(before, after, number)))
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     _apply_check(form, check)
-    return view.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
+    return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                        match_id=match_id, original=original), 422
 
 
@@ -267,45 +270,46 @@ def _new_dealers(before, after, number: int) -> list[str]:
 
 
 @bp.route("/undo", methods=["GET", "POST"])
+@access.scorer_required
 def undo(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     match = info["match"]
     if not match.hands:
-        session["notice"] = "There is no hand to undo."
+        flash("There is no hand to undo.")
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    result = view.replayed(info)
+    result = page.replayed(info)
     last = result.hands[-1]
     summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra)
     if request.method == "POST":
         from flask_wtf import FlaskForm
         form = FlaskForm()
         if form.validate():
-            key = sharing.posted_request_key()
-            based_on = sharing.posted_version(request.form.get("version"))
+            key = access.posted_request_key()
+            based_on = access.posted_version(request.form.get("version"))
             try:
                 _, after = store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key,
                                            known=result)
             except store.AlreadySaved as already:
-                session["notice"] = f"Hand {already.hand} undone. It is kept in the match log."
+                flash(f"Hand {already.hand} undone. It is kept in the match log.")
             except store.StaleVersion:
-                changed = sharing.describe_changes(match_id, based_on, info["players"])
-                session["notice"] = " ".join(["Nothing was undone:"] + (changed or [
-                    "the match changed on another phone."]) + ["Check the scoreboard, then undo again if you still want to."])
+                changed = access.describe_changes(match_id, based_on, info["players"])
+                flash(" ".join(["Nothing was undone:"] + (changed or [
+                    "the match changed on another phone."]) + ["Check the scoreboard, then undo again if you still want to."]))
             except MatchError as error:
-                session["notice"] = "Could not undo: " + "; ".join(error.problems)
+                flash("Could not undo: " + "; ".join(error.problems))
             else:
                 if based_on is not None:
-                    view.remember(match_id, based_on + 1, after)
-                session["notice"] = f"Hand {last.number} undone. It is kept in the match log."
+                    page.remember(match_id, based_on + 1, after)
+                flash(f"Hand {last.number} undone. It is kept in the match log.")
             return redirect(url_for("matches.show", match_id=match_id), 303)
-    return view.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
+    return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                        dealer=result.players[last.dealer], players=result.players,
                                        match_id=match_id)
 
 
 @bp.get("/log")
 def log(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     entries = store.audit_log(get_db(), match_id)
     players = info["players"]
     for entry in entries:
@@ -314,16 +318,16 @@ def log(match_id: int):
             entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
                                        if isinstance(hand, dict) and entry["action"] != "details" else None)
     entries.reverse()
-    return view.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
+    return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
 
 
 @bp.get("/hands/<int:number>/why")
 def why(match_id: int, number: int):
-    info = load(match_id)
+    info = page.load(match_id)
     _hand_number(info, number)
-    result = view.replayed(info)
+    result = page.replayed(info)
     hand = result.hands[number - 1]
-    return view.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
+    return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
                                                                  result.players, hand.extra),
                                        match_id=match_id)
@@ -332,9 +336,9 @@ def why(match_id: int, number: int):
 @bp.get("/chart")
 def chart(match_id: int):
     """The running-totals chart alone: a saved hand's answer leaves it to load here."""
-    info = load(match_id)
+    info = page.load(match_id)
     try:
-        result = view.replayed(info)
+        result = page.replayed(info)
     except MatchError:  # cannot happen through the store; still never a 500
         return ""
     if not result.hands:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import re
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
@@ -15,7 +15,7 @@ from .. import store
 from ..engine import Match, MatchError
 from ..games import GAMES
 from ..matchfile import NOTE_LIMIT
-from . import hand_forms, security, sharing, view
+from . import access, hand_forms, page, partials, security, view
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -23,14 +23,6 @@ bp = Blueprint("matches", __name__)
 MAX_SEATS = max(g.max_players for g in GAMES.values()) if GAMES else 6
 CONTRACT_NOTE = ("House defaults — the published table was lost, "
                  "change them if your table plays other values.")
-
-
-def load(match_id: int) -> dict:
-    """The match row and Match, or a 404 page."""
-    try:
-        return store.get_info(get_db(), match_id)
-    except store.NotFound:
-        abort(404)
 
 
 # --- forms ----------------------------------------------------------------------
@@ -190,7 +182,7 @@ def index():
             m["status"] = ("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(leaders) + f" ({max(result.totals)})"
         else:
             m["status"] = "No hands yet"
-    return view.render_page_or_partial("index.html", matches=matches)
+    return partials.render_page_or_partial("index.html", matches=matches)
 
 
 def _game_from_request(default: str | None = None) -> str:
@@ -201,7 +193,7 @@ def _game_from_request(default: str | None = None) -> str:
 @bp.get("/matches/new")
 def new_match():
     form = start_match_form(_game_from_request())
-    return view.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+    return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
 
 
 def _without_settings(formdata) -> MultiDict:
@@ -240,7 +232,7 @@ def create_match():
         _reset_settings(form)
         form.shown_game.data = key
         form.general_errors = [f"Now check the players and settings for {form.game_obj.title}, then start."]
-        return view.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES), 200
+        return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES), 200
     if form.validate():
         match, problems, seats = read_start_form(form)
         if not any(problems.values()):
@@ -253,34 +245,13 @@ def create_match():
                 place_problems(form, error.problems, problems, seats)
             else:
                 security.note_new_match()
-                sharing.grant_new_match(match_id)  # whoever starts a match scores it on this device
+                access.grant_new_match(match_id)  # whoever starts a match scores it on this device
                 return redirect(url_for("matches.show", match_id=match_id), 303)
     else:
         _, problems, _ = read_start_form(form)
         if not problems.get("general"):
             problems["general"] = [m for errs in form.errors.values() for m in errs]
-    return view.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
-
-
-def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None,
-                       rows_from: int = 1):
-    """The whole match page: scoreboard plus the form for the next hand (the
-    hand rows from hand ``rows_from`` on)."""
-    info = info or load(match_id)
-    try:
-        result = view.replayed(info)
-    except MatchError as error:  # cannot happen through the store; still never a 500
-        return {"info": info, "broken": error.problems, "match_id": match_id}
-    board = view.scoreboard(info, result, changed, rows_from)
-    scorer = sharing.can_score(info)
-    if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
-                                         version=info["version"])
-        hand_form.number = len(result.hands) + 1
-        hand_form.dealer_name = result.players[result.next_dealer]
-    return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
-            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
-            "live": None if scorer else sharing.live_context(info)}
+    return partials.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
 
 
 @bp.get("/matches/<int:match_id>")
@@ -288,14 +259,15 @@ def show(match_id: int):
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
         changed = None
-    notice = session.pop("notice", None)
-    context = scoreboard_context(match_id, changed=changed, notice=notice)
-    return view.render_page_or_partial("match.html", **context)
+    notice = " ".join(get_flashed_messages()) or None
+    context = page.scoreboard_context(match_id, changed=changed, notice=notice)
+    return partials.render_page_or_partial("match.html", **context)
 
 
 @bp.route("/matches/<int:match_id>/details", methods=["GET", "POST"])
+@access.scorer_required
 def details(match_id: int):
-    info = load(match_id)
+    info = page.load(match_id)
     form = EditDetailsForm(data={"date": info["date"], "note": info["note"] or "", "version": info["version"]}) \
         if request.method == "GET" else EditDetailsForm()
     problems: list[str] = []
@@ -303,21 +275,21 @@ def details(match_id: int):
         if form.validate():
             try:
                 store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
-                                     expected_version=sharing.posted_version(form.version.data),
-                                     request_key=sharing.posted_request_key())
+                                     expected_version=access.posted_version(form.version.data),
+                                     request_key=access.posted_request_key())
             except store.AlreadySaved:
-                session["notice"] = "Date and note saved."
+                flash("Date and note saved.")
                 return redirect(url_for("matches.show", match_id=match_id), 303)
             except store.StaleVersion as stale:
-                problems = sharing.stale_message(match_id, stale.expected, info["players"], "Your change")
+                problems = access.stale_message(match_id, stale.expected, info["players"], "Your change")
                 form.version.data = str(stale.current)
             except MatchError as error:
                 problems = error.problems
             else:
-                session["notice"] = "Date and note saved."
+                flash("Date and note saved.")
                 return redirect(url_for("matches.show", match_id=match_id), 303)
         else:
             problems = [m for errs in form.errors.values() for m in errs]
     status = 422 if problems else 200
-    return view.render_page_or_partial("details.html", info=info, form=form, problems=problems,
+    return partials.render_page_or_partial("details.html", info=info, form=form, problems=problems,
                                        match_id=match_id), status

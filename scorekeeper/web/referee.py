@@ -15,7 +15,7 @@ from .. import store
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
-from . import view
+from . import page, partials, view
 from .db import get_db
 
 bp = Blueprint("referee", __name__)
@@ -84,7 +84,7 @@ def _match_info(game: str) -> dict | None:
 
 @bp.get("/referee")
 def choose():
-    return view.render_page_or_partial("referee_index.html", games=GAMES)
+    return partials.render_page_or_partial("referee_index.html", games=GAMES)
 
 
 @bp.get("/referee/<game>")
@@ -97,7 +97,7 @@ def trick(game: str):
     count = GAMES[game].referee_slots(ctx)
     slots = apply_action(args, read_slots(args, count))
     acted = any(k in args for k in ("add", "undo", "clear"))
-    if acted and not view.is_partial_request():
+    if acted and not partials.is_partial_request():
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
         return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots)), 303)
     result = None
@@ -113,8 +113,8 @@ def trick(game: str):
         picked = sum(1 for c in slots if c)
         problems.append(f"Pick all {count} cards of the trick first: {picked} of {count} so far.")
     context = page_context(game, info, ctx, slots, result, problems)
-    response = make_response(view.render_page_or_partial("referee.html", **context))
-    if result and view.is_partial_request():
+    response = make_response(partials.render_page_or_partial("referee.html", **context))
+    if result and partials.is_partial_request():
         response.headers["HX-Reswap"] = "outerHTML show:#referee:top"
     return response
 
@@ -168,7 +168,7 @@ def table_guide_for(info: dict) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
     (or cannot be replayed)."""
     try:
-        result = view.replayed(info)
+        result = page.replayed(info)
     except MatchError:
         return None
     if result.next_dealer is None:
@@ -180,4 +180,3 @@ def table_guide_for(info: dict) -> dict | None:
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}
 
 
-from . import rules, tally  # noqa: E402,F401  (their routes live on this blueprint)

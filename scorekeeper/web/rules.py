@@ -4,11 +4,12 @@ match with its own settings (``/matches/<id>/rules``). The text lives in
 from the settings, so a match's page shows that match's variant."""
 from __future__ import annotations
 
-from flask import abort
+from flask import Blueprint, abort
 
 from ..games import GAMES
-from . import view
-from .referee import bp
+from . import page, partials, view
+
+bp = Blueprint("rules", __name__)
 
 
 def _context(game_key: str, settings: dict, info: dict | None) -> dict:
@@ -34,14 +35,13 @@ def _context(game_key: str, settings: dict, info: dict | None) -> dict:
 def rules(game: str):
     if game not in GAMES:
         abort(404)
-    return view.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
+    return partials.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
 
 
 @bp.get("/matches/<int:match_id>/rules")
 def match_rules(match_id: int):
-    from .matches import load
 
-    info = load(match_id)
+    info = page.load(match_id)
     settings = GAMES[info["game"]].defaults()
     settings.update(info["settings"])
-    return view.render_page_or_partial("rules.html", **_context(info["game"], settings, info))
+    return partials.render_page_or_partial("rules.html", **_context(info["game"], settings, info))

@@ -15,6 +15,8 @@ from collections import deque
 
 from flask import Flask, Response, current_app, request
 
+from .errors import render_error
+
 CSP = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
@@ -93,7 +95,6 @@ def _address() -> str:
 
 def refuse_new_match():
     """None when this address may start another match now, else the 429 page."""
-    from .errors import render_error
 
     limiter = _limiter()
     if limiter.allowed(_address()):

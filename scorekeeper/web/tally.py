@@ -12,16 +12,17 @@ from __future__ import annotations
 from dataclasses import replace
 from urllib.parse import urlencode
 
-from flask import abort, make_response, redirect, request, session, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
 from flask_wtf import FlaskForm
 
 from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.cards import SUIT_SIGNS
-from . import sharing, view
+from . import access, page, partials, view
 from .db import get_db
-from .referee import bp
+
+bp = Blueprint("tally", __name__)
 
 STALE = ("This match changed since the tally was opened (someone saved on another phone). "
          "Your taps are still here: check the scoreboard, then save again.")
@@ -42,12 +43,12 @@ def _lines(error: MatchError) -> list[str]:
 
 
 @bp.route("/matches/<int:match_id>/tally", methods=["GET", "POST"])
+@access.scorer_required
 def tally(match_id: int):
-    from .matches import load
 
-    info = load(match_id)
+    info = page.load(match_id)
     match = info["match"]
-    result = view.replayed(info)
+    result = page.replayed(info)
     players = result.players
     described = GAMES[info["game"]].trick_tally(result.settings, len(players))
     if described is None:
@@ -75,16 +76,16 @@ def tally(match_id: int):
             if trump:
                 hand["trump"] = trump
             try:
-                store.add_hand(get_db(), match_id, hand, expected_version=sharing.posted_version(version))
+                store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version))
             except store.StaleVersion:
                 problems.append(STALE)
-                version = str(load(match_id)["version"])
+                version = str(page.load(match_id)["version"])
             except MatchError as error:
                 problems += _lines(error)
             else:
-                session["notice"] = f"Hand {len(match.hands) + 1} saved, trick by trick."
+                flash(f"Hand {len(match.hands) + 1} saved, trick by trick.")
                 target = url_for("matches.show", match_id=match_id, _anchor="totals")
-                if view.is_partial_request():
+                if partials.is_partial_request():
                     response = make_response("", 204)
                     response.headers["HX-Redirect"] = target
                     return response
@@ -95,15 +96,15 @@ def tally(match_id: int):
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
         target = state_url(match_id, winners, trump, version)
-        if not view.is_partial_request():
+        if not partials.is_partial_request():
             return redirect(target, 303)
         context = _context(info, result, described, winners, trump, version, problems, form)
-        response = make_response(view.render_page_or_partial("tally.html", **context))
+        response = make_response(partials.render_page_or_partial("tally.html", **context))
         response.headers["HX-Push-Url"] = target
         return response
     context = _context(info, result, described, winners, trump, version, problems, form)
-    status = 422 if problems and not view.is_partial_request() else 200
-    return view.render_page_or_partial("tally.html", **context), status
+    status = 422 if problems and not partials.is_partial_request() else 200
+    return partials.render_page_or_partial("tally.html", **context), status
 
 
 def state_url(match_id: int, winners: list[int], trump: str | None, version: str) -> str:
@@ -113,7 +114,7 @@ def state_url(match_id: int, winners: list[int], trump: str | None, version: str
         params["trump"] = trump
     if version:
         params["version"] = version
-    base = url_for("referee.tally", match_id=match_id)
+    base = url_for("tally.tally", match_id=match_id)
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 

@@ -2,67 +2,9 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
-from flask import current_app, g, render_template, request
-
-from ..engine import Match, MatchResult, replay
+from ..engine import Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import ordinal  # noqa: F401  (a template filter)
-
-
-def render_page_or_partial(template: str, **context) -> str:
-    """``templates/partial/<template>`` for an htmx request that is not boosted,
-    else the full page ``templates/<template>`` (which includes the partial)."""
-    if is_partial_request():
-        return render_template(f"partial/{template}", **context)
-    return render_template(template, **context)
-
-
-# The last result of a few matches, kept across requests so the next save only folds
-# its own hand. Keyed by (database, match, version): every write bumps the version, so a
-# stale entry is never read, even with several processes on one file.
-_RECENT: OrderedDict = OrderedDict()
-_RECENT_SIZE = 32
-_RECENT_LOCK = threading.Lock()  # waitress serves requests on several threads
-
-
-def _key(match_id: int, version: int) -> tuple:
-    return (current_app.config.get("DATABASE"), match_id, version)
-
-
-def replayed(info: dict) -> MatchResult:
-    """The stored match's result, replayed once per request: the scoreboard, the
-    table guide and the hand form all need it. Keyed by version, which every write
-    bumps, so a request that saved sees the new match."""
-    memo = g.setdefault("replayed", {})
-    key = _key(info["id"], info["version"])
-    if key not in memo:
-        with _RECENT_LOCK:
-            recent = _RECENT.get(key)
-        memo[key] = recent if recent is not None and len(recent.hands) == len(info["match"].hands) \
-            else replay(info["match"])
-        remember(info["id"], info["version"], memo[key])
-    return memo[key]
-
-
-def remember(match_id: int, version: int, result: MatchResult) -> None:
-    """``result`` is the replay of match ``match_id`` as stored at ``version``
-    (a write's result): later requests for that version resume from it."""
-    key = _key(match_id, version)
-    g.setdefault("replayed", {})[key] = result
-    with _RECENT_LOCK:
-        _RECENT[key] = result
-        _RECENT.move_to_end(key)
-        while len(_RECENT) > _RECENT_SIZE:
-            _RECENT.popitem(last=False)
-
-
-def is_partial_request() -> bool:
-    htmx = getattr(request, "htmx", None)
-    # a history restore (back/reload of a pushed URL missing from htmx's cache) swaps the whole body
-    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
 def signed(points: int | None) -> str:

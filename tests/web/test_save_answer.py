@@ -11,7 +11,7 @@ from scorekeeper import engine, store
 from scorekeeper.engine import Match
 from scorekeeper.samples import endless_match
 from scorekeeper.web import hands as hands_view
-from scorekeeper.web import view
+from scorekeeper.web import page
 
 from .helpers import as_scorer, version
 
@@ -117,7 +117,7 @@ def _count_folds(monkeypatch) -> list[int]:
     def counting(match: Match, resume=None):
         folded.append(len(match.hands) - (len(resume.hands) if resume else 0))
         return real(match, resume=resume)
-    for module in (store, hands_view, view):
+    for module in (store, hands_view, page):
         monkeypatch.setattr(module, "replay", counting)
     return folded
 
@@ -136,7 +136,7 @@ def test_a_save_replays_the_match_at_most_once(client, long_match, monkeypatch):
 def test_a_save_in_a_fresh_process_replays_once(client, long_match, monkeypatch):
     match_id = long_match(30)
     page_version = version(client, match_id)
-    monkeypatch.setattr(view, "_RECENT", type(view._RECENT)())  # nothing kept from earlier requests
+    monkeypatch.setattr(page, "_RECENT", type(page._RECENT)())  # nothing kept from earlier requests
     folded = _count_folds(monkeypatch)
     response = client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
                            data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))

@@ -1,0 +1,99 @@
+"""What every page of a match needs: the stored match (or a 404), its replay
+(once per request, resumed across requests), the scoreboard context, and the
+page context (pages render with ``partials``). Blueprints import this module;
+it imports none of them."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import abort, current_app, g, url_for
+from werkzeug.http import quote_etag
+
+from .. import store
+from ..engine import MatchError, MatchResult, replay
+from . import access, hand_forms, view
+from .db import get_db
+
+POLL_SECONDS = 3
+
+
+# The last result of a few matches, kept across requests so the next save only folds
+# its own hand. Keyed by (database, match, version): every write bumps the version, so a
+# stale entry is never read, even with several processes on one file.
+_RECENT: OrderedDict = OrderedDict()
+_RECENT_SIZE = 32
+_RECENT_LOCK = threading.Lock()  # waitress serves requests on several threads
+
+
+def _key(match_id: int, version: int) -> tuple:
+    return (current_app.config.get("DATABASE"), match_id, version)
+
+
+def replayed(info: dict) -> MatchResult:
+    """The stored match's result, replayed once per request: the scoreboard, the
+    table guide and the hand form all need it. Keyed by version, which every write
+    bumps, so a request that saved sees the new match."""
+    memo = g.setdefault("replayed", {})
+    key = _key(info["id"], info["version"])
+    if key not in memo:
+        with _RECENT_LOCK:
+            recent = _RECENT.get(key)
+        memo[key] = recent if recent is not None and len(recent.hands) == len(info["match"].hands) \
+            else replay(info["match"])
+        remember(info["id"], info["version"], memo[key])
+    return memo[key]
+
+
+def remember(match_id: int, version: int, result: MatchResult) -> None:
+    """``result`` is the replay of match ``match_id`` as stored at ``version``
+    (a write's result): later requests for that version resume from it."""
+    key = _key(match_id, version)
+    g.setdefault("replayed", {})[key] = result
+    with _RECENT_LOCK:
+        _RECENT[key] = result
+        _RECENT.move_to_end(key)
+        while len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
+
+
+def load(match_id: int) -> dict:
+    """The match row and Match, or a 404 page."""
+    try:
+        return store.get_info(get_db(), match_id)
+    except store.NotFound:
+        abort(404)
+
+
+def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None,
+                       rows_from: int = 1):
+    """The whole match page: scoreboard plus the form for the next hand (the
+    hand rows from hand ``rows_from`` on)."""
+    info = info or load(match_id)
+    try:
+        result = replayed(info)
+    except MatchError as error:  # cannot happen through the store; still never a 500
+        return {"info": info, "broken": error.problems, "match_id": match_id}
+    board = view.scoreboard(info, result, changed, rows_from)
+    scorer = access.can_score(info)
+    if hand_form is None and not result.finished and scorer:
+        hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
+                                         version=info["version"])
+        hand_form.number = len(result.hands) + 1
+        hand_form.dealer_name = result.players[result.next_dealer]
+    return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
+            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
+            "live": None if scorer else live_context(info)}
+
+
+def board_etag(version: int) -> str:
+    """The live board's ETag: the match version, which every write bumps."""
+    return quote_etag(f"v{version}", weak=True)
+
+
+def live_context(info: dict) -> dict:
+    """For a read-only page: where to poll and what it shows now."""
+    updated = info.get("updated_at") or ""
+    return {"url": url_for("sharing.board", match_id=info["id"]), "etag": board_etag(info["version"]),
+            "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
+            "seconds": POLL_SECONDS}
