@@ -1,0 +1,75 @@
+"""The web layer's structure and shared behaviour: blueprints import shared
+helpers, never each other; access is declared beside each view; an htmx request
+that fails gets a card to swap in, never a whole page inside the page."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from scorekeeper.web import create_app
+
+from .helpers import record, start, text
+
+WEB = Path(__file__).resolve().parents[2] / "scorekeeper" / "web"
+
+
+def blueprint_modules() -> set[str]:
+    return {path.stem for path in WEB.glob("*.py") if "Blueprint(" in path.read_text()}
+
+
+def test_no_web_module_imports_a_blueprint_module():
+    blueprints = blueprint_modules()
+    assert {"matches", "hands", "sharing", "referee", "rules", "tally", "exports"} <= blueprints
+    found = []
+    for path in WEB.glob("*.py"):
+        if path.name == "__init__.py":
+            continue  # the app factory registers the blueprints
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [alias.name for alias in node.names]
+                found += [f"{path.name} imports {name}" for name in names if name in blueprints]
+    assert found == []
+
+
+def test_every_view_that_changes_a_match_declares_it_needs_the_scorer(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "t"})
+    for rule in app.url_map.iter_rules():
+        if "match_id" in rule.arguments and "POST" in (rule.methods or set()):
+            assert getattr(app.view_functions[rule.endpoint], "scorer_required", False), rule.endpoint
+
+
+def test_guarded_pages_refuse_a_device_without_the_grant(app, client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    assert record(client, match_id, scoring_tricks_0=2, scoring_tricks_1=2, scoring_tricks_2=1,
+                  other_tricks_0=4, other_tricks_1=4, other_tricks_2=4).status_code == 303
+    stranger = app.test_client()
+    for url in (f"/matches/{match_id}/hands/1/edit", f"/matches/{match_id}/undo",
+                f"/matches/{match_id}/details", f"/matches/{match_id}/tally"):
+        response = stranger.get(url)
+        assert response.status_code == 403, url
+        assert "This is a watcher link" in text(response)
+    assert stranger.get(f"/matches/{match_id}").status_code == 200  # reading is still allowed
+
+
+def test_an_htmx_request_refused_gets_an_error_card_not_a_page(app, client):
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
+    stranger = app.test_client()
+    refused = stranger.post(f"/matches/{match_id}/hands", data={"scoring_tricks_0": "1"},
+                            headers={"HX-Request": "true"})
+    assert refused.status_code == 403
+    html = refused.get_data(as_text=True)
+    assert "This is a watcher link" in html
+    assert "<html" not in html and "<header" not in html and "nav-referee" not in html
+
+
+def test_an_htmx_request_for_a_missing_match_gets_an_error_card(client):
+    missing = client.get("/matches/9999/log", headers={"HX-Request": "true"})
+    assert missing.status_code == 404
+    html = missing.get_data(as_text=True)
+    assert "Not found" in html and "<html" not in html
+
+
+def test_a_plain_request_for_a_missing_match_gets_the_whole_page(client):
+    missing = client.get("/matches/9999/log")
+    assert missing.status_code == 404
+    assert "<html" in missing.get_data(as_text=True)
