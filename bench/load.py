@@ -110,7 +110,7 @@ def act(client: Client, user: User) -> tuple[str, bool]:
         body = urlencode(dict(hand, csrf_token=user.csrf, version=user.version, request_key=uuid.uuid4().hex))
         headers = {"Cookie": user.cookie, "Content-Type": "application/x-www-form-urlencoded",
                    "HX-Request": "true", "Accept-Encoding": "gzip"}
-        response, data = client.request("POST", f"/matches/{user.match_id}/hands", headers, body)
+        response, _ = client.request("POST", f"/matches/{user.match_id}/hands", headers, body)
         user.remember(response)
         if response.status == 200:
             user.saves += 1
@@ -152,7 +152,7 @@ def run(args) -> dict:
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("scorekeeper serve did not start")
+                    raise SystemExit("scorekeeper serve did not start") from None
                 time.sleep(0.05)
         return drive(args, port, tokens)
     finally:

@@ -156,8 +156,8 @@ def check_match(match: Match) -> tuple[Game, Table]:
     players, problems = check_players(game, match.players)
     settings, setting_problems = resolve_settings(game, match.settings)
     problems += setting_problems
-    if players and not problems:
-        if not is_whole(match.first_dealer) or not 0 <= match.first_dealer < len(players):
+    if players and not problems and (not is_whole(match.first_dealer)
+                                     or not 0 <= match.first_dealer < len(players)):
             problems.append(f"first_dealer: must be a seat 0 to {len(players) - 1}, got {show(match.first_dealer)}")
     if problems:
         raise MatchError(problems)
@@ -223,6 +223,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
             problems += [f"hand {number}: {p.message}" for p in found]
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
+        assert dealer is not None  # known whenever no problem was found so far
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         dealt[dealer] += 1
         scored = game.score_hand(hand, table, dealer, state)

@@ -27,8 +27,10 @@ class _Object(dict):
 def _object(pairs: list[tuple[str, Any]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) != len(pairs):
-        seen: set[str] = set()
-        obj.repeated = tuple(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))
+        counts: dict[str, int] = {}
+        for key, _ in pairs:
+            counts[key] = counts.get(key, 0) + 1
+        obj.repeated = tuple(key for key, count in counts.items() if count > 1)
     return obj
 
 

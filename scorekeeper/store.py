@@ -26,7 +26,7 @@ migrations = Migrations("scorekeeper")
 
 @migrations()
 def m001_initial(db: Database) -> None:
-    db["matches"].create(
+    db.table("matches").create(
         {
             "id": int,
             "game": str,
@@ -43,13 +43,13 @@ def m001_initial(db: Database) -> None:
         not_null={"game", "players", "settings", "first_dealer", "created_at", "updated_at", "version"},
         defaults={"version": 1},
     )
-    db["hands"].create(
+    db.table("hands").create(
         {"match_id": int, "position": int, "data": str},
         pk=("match_id", "position"),
         foreign_keys=[("match_id", "matches", "id")],
         not_null={"data"},
     )
-    db["audit"].create(
+    db.table("audit").create(
         {
             "id": int,
             "match_id": int,
@@ -65,7 +65,7 @@ def m001_initial(db: Database) -> None:
         pk="id",
         foreign_keys=[("match_id", "matches", "id")],
     )
-    db["audit"].create_index(["match_id", "id"])
+    db.table("audit").create_index(["match_id", "id"])
 
 
 def new_token() -> str:
@@ -77,15 +77,15 @@ def new_token() -> str:
 def m002_share_links_and_request_keys(db: Database) -> None:
     """Scorer and watcher link tokens for every match (existing matches get
     theirs here), and the form key that makes a re-sent form save only once."""
-    db["matches"].add_column("scorer_token", str)
-    db["matches"].add_column("watcher_token", str)
+    db.table("matches").add_column("scorer_token", str)
+    db.table("matches").add_column("watcher_token", str)
     for (match_id,) in db.execute("select id from matches").fetchall():
         db.execute("update matches set scorer_token = ?, watcher_token = ? where id = ?",
                    [new_token(), new_token(), match_id])
-    db["matches"].create_index(["scorer_token"], unique=True)
-    db["matches"].create_index(["watcher_token"], unique=True)
-    db["audit"].add_column("request_key", str)
-    db["audit"].create_index(["match_id", "request_key"])
+    db.table("matches").create_index(["scorer_token"], unique=True)
+    db.table("matches").create_index(["watcher_token"], unique=True)
+    db.table("audit").add_column("request_key", str)
+    db.table("audit").create_index(["match_id", "request_key"])
 
 
 MAX_HANDS = 1000  # hands one match can hold
@@ -159,7 +159,7 @@ def backup(source_path: str, target_path: str) -> None:
 
 
 def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def today() -> str:
@@ -334,7 +334,7 @@ def _write_hands(db: Database, match_id: int, hands: list[dict], old: list[dict]
         while keep < min(len(old), len(hands)) and old[keep] == hands[keep]:
             keep += 1
     db.execute("delete from hands where match_id = ? and position > ?", [match_id, keep])
-    db["hands"].insert_all(
+    db.table("hands").insert_all(
         ({"match_id": match_id, "position": i, "data": json.dumps(h, ensure_ascii=False)}
          for i, h in enumerate(hands[keep:], start=keep + 1)),
     )
@@ -342,7 +342,7 @@ def _write_hands(db: Database, match_id: int, hands: list[dict], old: list[dict]
 
 def _audit(db: Database, match_id: int, action: str, hand: int | None, before: Any, after: Any,
            totals_before: Any, totals_after: Any, version: int, request_key: str | None = None) -> None:
-    db["audit"].insert({
+    db.table("audit").insert({
         "match_id": match_id, "at": now(), "action": action, "hand": hand,
         "before": _dumps(before), "after": _dumps(after),
         "totals_before": _dumps(totals_before), "totals_after": _dumps(totals_after),
@@ -370,7 +370,7 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
     result = replay(match)  # raises before anything is written
     stamp = now()
     with db.atomic():
-        table = db["matches"]
+        table = db.table("matches")
         table.insert({
             "game": result.game,
             "players": json.dumps(result.players, ensure_ascii=False),
@@ -384,7 +384,7 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
             "scorer_token": new_token(),
             "watcher_token": new_token(),
         })
-        match_id = table.last_pk
+        match_id: int = table.last_pk  # type: ignore[assignment]  # a new row: its key is never None
         if match.hands:
             _write_hands(db, match_id, match.hands)
         _audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
@@ -406,7 +406,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         # replayed are these very hands: no need to fold them again.
         reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
                  and len(known.hands) == len(hands))
-        before = known if reuse else replay(old)
+        before = known if reuse and known is not None else replay(old)
         new_hands, action, number, hand_before, hand_after = change(list(hands))
         new = _to_match(row, new_hands)
         # A save only extends the match, so the fold goes on from ``before``.

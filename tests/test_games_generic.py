@@ -3,7 +3,8 @@ settings and properties of random valid matches."""
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
@@ -20,7 +21,7 @@ def test_game_describes_itself(key):
     assert game.key == key
     assert game.title and game.summary
     assert 2 <= game.min_players <= game.max_players <= 6
-    assert game.required_fields and set(game.required_fields) <= set(game.hand_fields) or key == "third_rail"
+    assert (game.required_fields and set(game.required_fields) <= set(game.hand_fields)) or key == "third_rail"
     for setting in game.settings:
         assert setting.label and setting.help
         assert setting.parse(setting.default)[1] is None, setting.name

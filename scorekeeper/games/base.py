@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 

@@ -7,11 +7,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FieldGroup, by_player, split_tricks  # how it is shown
-from .trick_referee import Face, Setup, french_face, french_groups, is_french
-from .base import (Ending, Game, Problem, Progress, Scored, Setting, Table, bidding_order, check_count,
-                   check_seat_counts, is_whole, name_list, played, show, show_json, tied_at_top)
+from .base import (  # how it is shown
+    Ending,
+    FieldGroup,
+    Game,
+    Problem,
+    Progress,
+    Scored,
+    Setting,
+    Table,
+    bidding_order,
+    by_player,
+    check_count,
+    check_seat_counts,
+    is_whole,
+    name_list,
+    played,
+    show,
+    show_json,
+    split_tricks,
+    tied_at_top,
+)
 from .cards import SUITS, label, singular
+from .trick_referee import Face, Setup, french_face, french_groups, is_french
 
 TRICKS = 13
 DUMMY = "dummy"
@@ -81,7 +99,7 @@ class DummySpades(Game):
                 continue
             seen = []
             for holder in held:
-                if not (holder == DUMMY or is_whole(holder) and 0 <= holder < table.seats):
+                if not (holder == DUMMY or (is_whole(holder) and 0 <= holder < table.seats)):
                     problems.append(Problem("nils", f"{where}: each entry must be a seat 0 to {table.seats - 1} "
                                                     f"or \"dummy\", got {show(holder)}"))
                 elif holder in seen:
@@ -277,15 +295,15 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     points, line, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags, table)
     parts, lines = [points], [*lines, line]
     for holder in nils:
-        points, line = nil(seat, holder, team, hand, table)
-        lines.append(line)
-        if points is not None:
-            parts.append(points)
+        nil_points, nil_line = nil(seat, holder, team, hand, table)
+        lines.append(nil_line)
+        if nil_points is not None:
+            parts.append(nil_points)
     bags += over
-    penalty, bags, line = bag_penalty(seat, bags, table)
-    if line:
+    penalty, bags, penalty_line = bag_penalty(seat, bags, table)
+    if penalty_line:
         parts.append(-penalty)
-        lines.append(line)
+        lines.append(penalty_line)
     return parts, lines, bags
 
 

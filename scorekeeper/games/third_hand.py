@@ -7,11 +7,28 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .base import CardCounter, FieldGroup, bidding_order, by_player, suit_choices, suit_name  # how it is shown
-from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
-from .base import (Game, NextDeal, Problem, Scored, Setting, Table, check_bool, check_choice,
-                   check_seat_counts, range_problem, show, show_json)
+from .base import (  # how it is shown
+    CardCounter,
+    FieldGroup,
+    Game,
+    NextDeal,
+    Problem,
+    Scored,
+    Setting,
+    Table,
+    bidding_order,
+    by_player,
+    check_bool,
+    check_choice,
+    check_seat_counts,
+    range_problem,
+    show,
+    show_json,
+    suit_choices,
+    suit_name,
+)
 from .cards import SUITS, label
+from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
@@ -93,7 +110,7 @@ def points_problems(points: list[int], names: tuple[str, ...]) -> list[str]:
             "which never add up to the 14 cards captured"]
 
 
-def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, str] = ("first player", "second player"),
+def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, ...] = ("first player", "second player"),
                          all_cards: bool = True) -> list[str]:
     """Why two players' captured-card counts ({"aces", "nines", "tens", "pictures"})
     are impossible under the 14-card rule; empty when they are possible. Without
@@ -202,7 +219,7 @@ class ThirdHand(Game):
         holder = holder_of(bids)
         doubled = None not in bids
         lines = [self._bidding_line(bids, names, dealer)]
-        swap = f"; {names[holder]} swapped hands with the third hand" if hand.get("exchanged") else ""
+        swap = f"; {names[holder]} swapped hands with the third hand" if hand.get("exchanged") and holder is not None else ""
         lines.append(f"Trump: {hand['trump']}{swap}.")
         if holder is None:
             lines.append(f"No contract, so each scores their own card points: "

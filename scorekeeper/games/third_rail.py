@@ -7,22 +7,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FieldGroup, TrickTally, by_player, suit_choices, suit_name  # how it is shown
-from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
-from .base import (
+from .base import (  # how it is shown
+    FieldGroup,
     Game,
     Problem,
     Scored,
     Setting,
     Table,
+    TrickTally,
+    by_player,
     check_choice,
     check_seat_counts,
     is_whole,
     name_list,
-    played as _played,
     show_json,
+    suit_choices,
+    suit_name,
 )
-from .cards import SUITS as _SUIT_LETTERS, label as card_label, singular
+from .base import (
+    played as _played,
+)
+from .cards import SUITS as _SUIT_LETTERS
+from .cards import label as card_label
+from .cards import singular
+from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 # King high, Ace low: the index is the rank's strength.

@@ -8,10 +8,24 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from .base import FieldGroup, split_tricks  # how it is shown
+from .base import (  # how it is shown
+    Ending,
+    FieldGroup,
+    Game,
+    Problem,
+    Progress,
+    Scored,
+    Setting,
+    Table,
+    check_bool,
+    check_choice,
+    check_count,
+    check_seat_counts,
+    name_list,
+    show,
+    split_tricks,
+)
 from .trick_referee import Choice, Face, Setup, suit_options
-from .base import (Ending, Game, Problem, Progress, Scored, Setting, Table, check_bool,
-                   check_choice, check_count, check_seat_counts, name_list, show)
 
 TRICKS = 11
 SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")

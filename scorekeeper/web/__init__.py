@@ -17,7 +17,6 @@ from htmx_flask import Htmx
 
 from . import access, compress, db, errors, security, sharing
 
-
 csrf = CSRFProtect()
 htmx = Htmx()
 

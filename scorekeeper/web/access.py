@@ -52,7 +52,8 @@ def grant_new_match(match_id: int) -> None:
 
 def has_grant(match_id: int, scorer_token: str | None) -> bool:
     grants = session.get("scorer") or {}
-    return bool(scorer_token) and isinstance(grants, dict) and grants.get(str(match_id)) == _tag(scorer_token)
+    return (scorer_token is not None and isinstance(grants, dict)
+            and grants.get(str(match_id)) == _tag(scorer_token))
 
 
 def can_score(info: dict | None) -> bool:

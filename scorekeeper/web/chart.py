@@ -25,7 +25,7 @@ def _nice_ticks(low: float, high: float, count: int = 4) -> list[int]:
     raw = (high - low) / count
     magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    step = max(1, int(round(step)))
+    step = max(1, round(step))
     start = math.floor(low / step) * step
     ticks = []
     value = start

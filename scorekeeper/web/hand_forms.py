@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField, StringField
@@ -76,8 +77,9 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
     groups: list[Group] = []
     for described in GAMES[game].hand_form(players, settings, dealer):
         if described.kind == "counts":  # the game's card counter
-            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described,
-                                     GAMES[game].card_counter())
+            counter = GAMES[game].card_counter()
+            assert counter is not None  # a "counts" group comes only from a game with a card counter
+            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter)
         else:
             groups.append(_add_group(attrs, described, players))
     # optional dealer for a hand dealt out of turn
@@ -177,7 +179,7 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
         if g.kind == "seat_int":
             if uses_winners and g.name in ("scoring_tricks", "other_tricks"):
                 continue
-            values: dict[int, int | None] = {}
+            values: dict[int, Any] = {}
             for s, fname in zip(g.seats, g.fields):
                 values[s] = form[fname].data
                 if values[s] is None and not form[fname].errors:
@@ -265,7 +267,7 @@ _EMPTY = re.compile(r"^(missing|must be a whole number, got null)\b")
 def is_blank_message(message: str) -> bool:
     """An engine message that only says a field was left empty."""
     found = _SEAT_PREFIX.match(message) or _FIELD_PREFIX.match(message)
-    return bool(found) and bool(_EMPTY.match(found.groups()[-1]))
+    return found is not None and bool(_EMPTY.match(found.groups()[-1]))
 
 
 def _one_based(text: str) -> str:

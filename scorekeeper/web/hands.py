@@ -52,7 +52,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         for problem in error.hand_problems.get(number, []):
             if missing and hand_forms.is_blank_message(problem.message):
                 continue  # said once, with every other blank, in "Still to fill in"
-            if problem.field in known:
+            if problem.field is not None and problem.field in known:
                 errors.setdefault(problem.field, []).append(hand_forms.plain_message(problem.message, in_place=True))
             else:
                 out["general"].append(hand_forms.plain_message(problem.message))

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
-from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
@@ -44,10 +45,10 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
     attrs, shown = {}, []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
+        item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
                 "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
         if s.kind in ("int", "int_or_null"):
-            render = {"inputmode": "numeric"}
+            render: dict[str, Any] = {"inputmode": "numeric"}
             if s.minimum is not None:
                 render["min"] = s.minimum
             if s.maximum is not None:
@@ -112,7 +113,7 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
         if value or game.min_players == game.max_players:
             names.append(value)
             seats.append(i)
-    settings = {}
+    settings: dict[str, Any] = {}
     for item in form.settings_shown:
         if item["kind"] == "table":
             settings[item["name"]] = {f[len(f"setting_{item['name']}_"):]:
@@ -259,7 +260,7 @@ def show(match_id: int):
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
         changed = None
-    notice = " ".join(get_flashed_messages()) or None
+    notice = " ".join(str(message) for message in get_flashed_messages()) or None
     context = page.scoreboard_context(match_id, changed=changed, notice=notice)
     return partials.render_page_or_partial("match.html", **context)
 

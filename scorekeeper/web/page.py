@@ -80,7 +80,7 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
         hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
                                          version=info["version"])
         hand_form.number = len(result.hands) + 1
-        hand_form.dealer_name = result.players[result.next_dealer]
+        hand_form.dealer_name = result.players[result.next_dealer or 0]  # not finished: someone deals
     return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": None if scorer else live_context(info)}

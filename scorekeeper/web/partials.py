@@ -7,8 +7,10 @@ from flask import render_template, request
 
 def is_partial_request() -> bool:
     htmx = getattr(request, "htmx", None)
+    if not htmx:
+        return False
     # a history restore (back/reload of a pushed URL missing from htmx's cache) swaps the whole body
-    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+    return not htmx.boosted and not htmx.history_restore_request
 
 
 def render_page_or_partial(template: str, **context) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..games.base import CardCounter
 
+
 def field_name(seat: int, kind: str) -> str:
     return f"count_{seat}_{kind}"
 

@@ -15,7 +15,7 @@ from .. import store
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
-from . import page, partials, view
+from . import page, partials
 from .db import get_db
 
 bp = Blueprint("referee", __name__)

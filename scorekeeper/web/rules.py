@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, abort
 
 from ..games import GAMES
-from . import page, partials, view
+from . import page, partials
 
 bp = Blueprint("rules", __name__)
 

@@ -25,7 +25,19 @@ from collections import OrderedDict
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Flask, abort, current_app, flash, g, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 
 from .. import store

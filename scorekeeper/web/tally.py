@@ -10,6 +10,7 @@ address bar. Either way a reload (a locked screen, a discarded tab) resumes."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
@@ -19,7 +20,7 @@ from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.cards import SUIT_SIGNS
-from . import access, page, partials, view
+from . import access, page, partials
 from .db import get_db
 
 bp = Blueprint("tally", __name__)
@@ -30,7 +31,7 @@ STALE = ("This match changed since the tally was opened (someone saved on anothe
 
 def _winners(raw: str, seats: int, tricks: int) -> list[int]:
     """The taps so far from the hidden field; anything mangled is dropped."""
-    out = []
+    out: list[int] = []
     for part in (raw or "").replace(",", " ").split():
         if part.isdecimal() and int(part) < seats and len(out) < tricks:
             out.append(int(part))
@@ -72,7 +73,7 @@ def tally(match_id: int):
         elif "clear" in request.form:
             winners = []
         elif "save" in request.form:
-            hand = {"winners": winners}
+            hand: dict[str, Any] = {"winners": winners}
             if trump:
                 hand["trump"] = trump
             try:

@@ -25,7 +25,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
         place = 1 + sum(1 for t in totals if t > total)
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": sum(1 for t in totals if t == total) > 1,
-                     "winner": bool(winners) and seat in winners})
+                     "winner": seat in (winners or [])})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
 

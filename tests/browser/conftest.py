@@ -89,3 +89,11 @@ def screenshot(page):
         page.screenshot(path=str(path), full_page=True, caret="initial")
         return path
     return take
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test here drives real Chromium: ``-m "not browser"`` leaves them out on purpose."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)

@@ -104,7 +104,7 @@ def test_count_third_hand_points_from_cards(page, live_server, screenshot):
     page.locator("summary", has_text="Count cards instead of points").click()
     for name, value in (("count_0_aces", 3), ("count_0_nines", 1), ("count_0_tens", 2), ("count_0_pictures", 3),
                         ("count_1_aces", 2), ("count_1_nines", 1), ("count_1_tens", 1), ("count_1_pictures", 1)):
-        settle(page, lambda: page.fill(f'input[name="{name}"]', str(value)))
+        settle(page, lambda name=name, value=value: page.fill(f'input[name="{name}"]', str(value)))
     expect(page.locator("#group-count_cards .field-messages")).to_contain_text("aces add up to 5")
     screenshot("point-counter-impossible")
     settle(page, lambda: page.fill('input[name="count_0_aces"]', "2"))

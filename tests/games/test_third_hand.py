@@ -1,12 +1,21 @@
 """Third Hand (rules.md section 1): scoring, rulings, hand checks, end of game and
 the trick referee."""
 import pytest
-from hypothesis import given, settings as hyp_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games.third_hand import (
-    POSSIBLE_POINTS, RANKS, TRICK_CARDS, card_label, check_capture_counts, high_rank_for,
-    points_from_counts, trick_winner)
+    POSSIBLE_POINTS,
+    RANKS,
+    TRICK_CARDS,
+    card_label,
+    check_capture_counts,
+    high_rank_for,
+    points_from_counts,
+    trick_winner,
+)
 
 PLAYERS = ["Ann", "Bob"]
 
@@ -432,7 +441,7 @@ def test_dealer_bid_that_does_not_top_is_refused_from_the_rotation():
 
 # --- what happens next (rules.md: every explanation ends with it) -------------------
 
-def test_reaching_the_target_exactly_is_not_past_it():
+def test_reaching_the_target_exactly_says_it_is_not_past_it():
     lines = play(hand(points=(80, 60)), settings={"target": 80}).hands[0].explanation
     assert lines[-1] == ("Ann has 80, and 80 is not past 80: another hand is dealt. "
                          "Ann deals next: Ann had the higher hand score (80 to 60).")

@@ -1,6 +1,8 @@
 """Third Rail (rules.md section 4): scoring, settings, hand checks and the trick referee."""
 import pytest
-from hypothesis import given, settings as hyp_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES

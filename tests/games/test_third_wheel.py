@@ -3,11 +3,12 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
-from scorekeeper.games.third_wheel import (CARDS, DECK, SUITS, TRICK_CARDS, ThirdWheel,
-                                           card_label, trick_winner)
+from scorekeeper.games.third_wheel import CARDS, DECK, SUITS, TRICK_CARDS, ThirdWheel, card_label, trick_winner
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 DECKTET_JSON = Path(__file__).resolve().parents[3] / "shared" / "spec" / "decktet.json"

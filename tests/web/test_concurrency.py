@@ -99,7 +99,7 @@ def test_a_double_tap_racing_in_two_threads_saves_one_hand(app, client):
         results = []
         barrier = threading.Barrier(3)
 
-        def tap():
+        def tap(fields=fields, results=results, barrier=barrier):
             tab = app.test_client()
             tab.set_cookie("session", cookie)
             barrier.wait()

@@ -4,8 +4,8 @@ Third Rail tally). Never a 500, always a message, nothing stored on refusal."""
 from __future__ import annotations
 
 import io
-import os
 import json
+import os
 import re
 
 import pytest
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
-from scorekeeper.samples import ENDLESS, random_match
 from scorekeeper.matchfile import dumps
+from scorekeeper.samples import ENDLESS, random_match
 from scorekeeper.web import create_app, hand_forms
 from scorekeeper.web.db import get_db
 
@@ -179,7 +179,7 @@ def test_import(fuzz_app, kind, raw, doc, key, replacement):
                            content_type="multipart/form-data")
     html = check_answer(response)
     if response.status_code != 303:
-        assert response.status_code == 400 and "was not imported" in html or "Choose a match file" in html
+        assert (response.status_code == 400 and "was not imported" in html) or "Choose a match file" in html
         assert snapshot(fuzz_app) == before
 
 

@@ -165,7 +165,7 @@ def test_unknown_match_is_a_404_page(client):
 def test_history_order_and_result(client):
     finished = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=5, deals_each=0, date="2026-11-01")
     older = start(client, "third_wheel", ["Dan", "Eve", "Fay"], date="2026-11-02")
-    newer = start(client, "third_hand", ["Gil", "Hal"], date="2026-11-03")
+    start(client, "third_hand", ["Gil", "Hal"], date="2026-11-03")
     hand = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
     assert record(client, finished, **hand).status_code == 303  # Ann 9 >= 5: game over
     assert record(client, older, **hand).status_code == 303

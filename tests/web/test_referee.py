@@ -56,7 +56,7 @@ def test_each_referee_page_full_and_partial(client, game):
     partial = client.get(f"/referee/{game}", headers=HX)
     assert partial.status_code == 200
     body = partial.get_data(as_text=True)
-    assert "<html" not in body and body.lstrip().startswith(("<form", "\n<form")) or 'id="referee"' in body
+    assert ("<html" not in body and body.lstrip().startswith(("<form", "\n<form"))) or 'id="referee"' in body
     assert "<html" not in body
 
 
