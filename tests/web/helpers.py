@@ -1,9 +1,87 @@
 """Posting the app's real forms, as a browser with JavaScript off would."""
 from __future__ import annotations
 
-import re
+from html.parser import HTMLParser
 
 from scorekeeper.games import GAMES
+
+
+class Element:
+    """One element of a parsed page: its tag, attributes and all the text inside it."""
+
+    def __init__(self, tag: str, attrs: dict[str, str]):
+        self.tag, self.attrs, self.parts = tag, attrs, []
+
+    @property
+    def text(self) -> str:
+        return " ".join("".join(self.parts).split())
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+
+class Page(HTMLParser):
+    """A page parsed as a browser reads it (entities decoded), elements in document order."""
+
+    VOID = frozenset({"input", "meta", "link", "br", "img", "hr", "source", "area", "col", "wbr", "base"})
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[Element] = []
+        self._open: list[Element] = []
+        self._words: list[str] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, {k: v or "" for k, v in attrs})
+        self.elements.append(element)
+        if tag not in self.VOID:
+            self._open.append(element)
+
+    def handle_endtag(self, tag):
+        for i in range(len(self._open) - 1, -1, -1):
+            if self._open[i].tag == tag:
+                del self._open[i:]
+                break
+
+    def handle_data(self, data):
+        if any(e.tag in ("script", "style") for e in self._open):
+            return
+        self._words.append(data)
+        for element in self._open:
+            element.parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(self._words).split())
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Element]:
+        return [e for e in self.elements
+                if (tag is None or e.tag == tag) and (cls is None or cls in e.classes)
+                and all(e.attrs.get(k.rstrip("_")) == v for k, v in attrs.items())]
+
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Element | None:
+        found = self.find_all(tag, cls, **attrs)
+        return found[0] if found else None
+
+    def value(self, name: str) -> str | None:
+        """The value a form field would send (the first field of that name)."""
+        for e in self.find_all(name=name):
+            if e.tag == "textarea":
+                return e.text
+            if e.tag == "select":
+                continue
+            if e.attrs.get("type") in ("radio", "checkbox") and "checked" not in e.attrs:
+                continue
+            return e.attrs.get("value", "")
+        return None
+
+
+def page_of(response_or_html) -> Page:
+    html = response_or_html if isinstance(response_or_html, str) else response_or_html.get_data(as_text=True)
+    return Page(html)
 
 
 def start_form(game: str, players, first_dealer="0", date="2026-11-20", note="", **settings) -> dict:
@@ -46,9 +124,7 @@ def start(client, game: str, players, **kwargs) -> int:
 
 
 def version(client, match_id: int) -> str:
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    found = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', page)
-    return next(g for g in found.groups() if g) if found else ""
+    return page_of(client.get(f"/matches/{match_id}")).value("version") or ""
 
 
 def record(client, match_id: int, htmx=False, **fields):
@@ -60,16 +136,22 @@ def record(client, match_id: int, htmx=False, **fields):
 
 def totals(html: str) -> dict[str, int]:
     """The big running totals as a user sees them: name -> total."""
-    rows = re.findall(r'<span class="name">(.*?)</span>\s*<span class="total" data-seat="\d+">(-?\d+)</span>', html)
-    return {name: int(total) for name, total in rows}
+    page = page_of(html)
+    standings = page.find_all("li", cls="standing")
+    rows = {}
+    for row in standings:
+        start = page.elements.index(row)
+        inside = page.elements[start + 1:start + 8]
+        name = next(e.text for e in inside if "name" in e.classes)
+        total = next(e.text for e in inside if "total" in e.classes)
+        rows[name] = int(total)
+    return rows
 
 
 def problems(response) -> list[str]:
-    html = response.get_data(as_text=True)
-    return [re.sub(r"<[^>]+>", "", m).strip() for m in re.findall(r"<li>(.*?)</li>", html, re.S)]
+    return [li.text for li in page_of(response).find_all("li") if not li.attrs]
 
 
 def text(response) -> str:
-    html = response.get_data(as_text=True)
-    html = re.sub(r"<[^>]+>", " ", html)
-    return re.sub(r"\s+", " ", html).replace("&#39;", "'").replace("&amp;", "&").replace("&#34;", '"')
+    """Every word of the page as a user reads it, one space apart (and around)."""
+    return f" {page_of(response).text} "

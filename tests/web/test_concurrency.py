@@ -2,13 +2,12 @@
 changed and the entry kept; the same form sent twice saves once."""
 from __future__ import annotations
 
-import re
 import threading
 
 from scorekeeper import store
 from scorekeeper.web.db import get_db
 
-from .helpers import as_scorer, start, text, totals
+from .helpers import as_scorer, page_of, start, text, totals
 
 WHEEL = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
 OTHER = {"trump": "moons", "mode": "low", "bid": 3, "tricks_0": 3, "tricks_1": 2, "tricks_2": 6}
@@ -16,12 +15,8 @@ OTHER = {"trump": "moons", "mode": "low", "bid": 3, "tricks_0": 3, "tricks_1": 2
 
 def form_fields(html: str) -> dict:
     """The hidden fields of the page's form, as the browser would send them."""
-    fields = {}
-    for name in ("version", "request_key"):
-        found = re.search(rf'name="{name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="{name}"', html)
-        if found:
-            fields[name] = next(g for g in found.groups() if g is not None)
-    return fields
+    page = page_of(html)
+    return {name: value for name in ("version", "request_key") if (value := page.value(name)) is not None}
 
 
 def opened(client, url: str) -> dict:
@@ -54,8 +49,8 @@ def test_an_old_version_is_refused_with_what_changed_and_the_entry_kept(app, cli
     assert "It was the same hand: discard mine" in words
     html = refused.get_data(as_text=True)
     assert "Hand 2" in html  # the form is now for the next hand ...
-    assert re.search(r'name="bid"[^>]*value="3"|value="3"[^>]*name="bid"', html)  # ... with Bob's entry in it
-    assert re.search(r'<input[^>]*checked[^>]*value="moons"|<input[^>]*value="moons"[^>]*checked', html)
+    assert page_of(html).value("bid") == "3"  # ... with Bob's entry in it
+    assert page_of(html).value("trump") == "moons"
     hands, version = state(app, match_id)
     assert len(hands) == 1 and hands[0]["trump"] == "wyrms"
     resent = form_fields(html)
@@ -148,7 +143,7 @@ def test_a_correction_based_on_an_old_version_is_refused(app, client):
     words = text(refused)
     assert "Hand 1 was corrected on another phone; totals now" in words
     assert "Your correction is still below" in words
-    assert re.search(r'name="bid"[^>]*value="6"|value="6"[^>]*name="bid"', refused.get_data(as_text=True))
+    assert page_of(refused).value("bid") == "6"
     hands, _ = state(app, match_id)
     assert hands[0]["trump"] == "moons"
     # the same correction sent twice is saved once

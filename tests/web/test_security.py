@@ -12,7 +12,7 @@ from scorekeeper.engine import Match
 from scorekeeper.web import create_app
 from scorekeeper.web.db import get_db
 
-from .helpers import as_scorer, problems, record, start, start_form, text
+from .helpers import as_scorer, page_of, problems, record, start, start_form, text
 
 WHEEL = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
 EVIL = "<script>alert(1)</script>"
@@ -87,8 +87,7 @@ def test_forms_need_the_csrf_token(tmp_path):
     assert "security token" in text(response)
     with app.app_context():
         assert store.list_matches(get_db()) == []
-    page = client.get("/matches/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = page_of(client.get("/matches/new")).value("csrf_token")
     data = dict(start_form("third_wheel", ["Ann", "Bob", "Cy"]), csrf_token=token)
     assert client.post("/matches/new", data=data).status_code == 303
 
