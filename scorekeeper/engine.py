@@ -10,18 +10,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, show
+from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, rule, show
 
 
 class MatchError(Exception):
-    """The input cannot be scored. ``problems`` are full lines, each naming where
-    ("hand 3: tricks add up to 10, not 11"); ``fields`` keeps, per hand number,
-    the field each problem is about so a form can show it in place."""
+    """The input cannot be scored. ``problems`` are the contract's lines, each naming
+    where ("hand 3: tricks add up to 10, not 11"). The same problems as data:
+    ``header`` (players, settings, first dealer, date, note) and ``hand_problems``
+    per hand number, so a form shows each beside its field without reading words."""
 
-    def __init__(self, problems: list[str], hand_problems: dict[int, list[Problem]] | None = None):
+    def __init__(self, problems: list[str], hand_problems: dict[int, list[Problem]] | None = None,
+                 header: list[Problem] | None = None):
         super().__init__("\n".join(problems))
         self.problems = problems
         self.hand_problems = hand_problems or {}
+        self.header = header or []
+
+    @classmethod
+    def of(cls, header: list[Problem]) -> MatchError:
+        return cls([p.message for p in header], header=header)
 
 
 @dataclass
@@ -84,19 +91,19 @@ class MatchResult:
         }
 
 
-def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[str]]:
+def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[Problem]]:
     """Every setting in force (defaults filled in) and the problems with ``raw``."""
     settings = game.defaults()
     if raw is None:
         return settings, []
     if not isinstance(raw, dict):
-        return settings, [f"settings: must be an object, got {show(raw)}"]
+        return settings, [rule("settings", f"must be an object, got {show(raw)}")]
     known = {s.name: s for s in game.settings}
-    problems = []
+    problems: list[Problem] = []
     for name, value in raw.items():
         if name not in known:
             allowed = ", ".join(known)
-            problems.append(f"settings: unknown setting \"{name}\" for {game.title} (allowed: {allowed})")
+            problems.append(rule("settings", f"unknown setting \"{name}\" for {game.title} (allowed: {allowed})"))
             continue
         parsed, problem = known[name].parse(value)
         if problem:
@@ -119,29 +126,33 @@ def same_name(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def check_players(game: Game, players: Any) -> tuple[list[str], list[str]]:
+def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
     """Names, NFC-normalised and trimmed, and the problems with them."""
     if not isinstance(players, list):
-        return [], ["players: must be a list of names"]
+        return [], [rule("players", "must be a list of names")]
     if game.min_players == game.max_players and len(players) != game.min_players:
-        return [], [f"players: {game.title} needs exactly {game.min_players} players, got {len(players)}"]
+        return [], [rule("players", f"{game.title} needs exactly {game.min_players} players, got {len(players)}")]
     if not game.min_players <= len(players) <= game.max_players:
-        return [], [f"players: {game.title} needs {game.min_players} to {game.max_players} players, got {len(players)}"]
-    names, problems, seen = [], [], set()
+        return [], [rule("players", f"{game.title} needs {game.min_players} to {game.max_players} players, "
+                                    f"got {len(players)}")]
+    names: list[str] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
     for seat, name in enumerate(players):
         if not isinstance(name, str):
-            problems.append(f"players[{seat}]: must be a name in quotes, got {show(name)}")
+            problems.append(rule("players", f"must be a name in quotes, got {show(name)}", seat=seat))
             continue
         name = unicodedata.normalize("NFC", name).strip()
         if all(unicodedata.category(ch) == "Cf" or ch.isspace() for ch in name):  # only invisible characters
-            problems.append(f"players[{seat}]: a name cannot be empty")
+            problems.append(rule("players", "a name cannot be empty", seat=seat))
         elif len(name) > 40:
-            problems.append(f"players[{seat}]: a name is at most 40 characters, got {len(name)}")
+            problems.append(rule("players", f"a name is at most 40 characters, got {len(name)}", seat=seat))
         elif not printable(name):
-            problems.append(f"players[{seat}]: a name cannot hold line breaks, control characters or "
-                            f"broken text, got {show(name)}")
+            problems.append(rule("players", "a name cannot hold line breaks, control characters or "
+                                            f"broken text, got {show(name)}", seat=seat))
         elif same_name(name) in seen:
-            problems.append(f"players[{seat}]: \"{name}\" is already at the table (names must differ, ignoring case)")
+            problems.append(rule("players", f"\"{name}\" is already at the table (names must differ, ignoring case)",
+                                 seat=seat))
         seen.add(same_name(name))
         names.append(name)
     return names, problems
@@ -152,15 +163,15 @@ def check_match(match: Match) -> tuple[Game, Table]:
     first dealer) is valid; raises MatchError otherwise."""
     game = GAMES.get(match.game) if isinstance(match.game, str) else None
     if game is None:
-        raise MatchError([f"game: must be one of {', '.join(GAMES)}, got {show(match.game)}"])
+        raise MatchError.of([Problem("game", "choice", {"options": ", ".join(GAMES), "got": show(match.game)})])
     players, problems = check_players(game, match.players)
     settings, setting_problems = resolve_settings(game, match.settings)
     problems += setting_problems
     if players and not problems and (not is_whole(match.first_dealer)
                                      or not 0 <= match.first_dealer < len(players)):
-            problems.append(f"first_dealer: must be a seat 0 to {len(players) - 1}, got {show(match.first_dealer)}")
+        problems.append(Problem("first_dealer", "not_seat", {"last": len(players) - 1, "got": show(match.first_dealer)}))
     if problems:
-        raise MatchError(problems)
+        raise MatchError.of(problems)
     return game, Table(tuple(players), settings)
 
 
@@ -168,19 +179,20 @@ def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
     """Problems with a hand's keys and its optional ``dealer``."""
     if not isinstance(hand, dict):
         fields = game.required_fields or game.hand_fields
-        return [Problem(None, f"must be an object with the fields {', '.join(fields)}, got {show(hand)}")]
+        return [Problem(None, "not_object", {"fields": ", ".join(fields), "got": show(hand)})]
     problems = []
     allowed = set(game.hand_fields) | {"dealer"}
     for key in hand:
         if key not in allowed:
-            problems.append(Problem(key, f"unknown field \"{key}\" for {game.title} (allowed: {', '.join(sorted(allowed))})"))
+            problems.append(Problem(key, "unknown_field", {"key": key, "game": game.title,
+                                                           "allowed": ", ".join(sorted(allowed))}))
     for key in game.required_fields:
         if key not in hand:
-            problems.append(Problem(key, f"{key}: missing"))
+            problems.append(Problem(key, "missing"))
     if "dealer" in hand:
         dealer = hand["dealer"]
         if not is_whole(dealer) or not 0 <= dealer < table.seats:
-            problems.append(Problem("dealer", f"dealer: must be a seat 0 to {table.seats - 1}, got {show(dealer)}"))
+            problems.append(Problem("dealer", "not_seat", {"last": table.seats - 1, "got": show(dealer)}))
     return problems
 
 
@@ -216,8 +228,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         found = hand_problems(game, hand, table, None if problems else dealer)
         if winners is not None and not problems:
-            found.append(Problem(None, "recorded after the game ended "
-                                 f"(it ended after hand {number - 1})"))
+            found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
             by_hand[number] = found
             problems += [f"hand {number}: {p.message}" for p in found]

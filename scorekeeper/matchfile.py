@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from .engine import Match, MatchError, MatchResult, replay
-from .games.base import show
+from .games.base import Problem, rule, show
 
 FORMAT = "scorekeeper-match-1"
 KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
@@ -34,12 +34,12 @@ def _object(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
-def repeated_keys(value: Any, where: str = "") -> list[str]:
-    """A problem line for every key that appears twice in one object, naming where."""
-    problems = []
+def repeated_keys(value: Any, where: str = "") -> list[Problem]:
+    """A problem for every key that appears twice in one object, naming where."""
+    problems: list[Problem] = []
     if isinstance(value, _Object):
         for key in value.repeated:
-            problems.append(f"{where or key}: " + (f"key \"{key}\" appears twice" if where else "appears twice"))
+            problems.append(Problem(where, "repeated_key", {"key": key}) if where else rule(key, "appears twice"))
         for key, inner in value.items():
             problems += repeated_keys(inner, f"{where}.{key}" if where else key)
     elif isinstance(value, list):
@@ -55,18 +55,16 @@ def parse(doc: Any) -> Match:
         raise MatchError(["match: must be a JSON object with game, players and hands"])
     # null for an optional key means the same as leaving it out
     doc = {key: value for key, value in doc.items() if not (value is None and key in OPTIONAL)}
-    problems = [f"{key}: unknown key (allowed: {', '.join(KEYS)})" for key in doc if key not in KEYS]
+    problems = [rule(key, f"unknown key (allowed: {', '.join(KEYS)})") for key in doc if key not in KEYS]
     if "format" in doc and doc["format"] != FORMAT:
-        problems.append(f"format: must be \"{FORMAT}\", got {show(doc['format'])}")
-    for key in ("game", "players"):
-        if key not in doc:
-            problems.append(f"{key}: missing")
+        problems.append(rule("format", f"must be \"{FORMAT}\", got {show(doc['format'])}"))
+    problems += [Problem(key, "missing") for key in ("game", "players") if key not in doc]
     if "hands" in doc and not isinstance(doc["hands"], list):
-        problems.append("hands: must be a list of hands")
+        problems.append(rule("hands", "must be a list of hands"))
     problems += date_problems(doc.get("date"))
     problems += note_problems(doc.get("note"))
     if problems:
-        raise MatchError(problems)
+        raise MatchError.of(problems)
     return Match(
         game=doc["game"],
         players=doc["players"],
@@ -78,7 +76,7 @@ def parse(doc: Any) -> Match:
     )
 
 
-def date_problems(value: Any) -> list[str]:
+def date_problems(value: Any) -> list[Problem]:
     if value is None:
         return []
     try:
@@ -86,17 +84,17 @@ def date_problems(value: Any) -> list[str]:
             raise ValueError
         datetime.date.fromisoformat(value)
     except ValueError:
-        return [f"date: must be a day as YYYY-MM-DD, got {show(value)}"]
+        return [rule("date", f"must be a day as YYYY-MM-DD, got {show(value)}")]
     return []
 
 
-def note_problems(value: Any) -> list[str]:
+def note_problems(value: Any) -> list[Problem]:
     if value is None:
         return []
     if not isinstance(value, str):
-        return [f"note: must be text, got {show(value)}"]
+        return [rule("note", f"must be text, got {show(value)}")]
     if len(value) > NOTE_LIMIT:
-        return [f"note: at most {NOTE_LIMIT} characters, got {len(value)}"]
+        return [rule("note", f"at most {NOTE_LIMIT} characters, got {len(value)}")]
     return []
 
 
@@ -113,7 +111,7 @@ def loads(text: str | bytes) -> Match:
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
     repeated = repeated_keys(doc)
     if repeated:
-        raise MatchError(repeated)
+        raise MatchError.of(repeated)
     return parse(doc)
 
 

@@ -358,7 +358,7 @@ def _too_many_hands(count: int) -> MatchError:
 def _check_details(date: str | None, note: str | None) -> None:
     problems = date_problems(date) + note_problems(note)
     if problems:
-        raise MatchError(problems)
+        raise MatchError.of(problems)
 
 
 def create_match(db: Database, match: Match, action: str = "create") -> int:

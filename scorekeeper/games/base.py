@@ -6,20 +6,48 @@ order; a game never sees the web, the database or the match file.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from . import words
+
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with the input. ``field`` names the hand field (or setting)
-    so a form can show the message beside it; ``message`` already names it too, so
-    it reads on its own ("tricks add up to 10, not 11")."""
+    """One thing wrong with the input, as data: the ``field`` it is about (a hand
+    field, a setting as "settings.<name>", or a match key such as "players"), the
+    ``seat`` (for Third Rail's winners, the trick) and ``who`` sits there, a ``code``
+    saying what is wrong and the ``params`` its words need. ``games.words`` is the
+    one place that turns it into words; nobody reads the words back."""
 
     field: str | None
-    message: str
+    code: str
+    params: dict = dataclasses.field(default_factory=dict)
+    seat: int | None = None
+    who: str | None = None
+
+    @property
+    def message(self) -> str:
+        """The match-format contract's line, without the "hand N: " before it."""
+        return words.line(self)
+
+    @property
+    def is_blank(self) -> bool:
+        """Only says that a field (or a seat's value) was left empty."""
+        return self.code == "missing" or (self.code == "not_whole" and self.params.get("value", 0) is None)
+
+
+def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None = None,
+         seat: int | None = None, who: str | None = None) -> Problem:
+    """A game's own rule broken, in the game's words (``plain``: the form's words, where
+    they differ: a checkbox is "ticked", not "true")."""
+    params: dict[str, Any] = {"text": text, "prefix": prefix}
+    if plain is not None:
+        params["plain"] = plain
+    return Problem(field, "rule", params, seat, who)
 
 
 @dataclass(frozen=True)
@@ -38,40 +66,38 @@ class Setting:
     maximum: int | None = None
     choices: tuple = ()
 
-    def parse(self, value: Any) -> tuple[Any, str | None]:
-        """Return (value, None) when valid, else (None, message naming the setting)."""
+    def parse(self, value: Any) -> tuple[Any, Problem | None]:
+        """Return (value, None) when valid, else (None, the problem with it)."""
         where = f"settings.{self.name}"
         if self.kind == "bool":
-            if isinstance(value, bool):
-                return value, None
-            return None, f"{where}: must be true or false, got {show(value)}"
+            return (value, None) if isinstance(value, bool) else (None, bool_problem(where, value))
         if self.kind == "choice":
             if isinstance(value, str) and value in self.choices:
                 return value, None
-            options = ", ".join(f'"{c}"' for c in self.choices)
-            return None, f"{where}: must be one of {options}, got {show(value)}"
+            return None, choice_problem(where, value, self.choices)
         if self.kind == "int_or_null" and value is None:
             return None, None
         if self.kind in ("int", "int_or_null"):
-            problem = range_problem(value, self.minimum, self.maximum)
-            return (value, None) if problem is None else (None, f"{where}: {problem}")
+            problem = range_check(where, value, self.minimum, self.maximum)
+            return (value, None) if problem is None else (None, problem)
         if self.kind == "table":
             return self._parse_table(value, where)
         raise ValueError(f"unknown setting kind {self.kind}")
 
-    def _parse_table(self, value: Any, where: str) -> tuple[Any, str | None]:
+    def _parse_table(self, value: Any, where: str) -> tuple[Any, Problem | None]:
+        keys = ", ".join(self.choices)
         if not isinstance(value, dict):
-            return None, f"{where}: must be an object with keys {', '.join(self.choices)}"
+            return None, rule(where, f"must be an object with keys {keys}")
         missing = [k for k in self.choices if k not in value]
         extra = [k for k in value if k not in self.choices]
         if missing:
-            return None, f"{where}: missing {', '.join(missing)} (all of {', '.join(self.choices)} are needed)"
+            return None, rule(where, f"missing {', '.join(missing)} (all of {keys} are needed)")
         if extra:
-            return None, f"{where}: unknown key {', '.join(map(str, extra))}"
+            return None, rule(where, f"unknown key {', '.join(map(str, extra))}")
         for key in self.choices:
-            problem = range_problem(value[key], self.minimum, self.maximum)
+            problem = range_check(f"{where}.{key}", value[key], self.minimum, self.maximum)
             if problem:
-                return None, f"{where}.{key}: {problem}"
+                return None, problem
         return {k: value[k] for k in self.choices}, None
 
 
@@ -206,7 +232,13 @@ class Game:
         # A copy, so a match that edits a table setting never edits the defaults.
         return {s.name: copy.deepcopy(s.default) for s in self.settings}
 
-    def check_settings(self, settings: dict) -> list[str]:
+    # How the form names a hand field in its messages, where the key does not read well.
+    field_words: ClassVar[dict[str, str]] = {}
+
+    def field_word(self, name: str) -> str:
+        return self.field_words.get(name, name.replace("_", " "))
+
+    def check_settings(self, settings: dict) -> list[Problem]:
         """Rules between settings (each already valid on its own)."""
         return []
 
@@ -341,34 +373,48 @@ def is_whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def range_problem(value: Any, minimum: int | None = None, maximum: int | None = None) -> str | None:
-    """Why ``value`` is not a whole number in [minimum, maximum], or None."""
+def range_check(field: str | None, value: Any, minimum: int | None = None, maximum: int | None = None,
+                seat: int | None = None, who: str | None = None) -> Problem | None:
+    """The problem when ``value`` is not a whole number in [minimum, maximum], or None."""
+    params = {"got": show(value), "value": value}
     if not is_whole(value):
-        return f"must be a whole number, got {show(value)}"
-    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
-        return f"must be {minimum} to {maximum}, got {value}"
-    if minimum is not None and value < minimum:
-        return f"must be at least {minimum}, got {value}"
-    if maximum is not None and value > maximum:
-        return f"must be at most {maximum}, got {value}"
+        return Problem(field, "not_whole", params, seat, who)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        return Problem(field, "out_of_range", dict(params, minimum=minimum, maximum=maximum), seat, who)
     return None
 
 
+def range_problem(value: Any, minimum: int | None = None, maximum: int | None = None) -> str | None:
+    """Why ``value`` is not a whole number in [minimum, maximum], in words, or None."""
+    problem = range_check(None, value, minimum, maximum)
+    return None if problem is None else words.reason(problem)
+
+
+def choice_problem(field: str, value: Any, choices: tuple[str, ...], extra: str = "") -> Problem:
+    options = ", ".join(f'"{c}"' for c in choices) + extra
+    return Problem(field, "choice", {"options": options, "got": show(value), "value": value})
+
+
+def bool_problem(field: str, value: Any) -> Problem:
+    return Problem(field, "not_bool", {"got": show(value), "value": value})
+
+
 def check_count(hand: dict, name: str, minimum: int, maximum: int) -> list[Problem]:
-    problem = range_problem(hand[name], minimum, maximum)
-    return [Problem(name, f"{name}: {problem}")] if problem else []
+    problem = range_check(name, hand[name], minimum, maximum)
+    return [problem] if problem else []
 
 
 def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list[Problem]:
     """``name`` must be a list with one whole number 0..maximum per seat."""
     value = hand[name]
     if not isinstance(value, list) or len(value) != table.seats:
-        return [Problem(name, f"{name}: must be a list of {table.seats} numbers, one per seat, got {show_json(value)}")]
+        return [Problem(name, "not_list", {"what": f"{table.seats} numbers, one per seat", "got": show_json(value),
+                                           "value": value})]
     problems = []
     for seat, count in enumerate(value):
-        problem = range_problem(count, 0, maximum)
+        problem = range_check(name, count, 0, maximum, seat, table.players[seat])
         if problem:
-            problems.append(Problem(name, f"{name}[{seat}] ({table.players[seat]}): {problem}"))
+            problems.append(problem)
     return problems
 
 
@@ -376,14 +422,11 @@ def check_choice(hand: dict, name: str, choices: tuple[str, ...]) -> list[Proble
     value = hand[name]
     if isinstance(value, str) and value in choices:
         return []
-    options = ", ".join(f'"{c}"' for c in choices)
-    return [Problem(name, f"{name}: must be one of {options}, got {show(value)}")]
+    return [choice_problem(name, value, choices)]
 
 
 def check_bool(hand: dict, name: str) -> list[Problem]:
-    if isinstance(hand[name], bool):
-        return []
-    return [Problem(name, f"{name}: must be true or false, got {show(hand[name])}")]
+    return [] if isinstance(hand[name], bool) else [bool_problem(name, hand[name])]
 
 
 def show_json(value: Any) -> str:

@@ -5,7 +5,7 @@ two (the defenders), but every player is scored alone, with their own bags.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (  # how it is shown
     Ending,
@@ -23,6 +23,7 @@ from .base import (  # how it is shown
     is_whole,
     name_list,
     played,
+    rule,
     show,
     show_json,
     split_tricks,
@@ -68,6 +69,7 @@ class DummySpades(Game):
                 minimum=1, maximum=4),
     )
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
+    field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
     required_fields = ("bids", "tricks", "dummy_tricks")
 
     # --- a hand ---------------------------------------------------------
@@ -79,8 +81,8 @@ class DummySpades(Game):
         if not trick_problems:
             total = sum(hand["tricks"]) + hand["dummy_tricks"]
             if total != TRICKS:
-                trick_problems.append(Problem("tricks", f"tricks add up to {total} with the dummy's "
-                                                        f"{hand['dummy_tricks']}, not {TRICKS}"))
+                trick_problems.append(Problem("tricks", "sum", {"total": total, "expected": TRICKS,
+                                                                "extra": f" with the dummy's {hand['dummy_tricks']}"}))
         return problems + trick_problems
 
     def _check_nils(self, hand: dict, table: Table) -> list[Problem]:
@@ -88,22 +90,22 @@ class DummySpades(Game):
             return []
         nils = hand["nils"]
         if not isinstance(nils, list) or len(nils) != table.seats:
-            return [Problem("nils", f"nils: must be a list of {table.seats} lists, one per seat, of the hands "
-                                    f"each player bid nil on, got {show_json(nils)}")]
+            return [Problem("nils", "not_list", {"what": f"{table.seats} lists, one per seat, of the hands each "
+                                                         "player bid nil on", "got": show_json(nils), "value": nils})]
         problems = []
         for seat, held in enumerate(nils):
-            where = f"nils[{seat}] ({table.players[seat]})"
+            who = table.players[seat]
             if not isinstance(held, list):
-                problems.append(Problem("nils", f"{where}: must be a list of seat numbers and/or \"dummy\", "
-                                                f"got {show_json(held)}"))
+                problems.append(Problem("nils", "not_list", {"what": 'seat numbers and/or "dummy"',
+                                                             "got": show_json(held), "value": held}, seat, who))
                 continue
             seen = []
             for holder in held:
                 if not (holder == DUMMY or (is_whole(holder) and 0 <= holder < table.seats)):
-                    problems.append(Problem("nils", f"{where}: each entry must be a seat 0 to {table.seats - 1} "
-                                                    f"or \"dummy\", got {show(holder)}"))
+                    problems.append(rule("nils", f"each entry must be a seat 0 to {table.seats - 1} or \"dummy\", "
+                                                 f"got {show(holder)}", seat=seat, who=who))
                 elif holder in seen:
-                    problems.append(Problem("nils", f"{where}: {hand_name(holder, table)} is listed twice"))
+                    problems.append(rule("nils", f"{hand_name(holder, table)} is listed twice", seat=seat, who=who))
                 seen.append(holder)
         return problems
 

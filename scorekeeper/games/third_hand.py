@@ -5,7 +5,7 @@ Scoring, rulings and the trick referee follow rules.md section 1.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (  # how it is shown
     CardCounter,
@@ -22,6 +22,7 @@ from .base import (  # how it is shown
     check_choice,
     check_seat_counts,
     range_problem,
+    rule,
     show,
     show_json,
     suit_choices,
@@ -89,25 +90,25 @@ def _or_list(numbers) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def points_problems(points: list[int], names: tuple[str, ...]) -> list[str]:
+def points_problems(points: list[int], names: tuple[str, ...]) -> list[Problem]:
     """Why a pair of captured points cannot come from 14 cards (empty if it can)."""
     if tuple(points) in POSSIBLE_POINTS:
         return []
     problems = []
     total = sum(points)
     if total not in POSSIBLE_TOTALS:
-        problems.append(f"points add up to {total}, which 14 captured cards cannot make "
-                        f"(possible totals: {_ranges(POSSIBLE_TOTALS)})")
+        problems.append(rule("points", f"points add up to {total}, which 14 captured cards cannot make "
+                             f"(possible totals: {_ranges(POSSIBLE_TOTALS)})", prefix=False))
     for seat, p in enumerate(points):
         if p not in CARDS_FOR_POINTS:
-            problems.append(f"points[{seat}] ({names[seat]}): {p} cannot be made from an even number "
-                            "of captured cards (2 a trick; Ace 1, nine 9, ten and pictures 10)")
+            problems.append(rule("points", f"{p} cannot be made from an even number of captured cards "
+                                 "(2 a trick; Ace 1, nine 9, ten and pictures 10)", seat=seat, who=names[seat]))
     if problems:
         return problems
     # With a possible total the aces and nines always fit, so only the card counts clash.
-    return [f"points: {names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
-            f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
-            "which never add up to the 14 cards captured"]
+    return [rule("points", f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
+                 f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
+                 "which never add up to the 14 cards captured")]
 
 
 def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, ...] = ("first player", "second player"),
@@ -174,6 +175,7 @@ class ThirdHand(Game):
                 kind="table", minimum=0, choices=RANKS),
     )
     hand_fields = ("bids", "trump", "exchanged", "points")
+    field_words: ClassVar[dict[str, str]] = {"points": "card points", "exchanged": "swap"}
     required_fields = ("bids", "trump", "points")
     past_target = True  # "the highest score past 500": reaching the target exactly is not enough
 
@@ -186,31 +188,31 @@ class ThirdHand(Game):
         if "exchanged" in hand:
             problems += check_bool(hand, "exchanged")
             if hand["exchanged"] is True and not bid_problems and holder_of(hand["bids"]) is None:
-                problems.append(Problem("exchanged", "exchanged: true, but both passed, so there was no "
-                                        "contract and nobody may swap with the third hand"))
+                why = "both passed, so there was no contract and nobody may swap with the third hand"
+                problems.append(rule("exchanged", f"true, but {why}", plain=f"ticked, but {why}"))
         point_problems = check_seat_counts(hand, "points", table, 10 * CARDS_CAPTURED)
         if not point_problems:
-            point_problems = [Problem("points", m) for m in points_problems(hand["points"], table.players)]
+            point_problems = points_problems(hand["points"], table.players)
         return problems + point_problems
 
     def _check_bids(self, bids, table: Table, dealer: int | None) -> list[Problem]:
         if not isinstance(bids, list) or len(bids) != table.seats:
-            return [Problem("bids", f"bids: must be a list of {table.seats} bids, one per seat "
-                            f"(a rank or null for face down), got {show_json(bids)}")]
-        options = ", ".join(f'"{r}"' for r in RANKS)
-        problems = [Problem("bids", f"bids[{seat}] ({table.players[seat]}): must be one of {options} "
-                            f"or null (face down), got {show(bid)}")
+            return [Problem("bids", "not_list", {"what": f"{table.seats} bids, one per seat (a rank or null for face "
+                                                         "down)", "got": show_json(bids), "value": bids})]
+        options = ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"
+        problems = [Problem("bids", "choice", {"options": options, "got": show(bid), "value": bid},
+                            seat, table.players[seat])
                     for seat, bid in enumerate(bids) if bid is not None and bid not in RANKS]
         if problems or None in bids:
             return problems
         if bids[0] == bids[1]:
-            return [Problem("bids", f"bids: both bid {bids[0]}, but the dealer must bid a higher rank to "
-                            "top the non-dealer (equal rank does not top)")]
+            return [rule("bids", f"both bid {bids[0]}, but the dealer must bid a higher rank to "
+                         "top the non-dealer (equal rank does not top)")]
         if dealer is not None and holder_of(bids) != dealer:
             other = table.left_of(dealer)
-            return [Problem("bids", f"bids[{dealer}] ({table.players[dealer]}): the dealer's {bids[dealer]} "
-                            f"does not top {table.players[other]}'s {bids[other]}; the dealer must bid "
-                            "higher or pass face down")]
+            return [rule("bids", f"the dealer's {bids[dealer]} does not top {table.players[other]}'s "
+                         f"{bids[other]}; the dealer must bid higher or pass face down",
+                         seat=dealer, who=table.players[dealer])]
         return []
 
     def score_hand(self, hand: dict, table: Table, dealer: int, state) -> Scored:

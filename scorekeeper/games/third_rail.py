@@ -5,7 +5,7 @@ Scoring follows rules.md section 4. The module also holds the trick referee
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (  # how it is shown
     FieldGroup,
@@ -20,6 +20,7 @@ from .base import (  # how it is shown
     check_seat_counts,
     is_whole,
     name_list,
+    rule,
     show_json,
     suit_choices,
     suit_name,
@@ -187,6 +188,7 @@ class ThirdRail(Game):
                 kind="bool"),
     )
     hand_fields = ("winners", "scoring_tricks", "other_tricks", "trump")
+    field_words: ClassVar[dict[str, str]] = {"winners": "trick winners"}
     # Either form will do, so neither is required; check_hand insists on exactly one.
     required_fields = ()
 
@@ -197,7 +199,8 @@ class ThirdRail(Game):
     def _check_form(self, hand: dict, table: Table) -> list[Problem]:
         counts = [k for k in ("scoring_tricks", "other_tricks") if k in hand]
         if "winners" in hand and counts:
-            return [Problem("winners", "give either winners (who won each trick) or "
+            return [rule("winners", prefix=False, plain="give either winners (who won each trick) or scoring "
+                         "tricks and other tricks (each player's counts), not both", text="give either winners (who won each trick) or "
                             "scoring_tricks and other_tricks (each player's counts), not both")]
         if "winners" in hand:
             return self._check_winners(hand, table)
@@ -205,17 +208,19 @@ class ThirdRail(Game):
             return self._check_counts(hand, table)
         if counts:
             other = "other_tricks" if counts == ["scoring_tricks"] else "scoring_tricks"
-            return [Problem(other, f"{other}: missing ({counts[0]} and {other} go together)")]
-        return [Problem("winners", "no tricks recorded: give either winners (who won each trick) "
+            return [Problem(other, "missing", {"with": counts[0]})]
+        return [rule("winners", prefix=False, plain="no tricks recorded: give either winners (who won each "
+                     "trick) or scoring tricks and other tricks (each player's counts)", text="no tricks recorded: give either winners (who won each trick) "
                         "or scoring_tricks and other_tricks (each player's counts)")]
 
     def _check_winners(self, hand: dict, table: Table) -> list[Problem]:
         winners, tricks = hand["winners"], tricks_per_hand(table.seats)
         if not isinstance(winners, list) or len(winners) != tricks:
-            return [Problem("winners", f"winners: must be a list of {tricks} seats, one per trick "
-                            f"({table.seats} players play {tricks} tricks), got {show_json(winners)}")]
-        return [Problem("winners", f"winners[{i}] (trick {i + 1}): must be a seat 0 to {table.seats - 1}, "
-                        f"got {show_json(seat)}")
+            return [Problem("winners", "not_list", {
+                "what": f"{tricks} seats, one per trick ({table.seats} players play {tricks} tricks)",
+                "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats})]
+        return [Problem("winners", "not_seat", {"last": table.seats - 1, "got": show_json(seat), "value": seat,
+                                                "one_based": True}, i, f"trick {i + 1}")
                 for i, seat in enumerate(winners)
                 if not is_whole(seat) or not 0 <= seat < table.seats]
 
@@ -230,7 +235,7 @@ class ThirdRail(Game):
         ):
             found = check_seat_counts(hand, name, table, expected)
             if not found and sum(hand[name]) != expected:
-                found = [Problem(name, f"{name} add up to {sum(hand[name])}, not {expected} ({why})")]
+                found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected, "why": f" ({why})"})]
             problems += found
         return problems
 
@@ -238,7 +243,7 @@ class ThirdRail(Game):
         if "trump" not in hand:
             return []
         if not table.settings["trump"]:
-            return [Problem("trump", "trump: this match plays without trump (setting trump is off), "
+            return [rule("trump", "this match plays without trump (setting trump is off), "
                             "so leave trump out or turn the setting on")]
         return check_choice(hand, "trump", SUITS)
 

@@ -22,6 +22,7 @@ from .base import (  # how it is shown
     check_count,
     check_seat_counts,
     name_list,
+    rule,
     show,
     split_tricks,
 )
@@ -109,10 +110,12 @@ class ThirdWheel(Game):
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
 
-    def check_settings(self, settings: dict) -> list[str]:
+    field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
+
+    def check_settings(self, settings: dict) -> list[Problem]:
         if settings["deals_each"] == 0 and settings["target"] == 0:
-            return ["settings: deals_each and target are both 0, so the game would never end; "
-                    "set at least one of them"]
+            return [rule("settings", "deals_each and target are both 0, so the game would never end; "
+                         "set at least one of them")]
         return []
 
     # --- a hand ---------------------------------------------------------
@@ -121,14 +124,13 @@ class ThirdWheel(Game):
         problems += check_bool(hand, "wheel") + self._check_bid(hand)
         tricks = check_seat_counts(hand, "tricks", table, TRICKS)
         if not tricks and sum(hand["tricks"]) != TRICKS:
-            tricks = [Problem("tricks", f"tricks add up to {sum(hand['tricks'])}, not {TRICKS}")]
+            tricks = [Problem("tricks", "sum", {"total": sum(hand["tricks"]), "expected": TRICKS})]
         return problems + tricks
 
     def _check_bid(self, hand: dict) -> list[Problem]:
         problems = check_count(hand, "bid", 0, TRICKS)
         if not problems and hand["wheel"] is True and 0 < hand["bid"] < 6:
-            problems.append(Problem("bid", "bid: a dealer who took the Wheel must bid 0 or "
-                                           f"6 to {TRICKS}, got {hand['bid']}"))
+            problems.append(rule("bid", f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {hand['bid']}"))
         return problems
 
     # --- scoring --------------------------------------------------------

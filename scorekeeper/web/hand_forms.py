@@ -7,7 +7,6 @@ engine checks it and scores it.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,15 +15,12 @@ from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectF
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
-from ..games import GAMES
-from ..games.base import FieldGroup
+from ..games import GAMES, words
+from ..games.base import FieldGroup, Problem
 from . import point_counter
 
-# The engine's hand fields in the words the form uses (messages, "Still to fill in").
-FIELD_WORDS = {"bids": "bids", "bid": "dealer's bid", "trump": "trump", "mode": "high or low",
-               "points": "card points", "tricks": "tricks", "dummy_tricks": "the dummy's tricks",
-               "scoring_tricks": "scoring tricks", "other_tricks": "other tricks",
-               "winners": "trick winners", "nils": "nil bids", "exchanged": "swap", "dealer": "dealer"}
+# What is still blank on a form: (hand field, seat), the seat None for a single field.
+Blank = tuple[str, int | None]
 
 
 class WholeNumberField(IntegerField):
@@ -135,6 +131,8 @@ def make_form(game: str, players: list[str], settings: dict, dealer: int | None,
     if formdata is None and version is not None:
         form.version.data = str(version)
     form.groups = groups
+    form.word = GAMES[game].field_word  # how this game's form names its fields in messages
+    form.players = players
     form.open_groups = {g.name for g in groups if g.in_details
                         and any(form[f].data not in (None, "", [], "None") for f in g.fields)}
     form.problems, form.general = {}, []
@@ -167,12 +165,12 @@ def hand_to_data(groups: list[Group], hand: dict) -> dict:
     return data
 
 
-def form_to_hand(form) -> tuple[dict, list[str]]:
+def form_to_hand(form) -> tuple[dict, list[Blank]]:
     """The hand dict the engine scores, and what is still blank (for the preview).
     Blank scalar fields are left out (the engine says "missing"); a blank seat in
     a list is null (the engine names the seat)."""
     hand: dict = {}
-    missing: list[str] = []
+    missing: list[Blank] = []
     groups: list[Group] = form.groups
     uses_winners = any(g.kind == "winners" and (form.winners.data or "").strip() for g in groups)
     for g in groups:
@@ -183,7 +181,7 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
             for s, fname in zip(g.seats, g.fields):
                 values[s] = form[fname].data
                 if values[s] is None and not form[fname].errors:
-                    missing.append(f"{g.legend.split(' (')[0].lower()}: {form[fname].label.text}")
+                    missing.append((g.name, s))
             if all(v is None for v in values.values()) and g.optional:
                 continue
             hand[g.name] = [values[s] for s in sorted(values)]
@@ -192,7 +190,7 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
             for s, fname in zip(g.seats, g.fields):
                 raw = form[fname].data
                 if raw in (None, "", "None"):
-                    missing.append(f"bid: {form[fname].label.text}")
+                    missing.append((g.name, s))
                     values[s] = "?"
                 else:
                     values[s] = None if raw == "pass" else raw
@@ -218,14 +216,14 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
             value = form[g.name].data
             if value is None:
                 if not form[g.name].errors:
-                    missing.append(g.legend.split(" (")[0].lower())
+                    missing.append((g.name, None))
             else:
                 hand[g.name] = value
         elif g.kind == "radio":
             value = form[g.name].data
             if value in (None, "", "None"):
                 if not g.optional:
-                    missing.append(g.legend.split(" (")[0].lower())
+                    missing.append((g.name, None))
             else:
                 hand[g.name] = value
     # the "?" placeholder keeps the seat order; a missing bid is reported as missing
@@ -235,76 +233,26 @@ def form_to_hand(form) -> tuple[dict, list[str]]:
     return hand, missing
 
 
-def _missing_key(g: Group) -> str:
-    """How ``form_to_hand`` names a group in its list of blanks."""
-    return "bid" if g.kind == "seat_rank" else g.legend.split(" (")[0].lower()
-
-
-def missing_summary(form, missing: list[str]) -> str:
+def missing_summary(form, missing: list[Blank]) -> str:
     """The blanks in the form's words, every one at once: "bids, trump, card
     points"; a group only partly blank names its seats: "tricks (Cy)"."""
-    parts, left = [], list(missing)
+    parts = []
     for g in form.groups:
-        key, word = _missing_key(g), FIELD_WORDS.get(g.name, _missing_key(g))
-        if key in left:
-            left.remove(key)
-            parts.append(word)
+        seats = [seat for name, seat in missing if name == g.name]
+        if not seats:
             continue
-        seats = [m for m in left if m.startswith(key + ": ")]
-        if seats:
-            left = [m for m in left if m not in seats]
-            names = [m[len(key) + 2:] for m in seats]
-            parts.append(word if len(names) == len(g.fields) else f"{word} ({', '.join(names)})")
-    return ", ".join(parts + left)
+        word = form.word(g.name)
+        if None in seats or len(seats) == len(g.fields):
+            parts.append(word)
+        else:
+            names = [form[f"{g.name}_{seat}"].label.text for seat in g.seats if seat in seats]
+            parts.append(f"{word} ({', '.join(names)})")
+    return ", ".join(parts)
 
 
-_SEAT_PREFIX = re.compile(r"^(\w+)\[(\d+)\] \(([^)]*)\): (.*)$", re.S)
-_FIELD_PREFIX = re.compile(r"^(\w+): (.*)$", re.S)
-_RAW_FIELDS = re.compile(r"\b(" + "|".join(k for k in FIELD_WORDS if "_" in k) + r")\b")
-_EMPTY = re.compile(r"^(missing|must be a whole number, got null)\b")
-
-
-def is_blank_message(message: str) -> bool:
-    """An engine message that only says a field was left empty."""
-    found = _SEAT_PREFIX.match(message) or _FIELD_PREFIX.match(message)
-    return found is not None and bool(_EMPTY.match(found.groups()[-1]))
-
-
-def _one_based(text: str) -> str:
-    """Third Rail's winners as the user typed them (seat 1 first), not the file's 0-based seats."""
-    text = re.sub(r"seat (\d+) to (\d+)", lambda m: f"seat {int(m[1]) + 1} to {int(m[2]) + 1}", text)
-    text = re.sub(r"^must be a list of (\d+) seats, one per trick", r"needs \1 winners, one per trick", text)
-
-    def typed(m) -> str:
-        values = [v.strip() for v in m[1].split(",") if v.strip()]
-        shown = [str(int(v) + 1) if v.lstrip("-").isdecimal() else v for v in values]
-        return f"; you typed {len(values)}: " + " ".join(shown)
-    text = re.sub(r", got \[([^\]]*)\]", typed, text)
-    return re.sub(r"got (-?\d+)$", lambda m: f"got {int(m[1]) + 1}", text)
-
-
-def plain_message(message: str, in_place: bool = False) -> str:
-    """An engine message (the CLI's words, which name the match file's fields)
-    in the form's words. ``in_place``: shown next to its own field, so the field
-    is not named again. "bids[2] (Fay): must be a whole number, got null" ->
-    "Fay: still to fill in"; "scoring_tricks add up to 6" -> "scoring tricks add up to 6"."""
-    head, rest = None, message
-    seat = _SEAT_PREFIX.match(message)
-    field = _FIELD_PREFIX.match(message)
-    if seat:
-        name, rest = seat[1], seat[4]
-        head = seat[3][:1].upper() + seat[3][1:]  # the player ("Fay") or "trick 4"
-    elif field and field[1] in FIELD_WORDS:
-        name, rest = field[1], field[2]
-        head = None if in_place else FIELD_WORDS[name][:1].upper() + FIELD_WORDS[name][1:]
-    else:
-        name = ""
-    if name == "winners" or message.startswith("winners"):
-        rest = _one_based(rest)
-    rest = _EMPTY.sub("still to fill in", rest)
-    rest = re.sub(r"^true, but", "ticked, but", rest)  # a checkbox, not the file's true
-    rest = _RAW_FIELDS.sub(lambda m: FIELD_WORDS[m[1]], rest)
-    return f"{head}: {rest}" if head else rest
+def plain(form, problem: Problem, in_place: bool = False) -> str:
+    """An engine problem in the form's words (``games.words.plain``)."""
+    return words.plain(problem, form.word, in_place)
 
 
 def field_errors(form) -> dict[str, list[str]]:

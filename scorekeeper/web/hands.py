@@ -50,15 +50,13 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
             return out  # still typing: only say what is still to fill in
         known = {g.name for g in form.groups}
         for problem in error.hand_problems.get(number, []):
-            if missing and hand_forms.is_blank_message(problem.message):
+            if missing and problem.is_blank:
                 continue  # said once, with every other blank, in "Still to fill in"
             if problem.field is not None and problem.field in known:
-                errors.setdefault(problem.field, []).append(hand_forms.plain_message(problem.message, in_place=True))
+                errors.setdefault(problem.field, []).append(hand_forms.plain(form, problem, in_place=True))
             else:
-                out["general"].append(hand_forms.plain_message(problem.message))
-        prefix = f"hand {number}: "
-        out["general"] += [hand_forms.plain_message(p) for p in error.problems
-                           if not p.startswith(prefix)]
+                out["general"].append(hand_forms.plain(form, problem))
+        out["general"] += other_problems(form, error, number)
         return out
     scored = result.hands[number - 1]
     out["preview"] = {
@@ -72,6 +70,15 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "edit": number <= len(match.hands),
     }
     return out
+
+
+def other_problems(form, error: MatchError, number: int | None = None) -> list[str]:
+    """The engine's problems that are not about hand ``number``, in the form's words."""
+    lines = [hand_forms.plain(form, p) for p in error.header]
+    for other, problems in sorted(error.hand_problems.items()):
+        if other != number:
+            lines += [f"hand {other}: {hand_forms.plain(form, p)}" for p in problems]
+    return lines or ([] if error.hand_problems else list(error.problems))
 
 
 def _hand_form(info: dict, number: int, formdata=None, hand=None):
@@ -175,7 +182,7 @@ def record(match_id: int):
         except store.StaleVersion:
             return _stale_record(match_id, based_on)
         except MatchError as error:  # the engine refused on the final check
-            check["general"] = [hand_forms.plain_message(p) for p in error.problems]
+            check["general"] = other_problems(form, error)
         else:
             saved = None if based_on is None else dict(
                 info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
@@ -240,7 +247,7 @@ def edit(match_id: int, number: int):
             info = page.load(match_id)
             form.version.data = str(info["version"])
         except MatchError as error:
-            check["general"] = [hand_forms.plain_message(p) for p in error.problems]
+            check["general"] = other_problems(form, error)
         else:
             old_totals = {h.number: h.totals for h in before.hands}
             changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
@@ -14,7 +13,7 @@ from wtforms.widgets import DateInput
 
 from .. import store
 from ..engine import Match, MatchError
-from ..games import GAMES
+from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view
 from .db import get_db
@@ -140,27 +139,23 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
     return match, problems, seats
 
 
-def place_problems(form, lines: list[str], problems: dict, seats: list[int]) -> None:
-    """Put the engine's problem lines next to the fields they name."""
-    for line in lines:
-        m = re.match(r"players\[(\d+)\]: (.*)", line)
-        if m and int(m.group(1)) < len(seats):
-            problems.setdefault(f"player_{seats[int(m.group(1))]}", []).append(m.group(2))
-            continue
-        m = re.match(r"settings\.([a-z_]+)", line)
-        if m and any(item["name"] == m.group(1) for item in form.settings_shown):
-            form.setting_errors.setdefault(m.group(1), []).append(line)
-            continue
-        if line.startswith("players"):
-            problems["players"].append(line.split(": ", 1)[-1])
-        elif line.startswith("first_dealer"):
-            problems["first_dealer"].append(line)
-        elif line.startswith("date"):
-            problems["date"].append(line)
-        elif line.startswith("note"):
-            problems["note"].append(line)
+def place_problems(form, error: MatchError, problems: dict, seats: list[int]) -> None:
+    """Put the engine's problems next to the fields they are about."""
+    shown = {item["name"] for item in form.settings_shown}
+    for problem in error.header:
+        setting = problem.field.split(".")[1] if problem.field and problem.field.startswith("settings.") else None
+        if problem.field == "players" and problem.seat is not None and problem.seat < len(seats):
+            problems.setdefault(f"player_{seats[problem.seat]}", []).append(words.reason(problem))
+        elif setting in shown:
+            form.setting_errors.setdefault(setting, []).append(problem.message)
+        elif problem.field == "players":
+            problems["players"].append(words.reason(problem))
+        elif problem.field in ("first_dealer", "date", "note"):
+            problems[problem.field].append(problem.message)
         else:
-            problems["general"].append(line)
+            problems["general"].append(problem.message)
+    if not error.header:  # refused for the whole match (too many hands), not a field
+        problems["general"] += error.problems
 
 
 # --- views ------------------------------------------------------------------------
@@ -243,7 +238,7 @@ def create_match():
             try:
                 match_id = store.create_match(get_db(), match)
             except MatchError as error:
-                place_problems(form, error.problems, problems, seats)
+                place_problems(form, error, problems, seats)
             else:
                 security.note_new_match()
                 access.grant_new_match(match_id)  # whoever starts a match scores it on this device

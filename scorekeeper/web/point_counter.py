@@ -33,7 +33,7 @@ def _counts(form, seat: int, counter: CardCounter) -> dict | None:
     return {k: (0 if v is None else v) for k, v in values.items()}
 
 
-def apply(form, hand: dict, missing: list[str]) -> None:
+def apply(form, hand: dict, missing: list) -> None:
     """Replace a player's points with the points of their counted cards; put
     what is impossible beside the count inputs (as field errors)."""
     groups = [g for g in form.groups if g.kind == "counts"]
@@ -46,7 +46,7 @@ def apply(form, hand: dict, missing: list[str]) -> None:
     counts = {seat: _counts(form, seat, counter) for seat in seats}
     if not any(counts.values()):
         return
-    names = tuple(form[field_name(s, counter.kinds[0][0])].label.text.split(":")[0] for s in seats)
+    names = tuple(form.players[s] for s in seats)
     first = form[groups[0].fields[0]]
     problems = counter.problems(counts, names)
     if problems:
@@ -54,11 +54,9 @@ def apply(form, hand: dict, missing: list[str]) -> None:
         return
     into = counter.into
     points = list(hand.get(into) or [None] * len(seats))
-    legend = next((g.legend for g in form.groups if g.name == into), into)
     for seat, c in counts.items():
         if c is not None:
             points[seat] = counter.points(c)
             form[f"{into}_{seat}"].data = points[seat]
-            label = form[f"{into}_{seat}"].label.text
-            missing[:] = [m for m in missing if m != f"{legend.split(' (')[0].lower()}: {label}"]
+            missing[:] = [m for m in missing if m != (into, seat)]  # counted: no longer blank
     hand[into] = points

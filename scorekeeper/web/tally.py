@@ -40,7 +40,8 @@ def _winners(raw: str, seats: int, tricks: int) -> list[int]:
 
 def _lines(error: MatchError) -> list[str]:
     """The engine's problems without "hand N: ": the tally is only ever about the hand being tapped."""
-    return [p.split(": ", 1)[-1] if p.startswith("hand ") else p for p in error.problems]
+    found = [p.message for problems in error.hand_problems.values() for p in problems]
+    return [p.message for p in error.header] + found or list(error.problems)
 
 
 @bp.route("/matches/<int:match_id>/tally", methods=["GET", "POST"])

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from scorekeeper import store
+from scorekeeper.games import GAMES, words
+from scorekeeper.games.base import Problem, rule
 from scorekeeper.web.db import get_db
-from scorekeeper.web.hand_forms import plain_message
 
 from .helpers import page_of, record, start, text, version
 
@@ -27,16 +28,43 @@ def field_box(html: str, name: str) -> str:
 
 # --- messages in the form's words -------------------------------------------------------
 
-def test_engine_messages_get_the_forms_words():
-    assert plain_message("bids[2] (Fay): must be a whole number, got null", in_place=True) == "Fay: still to fill in"
-    assert plain_message("dummy_tricks: missing") == "The dummy's tricks: still to fill in"
-    assert plain_message("dummy_tricks: missing", in_place=True) == "still to fill in"
-    assert plain_message("points[0] (Alice): 61 cannot be made", in_place=True) == "Alice: 61 cannot be made"
-    assert plain_message("scoring_tricks add up to 6, not 5 (x)", in_place=True) == "scoring tricks add up to 6, not 5 (x)"
-    assert plain_message("other_tricks: missing (scoring_tricks and other_tricks go together)") == (
-        "Other tricks: still to fill in (scoring tricks and other tricks go together)")
-    assert plain_message("hand 2: tricks add up to 12, not 11") == "hand 2: tricks add up to 12, not 11"
-    assert plain_message("exchanged: true, but both passed", in_place=True) == "ticked, but both passed"
+def test_engine_problems_get_the_forms_words():
+    spades, rail, hand = GAMES["dummy_spades"].field_word, GAMES["third_rail"].field_word, GAMES["third_hand"].field_word
+    blank_seat = Problem("bids", "not_whole", {"got": "null", "value": None}, 2, "Fay")
+    assert blank_seat.message == "bids[2] (Fay): must be a whole number, got null"
+    assert words.plain(blank_seat, spades, in_place=True) == "Fay: still to fill in"
+    missing = Problem("dummy_tricks", "missing")
+    assert missing.message == "dummy_tricks: missing"
+    assert words.plain(missing, spades) == "The dummy's tricks: still to fill in"
+    assert words.plain(missing, spades, in_place=True) == "still to fill in"
+    made = rule("points", "61 cannot be made", seat=0, who="Alice")
+    assert words.plain(made, hand, in_place=True) == "Alice: 61 cannot be made"
+    total = Problem("scoring_tricks", "sum", {"total": 6, "expected": 5, "why": " (x)"})
+    assert total.message == "scoring_tricks add up to 6, not 5 (x)"
+    assert words.plain(total, rail, in_place=True) == "scoring tricks add up to 6, not 5 (x)"
+    together = Problem("other_tricks", "missing", {"with": "scoring_tricks"})
+    assert together.message == "other_tricks: missing (scoring_tricks and other_tricks go together)"
+    assert words.plain(together, rail) == "Other tricks: still to fill in (scoring tricks and other tricks go together)"
+    ticked = rule("exchanged", "true, but both passed", plain="ticked, but both passed")
+    assert ticked.message == "exchanged: true, but both passed"
+    assert words.plain(ticked, hand, in_place=True) == "ticked, but both passed"
+
+
+def test_every_problem_code_has_words():
+    """A generic check: every code the engine can raise is worded, both ways, with
+    nothing left unfilled."""
+    samples = [Problem("tricks", "missing"), Problem("tricks", "not_whole", {"got": '"x"', "value": "x"}),
+               Problem("tricks", "out_of_range", {"got": "12", "value": 12, "minimum": 0, "maximum": 11}, 1, "Bob"),
+               Problem("dealer", "not_seat", {"got": "5", "last": 2}),
+               Problem("bids", "not_list", {"what": "3 numbers, one per seat", "got": "7"}),
+               Problem("trump", "choice", {"options": '"moons", "suns"', "got": '"x"'}),
+               Problem("wheel", "not_bool", {"got": "1"}), Problem("tricks", "sum", {"total": 10, "expected": 11}),
+               Problem("x", "unknown_field", {"key": "x", "game": "Third Wheel", "allowed": "bid"}),
+               Problem(None, "not_object", {"fields": "bid", "got": "7"}), Problem(None, "after_end", {"last": 4}),
+               Problem("hand 1", "repeated_key", {"key": "bid"}), rule("bid", "a rule")]
+    for problem in samples:
+        for said in (problem.message, words.plain(problem, GAMES["third_wheel"].field_word)):
+            assert said and "{" not in said and "None" not in said, (problem, said)
 
 
 def test_third_rail_sum_message_names_no_internal_field(client):
