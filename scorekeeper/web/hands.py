@@ -174,19 +174,22 @@ def record(match_id: int):
         return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
-        try:
-            _, after = store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on,
-                                      request_key=key, known=page.replayed(info))
-        except store.AlreadySaved as already:
-            return _saved(match_id, already.hand)
-        except store.StaleVersion:
-            return _stale_record(match_id, based_on)
-        except MatchError as error:  # the engine refused on the final check
-            check["general"] = other_problems(form, error)
-        else:
+        def on_saved(written: page.Written):
+            if written.again:
+                return _saved(match_id, written.hand)
             saved = None if based_on is None else dict(
                 info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
-            return _saved(match_id, number, after, saved)
+            return _saved(match_id, number, written.result[1], saved)
+
+        def on_refused(error: MatchError) -> None:  # the engine refused on the final check
+            check["general"] = other_problems(form, error)
+
+        answer = page.answer_write(
+            lambda: store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on, request_key=key,
+                                   known=page.replayed(info)),
+            saved=on_saved, stale=lambda _: _stale_record(match_id, based_on), refused=on_refused)
+        if answer is not None:
+            return answer
     if form is not None:
         _apply_check(form, check)
     context = page.scoreboard_context(match_id, info=info, hand_form=form)
@@ -236,28 +239,34 @@ def edit(match_id: int, number: int):
                                            match_id=match_id, original=original), 409
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
-        try:
-            before, after = store.edit_hand(get_db(), match_id, number, check["hand"],
-                                            expected_version=based_on, request_key=key, known=page.replayed(info))
-        except store.AlreadySaved:
-            flash(f"Hand {number} corrected.")
+        def on_saved(written: page.Written):
+            if written.again:
+                flash(f"Hand {number} corrected.")
+            else:
+                before, after = written.result
+                old_totals = {h.number: h.totals for h in before.hands}
+                changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
+                if based_on is not None:
+                    page.remember(match_id, based_on + 1, after)
+                session["changed"] = {"match": match_id, "from": number, "hands": changed}
+                flash(" ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
+                                if changed else f"Hand {number} corrected; no totals changed."]
+                               + _new_dealers(before, after, number)))
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
-        except store.StaleVersion:
+
+        def on_stale(_: store.StaleVersion) -> None:
             check["general"] = access.stale_message(match_id, based_on, info["players"], "Your correction")
-            info = page.load(match_id)
-            form.version.data = str(info["version"])
-        except MatchError as error:
+            form.version.data = str(page.load(match_id)["version"])
+
+        def on_refused(error: MatchError) -> None:
             check["general"] = other_problems(form, error)
-        else:
-            old_totals = {h.number: h.totals for h in before.hands}
-            changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
-            if based_on is not None:
-                page.remember(match_id, based_on + 1, after)
-            session["changed"] = {"match": match_id, "from": number, "hands": changed}
-            flash(" ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
-                                          if changed else f"Hand {number} corrected; no totals changed."]
-                                         + _new_dealers(before, after, number)))
-            return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
+
+        answer = page.answer_write(
+            lambda: store.edit_hand(get_db(), match_id, number, check["hand"], expected_version=based_on,
+                                    request_key=key, known=page.replayed(info)),
+            saved=on_saved, stale=on_stale, refused=on_refused)
+        if answer is not None:
+            return answer
     _apply_check(form, check)
     return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
                                        match_id=match_id, original=original), 422
@@ -293,21 +302,19 @@ def undo(match_id: int):
         if form.validate():
             key = access.posted_request_key()
             based_on = access.posted_version(request.form.get("version"))
-            try:
-                _, after = store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key,
-                                           known=result)
-            except store.AlreadySaved as already:
-                flash(f"Hand {already.hand} undone. It is kept in the match log.")
-            except store.StaleVersion:
+            def on_saved(written: page.Written) -> None:
+                if not written.again and based_on is not None:
+                    page.remember(match_id, based_on + 1, written.result[1])
+                flash(f"Hand {written.hand or last.number} undone. It is kept in the match log.")
+
+            def on_stale(_: store.StaleVersion) -> None:
                 changed = access.describe_changes(match_id, based_on, info["players"])
-                flash(" ".join(["Nothing was undone:"] + (changed or [
-                    "the match changed on another phone."]) + ["Check the scoreboard, then undo again if you still want to."]))
-            except MatchError as error:
-                flash("Could not undo: " + "; ".join(error.problems))
-            else:
-                if based_on is not None:
-                    page.remember(match_id, based_on + 1, after)
-                flash(f"Hand {last.number} undone. It is kept in the match log.")
+                flash(" ".join(["Nothing was undone:", *(changed or ["the match changed on another phone."]),
+                                "Check the scoreboard, then undo again if you still want to."]))
+
+            page.answer_write(
+                lambda: store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key, known=result),
+                saved=on_saved, stale=on_stale, refused=lambda error: flash("Could not undo: " + "; ".join(error.problems)))
             return redirect(url_for("matches.show", match_id=match_id), 303)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                        dealer=result.players[last.dealer], players=result.players,

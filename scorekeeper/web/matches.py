@@ -269,21 +269,21 @@ def details(match_id: int):
     problems: list[str] = []
     if request.method == "POST":
         if form.validate():
-            try:
-                store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
-                                     expected_version=access.posted_version(form.version.data),
-                                     request_key=access.posted_request_key())
-            except store.AlreadySaved:
+            def on_saved(_: page.Written):
                 flash("Date and note saved.")
                 return redirect(url_for("matches.show", match_id=match_id), 303)
-            except store.StaleVersion as stale:
-                problems = access.stale_message(match_id, stale.expected, info["players"], "Your change")
+
+            def on_stale(stale: store.StaleVersion) -> None:
+                problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Your change"))
                 form.version.data = str(stale.current)
-            except MatchError as error:
-                problems = error.problems
-            else:
-                flash("Date and note saved.")
-                return redirect(url_for("matches.show", match_id=match_id), 303)
+
+            answer = page.answer_write(
+                lambda: store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
+                                             expected_version=access.posted_version(form.version.data),
+                                             request_key=access.posted_request_key()),
+                saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+            if answer is not None:
+                return answer
         else:
             problems = [m for errs in form.errors.values() for m in errs]
     status = 422 if problems else 200

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, current_app, g, url_for
 from werkzeug.http import quote_etag
@@ -84,6 +87,35 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": None if scorer else live_context(info)}
+
+
+@dataclass(frozen=True)
+class Written:
+    """How a store write went: ``result`` is what the store returned; ``again``: the
+    same form had already been saved (a double tap), as ``hand``, and nothing changed."""
+
+    result: Any = None
+    hand: int | None = None
+    again: bool = False
+
+
+def answer_write(write: Callable[[], Any], *, saved: Callable[[Written], Any],
+                 stale: Callable[[store.StaleVersion], Any], refused: Callable[[MatchError], Any]) -> Any:
+    """Run one store write and answer by how it went, the same way on every page:
+    ``saved`` (now, or already), ``stale`` (another phone changed the match since the
+    form was opened), ``refused`` (the engine would not score the match). A match gone
+    meanwhile is a 404. Each answer may be None: the view then shows its form again."""
+    try:
+        result = write()
+    except store.NotFound:
+        abort(404)
+    except store.AlreadySaved as already:
+        return saved(Written(hand=already.hand, again=True))
+    except store.StaleVersion as error:
+        return stale(error)
+    except MatchError as error:
+        return refused(error)
+    return saved(Written(result=result))
 
 
 def board_etag(version: int) -> str:

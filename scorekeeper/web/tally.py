@@ -77,14 +77,7 @@ def tally(match_id: int):
             hand: dict[str, Any] = {"winners": winners}
             if trump:
                 hand["trump"] = trump
-            try:
-                store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version))
-            except store.StaleVersion:
-                problems.append(STALE)
-                version = str(page.load(match_id)["version"])
-            except MatchError as error:
-                problems += _lines(error)
-            else:
+            def on_saved(_: page.Written):
                 flash(f"Hand {len(match.hands) + 1} saved, trick by trick.")
                 target = url_for("matches.show", match_id=match_id, _anchor="totals")
                 if partials.is_partial_request():
@@ -92,6 +85,17 @@ def tally(match_id: int):
                     response.headers["HX-Redirect"] = target
                     return response
                 return redirect(target, 303)
+
+            def on_stale(_: store.StaleVersion) -> None:
+                nonlocal version
+                problems.append(STALE)
+                version = str(page.load(match_id)["version"])
+
+            answer = page.answer_write(
+                lambda: store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version)),
+                saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(_lines(error)))
+            if answer is not None:
+                return answer
     elif request.method == "POST":
         problems.append("This form has expired. Reload the page and try again.")
     if tapped and not problems:
