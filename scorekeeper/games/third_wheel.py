@@ -225,13 +225,12 @@ class ThirdWheel(Game):
             return None
         if next_dealer is None:
             return 0
-        # Dealing goes on in turn until the last player short of deals has dealt.
-        counts, seat, hands = list(dealt), next_dealer, 0
-        while any(count < deals for count in counts):
-            counts[seat] += 1
-            hands += 1
-            seat = (seat + 1) % len(counts)
-        return hands
+        # Dealing goes on in turn from next_dealer: the seat i places after it deals hands
+        # i, i + n, i + 2n, ...; the game lasts until the last seat short of deals has dealt.
+        seats = len(dealt)
+        last = [(seat - next_dealer) % seats + (deals - count - 1) * seats + 1
+                for seat, count in enumerate(dealt) if count < deals]
+        return max(last, default=0)
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         wheel = rng.random() < 0.3
