@@ -158,8 +158,6 @@ class DummySpades(Game):
         return Ending(leaders, f"{cause}, and {names[leaders[0]]} has the highest total, {best}, and wins")
 
 
-# --- the deal ---------------------------------------------------------------
-
     # --- how it is shown --------------------------------------------------
     rules_template = "rules/dummy_spades.html"  # the rules page, filled in from the settings
     seat_counter = "bags"
@@ -219,6 +217,9 @@ class DummySpades(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards)
+
+
+# --- the deal ---------------------------------------------------------------
 
 def peek_line(settings: dict, bidders: list[str]) -> str:
     """What the table does with the dummy before bidding, for setting ``peek``."""

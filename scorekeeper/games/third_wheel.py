@@ -194,8 +194,6 @@ class ThirdWheel(Game):
         return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
 
 
-# --- scoring the three outcomes ----------------------------------------------
-
     # --- how it is shown --------------------------------------------------
     rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
     endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
@@ -270,6 +268,9 @@ class ThirdWheel(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context["trump"], context["mode"])
+
+
+# --- scoring the three outcomes ----------------------------------------------
 
 class View(NamedTuple):
     """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
