@@ -13,6 +13,8 @@ import json
 import os
 import secrets
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlite_utils import Database
@@ -129,6 +131,23 @@ def connect(path: str, migrate: bool = True) -> Database:
             db.enable_wal()
         migrations.apply(db)
     return db
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction that takes SQLite's write lock when it begins (BEGIN
+    IMMEDIATE). A transaction that began as a read cannot wait for the lock when
+    another write holds it: it fails at once with "database is locked". Begun as a
+    writer, it waits its turn (busy_timeout), so concurrent starts and saves queue."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        with db.atomic():  # a savepoint inside: the whole write rolls back on any error
+            yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def backup(source_path: str, target_path: str) -> None:
@@ -369,7 +388,7 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
         raise MatchError([f"hands: {len(match.hands):,} hands, but one match can hold at most {MAX_HANDS:,}"])
     result = replay(match)  # raises before anything is written
     stamp = now()
-    with db.atomic():
+    with writing(db):
         table = db.table("matches")
         table.insert({
             "game": result.game,
@@ -398,7 +417,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
     committing. Returns (result before, result after). A ``request_key``
     already in the audit log raises AlreadySaved and changes nothing.
     ``known`` is the caller's result of the match at ``expected_version``."""
-    with db.atomic():
+    with writing(db):
         row = _lock(db, match_id, expected_version, request_key)
         hands = _hands(db, match_id)
         old = _to_match(row, hands)
@@ -458,7 +477,7 @@ def update_details(db: Database, match_id: int, date: str | None, note: str | No
     """Change the match's date and note (not scored)."""
     note = (note or "").strip() or None
     _check_details(date, note)
-    with db.atomic():
+    with writing(db):
         row = _lock(db, match_id, expected_version, request_key)
         db.execute("update matches set date = ?, note = ? where id = ?", [date or row["date"], note, match_id])
         _audit(db, match_id, "details", None,
