@@ -195,8 +195,15 @@ def _loads(text: str | None) -> Any:
 
 # --- reading -----------------------------------------------------------------
 
+def _match_key(match_id: int) -> int:
+    """A match id SQLite can hold; any other number is no match (never an error)."""
+    if not (isinstance(match_id, int) and 0 < match_id < 2**63):
+        raise NotFound(f"no match {match_id}")
+    return match_id
+
+
 def _row(db: Database, match_id: int) -> dict:
-    rows = list(db.query("select * from matches where id = ?", [match_id]))
+    rows = list(db.query("select * from matches where id = ?", [_match_key(match_id)]))
     if not rows:
         raise NotFound(f"no match {match_id}")
     return rows[0]
@@ -267,7 +274,7 @@ def imported_match_ids(db: Database) -> set[int]:
 def get_version(db: Database, match_id: int) -> int:
     """The match's version alone (one primary-key lookup): what a watcher's
     poll compares. Raises NotFound."""
-    row = db.execute("select version from matches where id = ?", [match_id]).fetchone()
+    row = db.execute("select version from matches where id = ?", [_match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
     return row[0]
@@ -275,7 +282,8 @@ def get_version(db: Database, match_id: int) -> int:
 
 def get_tokens(db: Database, match_id: int) -> dict:
     """{"scorer_token", "watcher_token"} of a match; raises NotFound."""
-    row = db.execute("select scorer_token, watcher_token from matches where id = ?", [match_id]).fetchone()
+    row = db.execute("select scorer_token, watcher_token from matches where id = ?",
+                     [_match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
     return {"scorer_token": row[0], "watcher_token": row[1]}
@@ -331,7 +339,7 @@ def _lock(db: Database, match_id: int, expected_version: int | None, request_key
     then refuse a form already saved (its request key is in the audit log),
     then check the version the caller's form was based on."""
     cursor = db.execute("update matches set version = version + 1, updated_at = ? where id = ?",
-                        [now(), match_id])
+                        [now(), _match_key(match_id)])
     if cursor.rowcount == 0:
         raise NotFound(f"no match {match_id}")
     if request_key:

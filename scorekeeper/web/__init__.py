@@ -14,6 +14,7 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
+from werkzeug.routing import IntegerConverter
 
 from . import access, compress, db, errors, security, sharing
 
@@ -37,9 +38,17 @@ def _secret_key(instance_path: str) -> str:
     return key
 
 
+class MatchIdConverter(IntegerConverter):
+    """A match id as SQLite can hold it: a larger number is no match (404), not an error."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        super().__init__(url_map, min=1, max=2**63 - 1)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     # Named after the package, so templates/ and static/ are found inside it, installed or not.
     app = Flask("scorekeeper", instance_relative_config=True)
+    app.url_map.converters["match_id"] = MatchIdConverter
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),

@@ -36,7 +36,7 @@ def download(body: str, mimetype: str, filename: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@bp.get("/matches/<int:match_id>/print")
+@bp.get("/matches/<match_id:match_id>/print")
 def print_view(match_id: int):
     info = page.load(match_id)
     result = replay(info["match"])
@@ -46,7 +46,7 @@ def print_view(match_id: int):
                            board=view.scoreboard(info, result))
 
 
-@bp.get("/matches/<int:match_id>/export.json")
+@bp.get("/matches/<match_id:match_id>/export.json")
 def export_json(match_id: int):
     info = page.load(match_id)
     return download(dumps(info["match"]), "application/json", file_stem(info) + ".json")
@@ -69,11 +69,23 @@ def csv_rows(info: dict):
         yield row + ["\n".join(scored.explanation)]
 
 
-@bp.get("/matches/<int:match_id>/export.csv")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value):
+    """A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's
+    advice for CSV injection); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+@bp.get("/matches/<match_id:match_id>/export.csv")
 def export_csv(match_id: int):
     info = page.load(match_id)
     out = io.StringIO()
-    csv.writer(out).writerows(csv_rows(info))
+    out.write("\ufeff")  # a byte-order mark: spreadsheets then read the UTF-8 (accents, suit signs)
+    csv.writer(out).writerows([safe_cell(cell) for cell in row] for row in csv_rows(info))
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
 
 

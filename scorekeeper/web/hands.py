@@ -10,7 +10,7 @@ from . import access, hand_forms, page, partials, view
 from .chart import running_totals_svg
 from .db import get_db
 
-bp = Blueprint("hands", __name__, url_prefix="/matches/<int:match_id>")
+bp = Blueprint("hands", __name__, url_prefix="/matches/<match_id:match_id>")
 
 STALE = ("This match changed since this form was opened (someone saved on another phone, or the form "
          "was sent twice). Your entry is still here: check the scoreboard, then save again.")

@@ -250,7 +250,7 @@ def create_match():
     return partials.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
 
 
-@bp.get("/matches/<int:match_id>")
+@bp.get("/matches/<match_id:match_id>")
 def show(match_id: int):
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
@@ -260,7 +260,7 @@ def show(match_id: int):
     return partials.render_page_or_partial("match.html", **context)
 
 
-@bp.route("/matches/<int:match_id>/details", methods=["GET", "POST"])
+@bp.route("/matches/<match_id:match_id>/details", methods=["GET", "POST"])
 @access.scorer_required
 def details(match_id: int):
     info = page.load(match_id)

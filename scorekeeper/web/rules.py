@@ -38,7 +38,7 @@ def rules(game: str):
     return partials.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
 
 
-@bp.get("/matches/<int:match_id>/rules")
+@bp.get("/matches/<match_id:match_id>/rules")
 def match_rules(match_id: int):
 
     info = page.load(match_id)

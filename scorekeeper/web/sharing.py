@@ -141,7 +141,7 @@ class BoardCache:
                 self._items.popitem(last=False)
 
 
-@bp.get("/matches/<int:match_id>/board")
+@bp.get("/matches/<match_id:match_id>/board")
 def board(match_id: int):
     """The read-only scoreboard for polling: 304 when the version is unchanged."""
     try:

@@ -44,7 +44,7 @@ def _lines(error: MatchError) -> list[str]:
     return [p.message for p in error.header] + found or list(error.problems)
 
 
-@bp.route("/matches/<int:match_id>/tally", methods=["GET", "POST"])
+@bp.route("/matches/<match_id:match_id>/tally", methods=["GET", "POST"])
 @access.scorer_required
 def tally(match_id: int):
 

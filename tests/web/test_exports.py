@@ -83,7 +83,8 @@ def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
     match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND, SPADES_HAND])
     response = client.get(f"/matches/{match_id}/export.csv")
     assert response.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert response.data.startswith("\ufeff".encode())  # spreadsheets read it as UTF-8
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
     assert rows[0][:6] == ["hand", "dealer", "inputs", "Ann points", "Ann total", "Ann bags"]
     assert len(rows) == 3
     first = dict(zip(rows[0], rows[1]))
@@ -91,6 +92,17 @@ def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
     assert first["Ann bags"] == "1"
     second = dict(zip(rows[0], rows[2]))
     assert second["Ann total"] == "142" and second["dealer"] == "Bob"
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(app, client):
+    evil = '=HYPERLINK("http://example.invalid","x")'
+    match_id = make_match(app, game="dummy_spades", players=[evil, "+Bob", "@Cy"], hands=[SPADES_HAND])
+    rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
+    first = dict(zip(rows[0], rows[1]))
+    assert first["dealer"] == "'" + evil
+    assert rows[0][3] == "'" + evil + " points"  # the header names the player too
+    assert first[f"'{evil} points"] == "71" and first["'+Bob points"] == "50"
+    assert first["'@Cy points"] == "-60"  # a negative number stays a number
 
 
 def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client):
