@@ -78,6 +78,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         print(f"{source}: no such database", file=sys.stderr)
         return 2
+    except ValueError as error:  # the target is the live database
+        print(f"backup refused: {error}", file=sys.stderr)
+        return 2
     except (OSError, sqlite3.Error) as error:
         print(f"backup failed: {error}", file=sys.stderr)
         return 1
