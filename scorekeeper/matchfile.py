@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from .engine import Match, MatchError, MatchResult, replay
@@ -34,18 +35,38 @@ def _object(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
-def repeated_keys(value: Any, where: str = "") -> list[Problem]:
-    """A problem for every key that appears twice in one object, naming where."""
-    problems: list[Problem] = []
-    if isinstance(value, _Object):
-        for key in value.repeated:
-            problems.append(Problem(where, "repeated_key", {"key": key}) if where else rule(key, "appears twice"))
+def places(value: Any, where: str = "") -> Iterator[tuple[str, Any]]:
+    """Every value in a decoded document with where it stands ("hand 2.bids[0]")."""
+    yield where, value
+    if isinstance(value, dict):
         for key, inner in value.items():
-            problems += repeated_keys(inner, f"{where}.{key}" if where else key)
+            yield from places(inner, f"{where}.{key}" if where else str(key))
     elif isinstance(value, list):
         for index, inner in enumerate(value):
-            problems += repeated_keys(inner, f"hand {index + 1}" if where == "hands" else f"{where}[{index}]")
+            yield from places(inner, f"hand {index + 1}" if where == "hands" else f"{where}[{index}]")
+
+
+def repeated_keys(doc: Any) -> list[Problem]:
+    """A problem for every key that appears twice in one object, naming where."""
+    return [Problem(where, "repeated_key", {"key": key}) if where else rule(key, "appears twice")
+            for where, value in places(doc) if isinstance(value, _Object) for key in value.repeated]
+
+
+def broken_text(doc: Any) -> list[Problem]:
+    """Text no page can show: a lone surrogate ("\\ud800" in JSON) is half a character.
+    Player names are the engine's to refuse (with the names' own message)."""
+    problems = []
+    for where, value in places(doc):
+        if where.startswith("players"):
+            continue
+        texts = ([value] if isinstance(value, str) else []) + (list(value) if isinstance(value, dict) else [])
+        if any(is_broken(text) for text in texts):
+            problems.append(rule(where or "match", f"holds broken text (a lone surrogate, got {show(value)})"))
     return problems
+
+
+def is_broken(text: str) -> bool:
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
 
 
 def parse(doc: Any) -> Match:
@@ -109,9 +130,9 @@ def loads(text: str | bytes) -> Match:
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
-    repeated = repeated_keys(doc)
-    if repeated:
-        raise MatchError.of(repeated)
+    problems = repeated_keys(doc) + broken_text(doc)
+    if problems:
+        raise MatchError.of(problems)
     return parse(doc)
 
 

@@ -362,7 +362,8 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):  # quotes and line breaks escaped: a message stays one line
-        return json.dumps(value, ensure_ascii=False)
+        # a lone surrogate (JSON "\ud800") has no UTF-8: shown as that same escape
+        return json.dumps(value, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, (list, dict)):
         return show_json(value)
     return str(value)

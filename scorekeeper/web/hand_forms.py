@@ -23,6 +23,23 @@ from . import point_counter
 Blank = tuple[str, int | None]
 
 
+def whole(text: str) -> int | None:
+    """A seat, count or id typed as digits (a leading minus allowed), or None. Nothing a
+    table types (a seat, a count, a match id) is longer than 18 digits; a longer run is not a
+    number we read (Python
+    refuses to read numbers of more than 4,300 digits at all)."""
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdecimal() and len(digits) <= 18):
+        return None
+    return int(text.strip())
+
+
+def typed(text: str) -> int | str:
+    """A typed value for the engine to judge: a number when it is one, else the text, cut short."""
+    number = whole(text)
+    return text[:20] if number is None else number
+
+
 class WholeNumberField(IntegerField):
     """A count typed on a phone's number pad; a clear message when it isn't one."""
 
@@ -198,18 +215,19 @@ def form_to_hand(form) -> tuple[dict, list[Blank]]:
         elif g.kind == "nils":
             lists = {}
             for s, fname in zip(g.seats, g.fields):
-                lists[s] = [v if v == "dummy" else int(v) for v in (form[fname].data or [])
-                            if v == "dummy" or v.lstrip("-").isdecimal()]
+                lists[s] = [v if v == "dummy" else typed(v) for v in (form[fname].data or [])
+                            if v == "dummy" or whole(v) is not None]
             if any(lists.values()):
                 hand[g.name] = [lists[s] for s in sorted(lists)]
         elif g.kind == "winners":
             text = (form.winners.data or "").replace(",", " ").split()
             if text:
-                hand["winners"] = [int(t) - 1 if t.lstrip("-").isdecimal() else t for t in text]
+                # typed from seat 1, as the table counts; the file counts from 0
+                hand["winners"] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
         elif g.kind == "dealer":
             raw = form.dealer.data
             if raw not in (None, "", "None"):
-                hand["dealer"] = int(raw) if raw.lstrip("-").isdecimal() else raw
+                hand["dealer"] = typed(raw)
         elif g.kind == "bool":
             hand[g.name] = bool(form[g.name].data)
         elif g.kind == "int":

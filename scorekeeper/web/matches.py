@@ -125,7 +125,7 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
     raw_dealer = form.first_dealer.data
     if raw_dealer == "random" or raw_dealer in (None, ""):
         first_dealer = random.randrange(len(names)) if names else 0
-    elif raw_dealer.isdecimal() and int(raw_dealer) in seats:
+    elif hand_forms.whole(raw_dealer) in seats:
         first_dealer = seats.index(int(raw_dealer))
     else:
         first_dealer = 0

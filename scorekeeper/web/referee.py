@@ -15,7 +15,7 @@ from .. import store
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
-from . import page, partials
+from . import hand_forms, page, partials
 from .db import get_db
 
 bp = Blueprint("referee", __name__)
@@ -69,10 +69,11 @@ def _match_info(game: str) -> dict | None:
     raw = request.args.get("match", "")
     if not raw:
         return None
-    if not raw.isdecimal():
+    match_id = hand_forms.whole(raw)
+    if match_id is None:
         abort(404)
     try:
-        info = store.get_info(get_db(), int(raw))
+        info = store.get_info(get_db(), match_id)
     except store.NotFound:
         abort(404)
     if info["game"] != game:

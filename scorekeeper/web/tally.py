@@ -20,7 +20,7 @@ from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.cards import SUIT_SIGNS
-from . import access, page, partials
+from . import access, hand_forms, page, partials
 from .db import get_db
 
 bp = Blueprint("tally", __name__)
@@ -33,8 +33,9 @@ def _winners(raw: str, seats: int, tricks: int) -> list[int]:
     """The taps so far from the hidden field; anything mangled is dropped."""
     out: list[int] = []
     for part in (raw or "").replace(",", " ").split():
-        if part.isdecimal() and int(part) < seats and len(out) < tricks:
-            out.append(int(part))
+        seat = hand_forms.whole(part)
+        if seat is not None and 0 <= seat < seats and len(out) < tricks:
+            out.append(seat)
     return out
 
 
@@ -67,9 +68,8 @@ def tally(match_id: int):
         tapped = any(k in request.form for k in ("undo", "tap", "clear"))
         if "undo" in request.form and winners:
             winners.pop()
-        elif request.form.get("tap", "").isdecimal() and len(winners) < tricks:
-            seat = int(request.form["tap"])
-            if seat < len(players):
+        elif (seat := hand_forms.whole(request.form.get("tap", ""))) is not None and len(winners) < tricks:
+            if 0 <= seat < len(players):
                 winners.append(seat)
         elif "clear" in request.form:
             winners = []
