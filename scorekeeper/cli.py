@@ -45,6 +45,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+# Limits that fit a LAN app shared by many tables: far more connections than the phones at
+# a club open (waitress's default of 100 let ~100 idle sockets lock everyone out), and idle
+# or half-sent requests dropped after 30 s rather than waitress's 120 s.
+SERVER_LIMITS = {"connection_limit": 1000, "channel_timeout": 30, "cleanup_interval": 10, "backlog": 1024}
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
@@ -58,7 +64,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.config["LAN_ADDRESS"] = lan  # share links opened on this machine point phones here
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
     print("Press Ctrl+C to stop.", flush=True)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True)
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True, **SERVER_LIMITS)
     return 0
 
 
