@@ -48,7 +48,8 @@ def lan_address() -> str | None:
 # Limits that fit a LAN app shared by many tables: far more connections than the phones at
 # a club open (waitress's default of 100 let ~100 idle sockets lock everyone out), and idle
 # or half-sent requests dropped after 30 s rather than waitress's 120 s.
-SERVER_LIMITS = {"connection_limit": 1000, "channel_timeout": 30, "cleanup_interval": 10, "backlog": 1024}
+CONNECTION_LIMIT = 1000
+IDLE_SECONDS = 30
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -64,7 +65,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.config["LAN_ADDRESS"] = lan  # share links opened on this machine point phones here
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
     print("Press Ctrl+C to stop.", flush=True)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True, **SERVER_LIMITS)
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True,
+                   connection_limit=CONNECTION_LIMIT, channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024)
     return 0
 
 
