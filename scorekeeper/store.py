@@ -91,6 +91,7 @@ def m002_share_links_and_request_keys(db: Database) -> None:
 
 
 MAX_HANDS = 1000  # hands one match can hold
+MAX_LOG = 5000  # changes one match's log keeps: every save, edit, undo and note change is one
 
 
 class NotFound(LookupError):
@@ -356,6 +357,10 @@ def _lock(db: Database, match_id: int, expected_version: int | None, request_key
     row = _row(db, match_id)
     if expected_version is not None and row["version"] - 1 != expected_version:
         raise StaleVersion(expected_version, row["version"] - 1)
+    logged = db.execute("select count(*) from audit where match_id = ?", [match_id]).fetchone()[0]
+    if logged >= MAX_LOG:  # nothing a scorer does may fill the disk
+        raise MatchError([f"this match's log holds {MAX_LOG:,} changes, the most one match keeps: "
+                          "export it and start a new match to go on"])
     return row
 
 

@@ -36,7 +36,7 @@ def free_port() -> int:
 
 def serve(database: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database))
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000")
     server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
@@ -170,7 +170,7 @@ def test_backup_while_the_server_writes_then_restore(tmp_path):
         while len(saved) < 10:
             time.sleep(0.01)
         copy = tmp_path / "copy.sqlite"
-        env = dict(os.environ, SCOREKEEPER_DATABASE=str(database))
+        env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000")
         done = subprocess.run([SCOREKEEPER, "backup", str(copy)], env=env, capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 0, done.stderr

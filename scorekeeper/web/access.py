@@ -19,6 +19,7 @@ from flask import Flask, current_app, g, request, session
 from .. import store
 from .db import get_db
 from .errors import render_error
+from .security import refuse_write
 from .view import signed
 
 WATCHER_ONLY = ("This is a watcher link: you can follow the score but not change it. "
@@ -71,6 +72,13 @@ def scorer_required(view: Callable) -> Callable:
     return view
 
 
+def preview(view: Callable) -> Callable:
+    """A POST that only shows what a save would do: it changes nothing, so it is not
+    counted against the device's writes per minute (it runs at every keystroke)."""
+    view.preview = True  # type: ignore[attr-defined]
+    return view
+
+
 def guard():
     """before_request: a view marked ``scorer_required`` needs this device's grant
     for the match in its URL."""
@@ -84,6 +92,8 @@ def guard():
         return None  # the view answers 404
     if not has_grant(match_id, tokens["scorer_token"]):
         return render_error(403, WATCHER_ONLY)
+    if request.method == "POST" and not getattr(view, "preview", False):
+        return refuse_write()
     return None
 
 

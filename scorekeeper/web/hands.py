@@ -104,6 +104,7 @@ def _apply_check(form, check: dict) -> None:
 
 @bp.post("/hands/preview")
 @access.scorer_required
+@access.preview
 def preview(match_id: int):
     info = page.load(match_id)
     number = len(info["match"].hands) + 1
@@ -206,6 +207,7 @@ def _hand_number(info: dict, number: int) -> None:
 
 @bp.post("/hands/<int:number>/preview")
 @access.scorer_required
+@access.preview
 def edit_preview(match_id: int, number: int):
     info = page.load(match_id)
     _hand_number(info, number)

@@ -85,6 +85,22 @@ class RateLimiter:
             return max(1, int(recent[0] + self.window - time.monotonic()) + 1)
 
 
+WRITES_PER_MINUTE = 120  # a table saves a hand every few minutes; a tally tap is a write too
+TOO_MANY_WRITES = ("This device has sent {limit} changes in the last minute, the most allowed. "
+                   "Wait a minute, then save again: what you typed is still on your screen.")
+
+
+def refuse_write():
+    """None when this address may change a match now (and count it), else the 429 page."""
+    limiter: RateLimiter = current_app.extensions["scorekeeper.write_limiter"]
+    address = _address()
+    if not limiter.allowed(address):
+        body, status = render_error(429, TOO_MANY_WRITES.format(limit=limiter.limit))
+        return body, status, {"Retry-After": str(limiter.retry_after(address))}
+    limiter.note(address)
+    return None
+
+
 def _limiter() -> RateLimiter:
     return current_app.extensions["scorekeeper.match_limiter"]
 
@@ -110,6 +126,8 @@ def note_new_match() -> None:
 def init_app(app: Flask) -> None:
     app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.extensions["scorekeeper.match_limiter"] = RateLimiter(int(app.config["MATCHES_PER_MINUTE"]))
+    app.config.setdefault("WRITES_PER_MINUTE", WRITES_PER_MINUTE)  # or SCOREKEEPER_WRITES_PER_MINUTE
+    app.extensions["scorekeeper.write_limiter"] = RateLimiter(int(app.config["WRITES_PER_MINUTE"]))
     # the session holds the scorer grants: never sent with another site's requests, never read by scripts
     if not app.config.get("SESSION_COOKIE_SAMESITE"):
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"

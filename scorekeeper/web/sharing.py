@@ -119,10 +119,12 @@ def watcher_link(token: str):
 class BoardCache:
     """Rendered read-only scoreboards by (match, version): every watcher of a
     table gets the same page, so a new hand is replayed and rendered once, not
-    once per watcher. A version never changes meaning, so nothing goes stale."""
+    once per watcher. A version never changes meaning, so nothing goes stale. Bounded
+    in entries and in bytes (the least recently used go first), so a long match's big
+    boards cannot fill the server's memory."""
 
-    def __init__(self, size: int = 256):
-        self.size = size
+    def __init__(self, size: int = 256, max_bytes: int = 16 * 1024 * 1024):
+        self.size, self.max_bytes, self.bytes = size, max_bytes, 0
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
@@ -133,12 +135,15 @@ class BoardCache:
                 return self._items[key]
         return None
 
-    def put(self, key, value) -> None:
+    def put(self, key, value: str) -> None:
         with self._lock:
+            if key in self._items:
+                self.bytes -= len(self._items[key])
             self._items[key] = value
+            self.bytes += len(value)
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            while self._items and (len(self._items) > self.size or self.bytes > self.max_bytes):
+                self.bytes -= len(self._items.popitem(last=False)[1])
 
 
 @bp.get("/matches/<match_id:match_id>/board")

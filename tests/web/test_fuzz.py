@@ -36,7 +36,8 @@ MESSAGE = re.compile(r'class="(alert|field-messages|error-page|notice|problems|p
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     app = create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite",
-                      "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fuzz", "MATCHES_PER_MINUTE": 10**6})
+                      "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fuzz", "MATCHES_PER_MINUTE": 10**6,
+                      "WRITES_PER_MINUTE": 10**6})
     client = app.test_client()
     app.config["TEST_CLIENT"] = client
     matches = {}

@@ -1,0 +1,50 @@
+"""Limits on abuse, each with a clear message: changes per device per minute, and
+changes one match's log keeps. Nothing a scorer does fills the disk or the memory."""
+from __future__ import annotations
+
+from scorekeeper import store
+from scorekeeper.web import create_app
+
+from .helpers import record, start, text
+
+WHEEL = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
+
+
+def test_a_device_sending_too_many_changes_is_asked_to_wait(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t",
+                      "WTF_CSRF_ENABLED": False, "WRITES_PER_MINUTE": 3})
+    client = app.test_client()
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
+    for note in ("a", "b", "c"):
+        assert client.post(f"/matches/{match_id}/details", data={"note": note}).status_code == 303
+    preview = client.post(f"/matches/{match_id}/hands/preview", data={"trump": "wyrms"})
+    assert preview.status_code == 200  # a preview changes nothing: never counted
+    refused = client.post(f"/matches/{match_id}/details", data={"note": "d"})
+    assert refused.status_code == 429
+    assert "This device has sent 3 changes in the last minute" in text(refused)
+    assert int(refused.headers["Retry-After"]) > 0
+    assert "c" in text(client.get(f"/matches/{match_id}"))  # the note from before, unchanged
+
+
+def test_a_matchs_log_is_bounded(app, client, monkeypatch):
+    monkeypatch.setattr(store, "MAX_LOG", 4)  # start + 3 changes
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
+    for note in ("a", "b", "c"):
+        assert client.post(f"/matches/{match_id}/details", data={"note": note}).status_code == 303
+    refused = client.post(f"/matches/{match_id}/details", data={"note": "d"})
+    assert refused.status_code == 422
+    assert "this match's log holds 4 changes, the most one match keeps" in text(refused)
+    saved = record(client, match_id, **WHEEL)
+    assert "this match's log holds 4 changes" in text(saved)
+    assert len(store.audit_log(store.connect(app.config["DATABASE"], migrate=False), match_id)) == 4
+
+
+def test_the_board_cache_is_bounded_in_bytes():
+    from scorekeeper.web.sharing import BoardCache
+
+    cache = BoardCache(size=100, max_bytes=1000)
+    for version in range(50):
+        cache.put((1, version), "x" * 300)
+    assert cache.bytes <= 1000
+    assert cache.get((1, 49)) == "x" * 300  # the newest stays
+    assert cache.get((1, 0)) is None  # the oldest went first
