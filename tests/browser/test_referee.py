@@ -82,7 +82,11 @@ def test_referee_shows_a_duplicate_card_as_a_message(page, live_server, screensh
 def test_referee_standalone_from_the_top_bar(page, live_server, screenshot):
     page.goto(live_server + "/")
     page.get_by_role("link", name="Referee").click()
-    page.get_by_role("link", name=re.compile("^Third Rail")).click()
+    # The top bar's link is boosted: wait for the referee's list of games, so the click below
+    # cannot land on a "Third Rail" match still listed on the home page.
+    game = page.locator("a.ref-game", has=page.locator(".game-title", has_text=re.compile("^Third Rail$")))
+    expect(game).to_be_visible()
+    game.click()
     # The link is boosted: wait until htmx has wired the new form before changing it.
     page.wait_for_function("() => { const f = document.querySelector('#referee');"
                            " return f && f['htmx-internal-data'] && f['htmx-internal-data'].initHash; }")
