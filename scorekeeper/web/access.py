@@ -64,6 +64,12 @@ def can_score(info: dict | None) -> bool:
     return has_grant(info["id"], info.get("scorer_token"))
 
 
+def can_read(match_id: int) -> bool:
+    """May this device see the match (its page, log, print view, exports, board)?
+    For a view whose URL has no ``match_id`` (printing several matches at once)."""
+    return True  # every match is readable until device records land (issue 10, in progress)
+
+
 def scorer_required(view: Callable) -> Callable:
     """A page that changes the match (or shows a form to change it): refused with
     403 to a device without the scorer grant. Checked by ``guard`` before the
