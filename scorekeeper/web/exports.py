@@ -99,12 +99,12 @@ def import_match():
             return refused
         try:
             match = loads(form.file.data.read())
-            match_id = store.import_match(get_db(), match)
+            # whoever imports a match scores it on this device
+            match_id = store.import_match(get_db(), match, device=access.device(create=True))
         except MatchError as error:
             problems = error.problems
         else:
             security.note_new_match()
-            access.grant_new_match(match_id)  # whoever imports a match scores it on this device
             return redirect(url_for("matches.show", match_id=match_id), code=303)
     status = 400 if form.is_submitted() else 200
     return render_template("import.html", form=form, problems=problems), status
