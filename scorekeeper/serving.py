@@ -21,7 +21,7 @@ class HeadedErrorTask(ErrorTask):
     """waitress's own error answer, with the headers every answer of the app carries."""
 
     def execute(self) -> None:
-        self.response_headers.extend(HEADERS.items())
+        self.response_headers.extend(HEADERS.items())  # type: ignore[attr-defined]  # a list at run time
         super().execute()
 
 
