@@ -211,7 +211,7 @@ class DummySpades(Game):
                                                                      "hand took"),
                   POINTS, TOTAL, SheetColumn("bags", "Bags", "bags held after the hand")),
             marks=(("dec", "declarer: the highest bid, partners the dummy"),
-                   ("nil", "also bid nil on a hand (the explanations say on which, and what it scored)")))
+                   ("nil", "also bid nil on a hand")))
 
     def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
         nils = hand.get("nils") or [[]] * table.seats
