@@ -228,10 +228,9 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
                               else SheetCell(str(last.extra[counter][seat])) if counter and column.key == counter
                               else SheetCell() for column in layout.seat] for seat in range(seats)]}
         first = last.number + 1
-    if result is not None and not result.finished:
-        next_dealer = players[result.next_dealer or 0] if players else None
-    else:
-        next_dealer = None
+    next_dealer = None  # who deals the next hand, while the match goes on
+    if result is not None and players and result.next_dealer is not None:
+        next_dealer = players[result.next_dealer]
     names = players or [f"Player {seat + 1}" for seat in range(seats)]
     return {
         "game": game,
