@@ -320,6 +320,11 @@ def list_matches(db: Database) -> list[dict]:
     return out
 
 
+def match_ids_on(db: Database, date: str) -> list[int]:
+    """The ids of the matches dated ``date`` (YYYY-MM-DD), in the order they were started."""
+    return [row[0] for row in db.execute("select id from matches where date = ? order by id", [date]).fetchall()]
+
+
 def imported_match_ids(db: Database) -> set[int]:
     """The matches that came in from a match file (their audit log starts with "import")."""
     return {row["match_id"] for row in db.query("select match_id from audit where action = 'import'")}
