@@ -4,7 +4,7 @@ limit on how many matches one address may start per minute.
 Every page is served with a CSP that allows only this app's own scripts,
 styles and images: no inline ``<script>``, no ``style=""``, no ``on*=``
 handlers anywhere in the templates (htmx's own indicator style is switched
-off in base.html's htmx-config). ``Referrer-Policy: no-referrer`` keeps the
+off in base.html's htmx-config). ``Referrer-Policy: same-origin`` keeps the
 secret scorer link out of other sites' logs.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ CSP = "; ".join([
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     # the wake lock keeps the phone awake during a match; nothing else is wanted
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
