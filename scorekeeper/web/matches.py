@@ -190,10 +190,13 @@ def index():
     number = form.page.data if form.validate() and form.page.data and 0 < form.page.data < 10**6 else 1
     matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
     pages = max(1, -(-total // PER_PAGE))
+    if number > pages:  # an old link past the end: the last page
+        number = pages
+        matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
     for m in matches:
         m["status"] = _status(m)
     return partials.render_page_or_partial("index.html", matches=matches, form=form, search=search, total=total,
-                                           page=min(number, pages), pages=pages)
+                                           page=number, pages=pages)
 
 
 def _game_from_request(default: str | None = None) -> str:
