@@ -101,6 +101,24 @@ def refuse_write():
     return None
 
 
+NEW_DEVICES_PER_MINUTE = 30  # phones opening a link for the first time, per address (a club's Wi-Fi is one)
+TOO_MANY_DEVICES = ("{limit} new phones opened links from this network in the last minute, the most allowed. "
+                    "Wait a minute, then open the link again.")
+
+
+def refuse_new_device():
+    """None when one more new device may be remembered for this address now (and count
+    it), else the 429 page: a script opening a link without its cookie again and again
+    cannot fill the disk with devices."""
+    limiter: RateLimiter = current_app.extensions["scorekeeper.device_limiter"]
+    address = _address()
+    if not limiter.allowed(address):
+        body, status = render_error(429, TOO_MANY_DEVICES.format(limit=limiter.limit))
+        return body, status, {"Retry-After": str(limiter.retry_after(address))}
+    limiter.note(address)
+    return None
+
+
 def _limiter() -> RateLimiter:
     return current_app.extensions["scorekeeper.match_limiter"]
 
@@ -126,6 +144,8 @@ def note_new_match() -> None:
 def init_app(app: Flask) -> None:
     app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.extensions["scorekeeper.match_limiter"] = RateLimiter(int(app.config["MATCHES_PER_MINUTE"]))
+    app.config.setdefault("NEW_DEVICES_PER_MINUTE", NEW_DEVICES_PER_MINUTE)  # or SCOREKEEPER_NEW_DEVICES_PER_MINUTE
+    app.extensions["scorekeeper.device_limiter"] = RateLimiter(int(app.config["NEW_DEVICES_PER_MINUTE"]))
     app.config.setdefault("WRITES_PER_MINUTE", WRITES_PER_MINUTE)  # or SCOREKEEPER_WRITES_PER_MINUTE
     app.extensions["scorekeeper.write_limiter"] = RateLimiter(int(app.config["WRITES_PER_MINUTE"]))
     # the session holds the scorer grants: never sent with another site's requests, never read by scripts
