@@ -21,6 +21,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from .engine import Match, MatchError, MatchResult, replay
+from .engine import keep_dealers as engine_keep_dealers
 from .matchfile import date_problems, note_problems
 
 migrations = Migrations("scorekeeper")
@@ -431,11 +432,13 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
 
 def _apply(db: Database, match_id: int, expected_version: int | None, change,
            request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
-    """Run ``change(hands) -> (new_hands, action, hand_number, before, after)``
-    inside one transaction, validating the new match with the engine before
-    committing. Returns (result before, result after). A ``request_key``
-    already in the audit log raises AlreadySaved and changes nothing.
-    ``known`` is the caller's result of the match at ``expected_version``."""
+    """Run ``change(hands, match) -> (new_hands, action, hand_number, before, after)``
+    (``match``: the stored match) inside one transaction, validating the new match
+    with the engine before committing. Returns (result before, result after). A
+    ``request_key`` already in the audit log raises AlreadySaved and changes nothing.
+    ``known`` is the caller's result of the match at ``expected_version``. A change
+    may return a sixth item: more (action, hand_number, before, after) entries for
+    the log, one per other hand it changed."""
     with writing(db):
         row = _lock(db, match_id, expected_version, request_key)
         hands = _hands(db, match_id)
@@ -445,7 +448,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
                  and len(known.hands) == len(hands))
         before = known if reuse and known is not None else replay(old)
-        new_hands, action, number, hand_before, hand_after = change(list(hands))
+        new_hands, action, number, hand_before, hand_after, *more = change(list(hands), old)
         new = _to_match(row, new_hands)
         # A save only extends the match, so the fold goes on from ``before``.
         extends = new_hands[:len(hands)] == hands and len(new_hands) >= len(hands)
@@ -453,13 +456,15 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         _write_hands(db, match_id, new_hands, hands)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
+        for other_action, other_number, other_before, other_after in (more[0] if more else []):
+            _audit(db, match_id, other_action, other_number, other_before, other_after, None, None, row["version"])
     return before, after
 
 
 def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | None = None,
              request_key: str | None = None, known: MatchResult | None = None):
     """Record the next hand. Returns (result before, result after)."""
-    def change(hands):
+    def change(hands, _match):
         if not isinstance(hand, dict):
             raise MatchError(["hand: must be an object"])
         if len(hands) >= MAX_HANDS:
@@ -469,22 +474,29 @@ def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | No
 
 
 def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_version: int | None = None,
-              request_key: str | None = None, known: MatchResult | None = None):
+              request_key: str | None = None, known: MatchResult | None = None, keep_dealers: bool = False):
     """Replace hand ``number`` (1-based); everything after it is re-scored.
-    Refused (MatchError, nothing changed) if the match would not replay."""
-    def change(hands):
+    Refused (MatchError, nothing changed) if the match would not replay. With
+    ``keep_dealers``, every later hand the correction would give another dealer is
+    marked as dealt by the player it was recorded with (out of turn), in the same
+    transaction, each mark in the log."""
+    def change(hands, match):
         if not 1 <= number <= len(hands):
             raise NotFound(f"no hand {number}")
         old = hands[number - 1]
-        hands[number - 1] = hand
-        return hands, "edit", number, old, hand
+        if not keep_dealers:
+            hands[number - 1] = hand
+            return hands, "edit", number, old, hand
+        kept, marks = engine_keep_dealers(match, number, hand)
+        more = [("edit", m.number, hands[m.number - 1], kept[m.number - 1]) for m in marks]
+        return kept, "edit", number, old, hand, more
     return _apply(db, match_id, expected_version, change, request_key, known)
 
 
 def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None,
               known: MatchResult | None = None):
     """Remove the last hand (kept in the audit log)."""
-    def change(hands):
+    def change(hands, _match):
         if not hands:
             raise MatchError(["there is no hand to undo"])
         return hands[:-1], "undo", len(hands), hands[-1], None

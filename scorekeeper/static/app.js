@@ -108,6 +108,53 @@
       ? "checked " + clock(new Date()) : "can't reach the scorekeeper, retrying";
   });
 
+  /* A card counter's points (the preview says what the counted cards make): fill them
+     into the points box when it is blank or was filled from the counter before, and
+     list it in the form's counter_filled field so the server knows it was not typed.
+     A number the scorer typed is never overwritten: the server says when they disagree. */
+  function counterFilled(form) { return form && form.querySelector("input[data-counter-filled]"); }
+  function setFilled(form, name, on) {
+    var list = counterFilled(form);
+    if (!list) return;
+    var names = list.value.split(" ").filter(function (n) { return n && n !== name; });
+    if (on) names.push(name);
+    list.value = names.join(" ");
+  }
+  function fillFromCounter(preview) {
+    var form = preview.closest("form");
+    if (!counterFilled(form)) return;
+    var offered = {};
+    Array.prototype.forEach.call(preview.querySelectorAll("[data-fill]"), function (el) {
+      offered[el.getAttribute("data-fill")] = el.getAttribute("data-fill-value");
+    });
+    Array.prototype.forEach.call(counterFilled(form).value.split(" ").filter(Boolean), function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (input && !(name in offered) && input.value === input.getAttribute("data-filled-value")) {
+        input.value = ""; input.removeAttribute("data-filled-value"); setFilled(form, name, false);
+      }
+    });
+    Object.keys(offered).forEach(function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (!input) return;
+      if (input.value === "" || input.value === input.getAttribute("data-filled-value")) {
+        input.value = offered[name];
+        input.setAttribute("data-filled-value", offered[name]);
+        setFilled(form, name, true);
+      }
+    });
+  }
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input || !input.hasAttribute || !input.hasAttribute("data-filled-value")) return;
+    if (input.value !== input.getAttribute("data-filled-value")) {  /* typed over: the scorer's own number now */
+      input.removeAttribute("data-filled-value");
+      setFilled(input.form, input.name, false);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "preview") fillFromCounter(e.detail.target);
+  });
+
   /* Share links: tap the address to select it; a Copy button where the clipboard is allowed. */
   function shareUrls(root) {
     var inputs = (root || document).querySelectorAll("input.share-url:not([data-copy])");
