@@ -90,6 +90,19 @@
       e.detail.isError = true;
     }
   });
+  /* A notice that just arrived (a hand saved, corrected or undone): bring it to the top
+     of the screen, with the totals under it, and focus it so a screen reader reads it
+     out (its box is also a live region). Once: the attribute goes. */
+  function showNotice() {
+    var notice = document.querySelector("#match-notice [data-focus]");
+    if (!notice) return false;
+    notice.removeAttribute("data-focus");
+    notice.focus({ preventScroll: true });
+    notice.scrollIntoView({ block: "start" });
+    return true;
+  }
+  document.addEventListener("htmx:afterSettle", function () { showNotice(); });
+
   /* A sent form that comes back with errors: bring the first one into view. */
   document.addEventListener("htmx:afterSettle", function (e) {
     var config = e.detail.requestConfig;
@@ -180,7 +193,7 @@
     if (option) option.textContent = e.target.value.trim() || "Player " + (Number(m[1]) + 1);
   });
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); showNotice(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
 })();

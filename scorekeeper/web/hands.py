@@ -124,16 +124,17 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
     save's result ``after`` and ``saved``, the info of the match as that save
     left it, an htmx answer carries only what the save changed; the page after
     a redirect resumes from ``after`` too."""
-    notice = f"Hand {number} saved."
     if after is not None and saved is not None:
         page.remember(match_id, saved["version"], after)
+    notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     if partials.is_partial_request():
         if saved is not None and number is not None and number > 1:
             return _changed_only(match_id, saved, number, notice)
         context = page.scoreboard_context(match_id, notice=notice)
         return partials.render_page_or_partial("match.html", **context)
     flash(notice)
-    return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+    # the notice (points and totals), then the totals, the guide and the next hand's form
+    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
 
 def _changed_only(match_id: int, info: dict, number: int, notice: str):

@@ -179,3 +179,14 @@ def dealer_offer(info: dict, number: int, hand: dict, plain_ok: bool) -> dict | 
     players = info["players"]
     return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
                       for m in marks], "plain_ok": plain_ok, "keep_ok": keep_ok}
+
+
+def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
+    """What a save says, ready to read out to the table: the hand's points and the
+    new totals ("Hand 5 saved: Ann +12, Bob -3. Totals: Ann 140, Bob 90.")."""
+    if number is None or not 1 <= number <= len(result.hands):
+        return f"Hand {number} saved{how}."
+    hand = result.hands[number - 1]
+    scores = ", ".join(f"{p} {view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
+    totals = ", ".join(f"{p} {t}" for p, t in zip(result.players, hand.totals))
+    return f"Hand {number} saved{how}: {scores}. Totals: {totals}."

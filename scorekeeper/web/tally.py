@@ -99,7 +99,8 @@ def tally(match_id: int):
 
             def on_saved(written: page.Written):
                 if number is None:
-                    flash(f"Hand {len(match.hands) + 1} saved, trick by trick.")
+                    after = written.result[1] if written.result else page.replayed(page.load(match_id))
+                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"))
                     target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
                 elif written.again:
                     flash(f"Hand {number} corrected.")

@@ -18,14 +18,17 @@ def game_title(key: str) -> str:
     return game.title if game and game.title else key.replace("_", " ").title()
 
 
-def standings(players: list[str], totals: list[int], winners: list[int] | None = None) -> list[dict]:
-    """Players by total, highest first; ties share a place (1st, 1st, 3rd)."""
+def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
+              last: list[int] | None = None) -> list[dict]:
+    """Players by total, highest first; ties share a place (1st, 1st, 3rd). ``last``:
+    each seat's points in the last hand, shown beside the total."""
     rows = []
     for seat, (name, total) in enumerate(zip(players, totals)):
         place = 1 + sum(1 for t in totals if t > total)
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": sum(1 for t in totals if t == total) > 1,
-                     "winner": seat in (winners or [])})
+                     "winner": seat in (winners or []),
+                     "last": None if last is None else last[seat]})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
 
@@ -94,7 +97,9 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
 
     return {
         "players": players,
-        "standings": standings(players, result.totals, result.winners if result.finished else None),
+        "standings": standings(players, result.totals, result.winners if result.finished else None,
+                               result.hands[-1].scores if result.hands else None),
+        "last_number": len(result.hands),
         "rows": rows,
         "bags": bags,
         "progress": progress(match.game, result.settings, result),
