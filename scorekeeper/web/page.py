@@ -187,6 +187,7 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     if number is None or not 1 <= number <= len(result.hands):
         return f"Hand {number} saved{how}."
     hand = result.hands[number - 1]
-    scores = ", ".join(f"{p} {view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
-    totals = ", ".join(f"{p} {t}" for p, t in zip(result.players, hand.totals))
+    # a name and its number never part at a line break
+    scores = ", ".join(f"{p}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
+    totals = ", ".join(f"{p}\u00a0{t}" for p, t in zip(result.players, hand.totals))
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}."
