@@ -80,16 +80,20 @@ class Client:
 class User:
     def __init__(self, kind: str, match_id: int, every: float):
         self.kind, self.match_id, self.every = kind, match_id, every
-        self.cookie = ""
+        self.cookies: dict[str, str] = {}
         self.csrf = ""
         self.version = 0
         self.etag = ""
         self.saves = 0
 
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
     def remember(self, response) -> None:
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        for cookie in response.msg.get_all("Set-Cookie") or []:  # the device's and the session's
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name] = value
 
 
 def setup_scorer(client: Client, user: User, token: str) -> None:
@@ -117,7 +121,7 @@ def act(client: Client, user: User) -> tuple[str, bool]:
             user.version += 1
             return "save", True
         return "save", False
-    headers = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+    headers = {"HX-Request": "true", "Accept-Encoding": "gzip", "Cookie": user.cookie}
     if user.etag:
         headers["If-None-Match"] = user.etag
     response, _ = client.request("GET", f"/matches/{user.match_id}/board", headers)
@@ -137,7 +141,8 @@ def run(args) -> dict:
     for _ in range(args.scorers):
         match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
                                                 settings=ENDLESS["third_wheel"]))
-        tokens.append((match_id, store.get_tokens(db, match_id)["scorer_token"]))
+        links = store.get_tokens(db, match_id)
+        tokens.append((match_id, links["scorer_token"], links["watcher_token"]))
     db.close()
     port = free_port()
     # every simulated phone comes from 127.0.0.1: the per-device write limit would count them as one
@@ -165,16 +170,19 @@ def run(args) -> dict:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def drive(args, port: int, tokens: list[tuple[int, str]]) -> dict:
+def drive(args, port: int, tokens: list[tuple[int, str, str]]) -> dict:
     rng = random.Random(1)
     setup = Client(port)
     users = []
-    for match_id, token in tokens:
+    for match_id, token, _ in tokens:
         user = User("scorer", match_id, args.save_every)
         setup_scorer(setup, user, token)
         users.append(user)
     for i in range(args.watchers):
-        user = User("watcher", tokens[i % len(tokens)][0], args.poll_every)
+        match_id, _, watcher_token = tokens[i % len(tokens)]
+        user = User("watcher", match_id, args.poll_every)
+        response, _ = setup.request("GET", f"/w/{watcher_token}", {})  # matches are private: the link first
+        user.remember(response)
         act(setup, user)  # the first poll (200) gives the ETag, as the page render does
         users.append(user)
     # each user's first request at a random moment of its own period, then on a fixed rhythm

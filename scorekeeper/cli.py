@@ -1,8 +1,9 @@
-"""The ``scorekeeper`` command: rescore a match file, serve the app, back it up."""
+"""The ``scorekeeper`` command: rescore a match file, serve the app, list its matches, back it up."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sys
 
@@ -45,16 +46,8 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-# Limits that fit a LAN app shared by many tables: far more connections than the phones at
-# a club open (waitress's default of 100 let ~100 idle sockets lock everyone out), and idle
-# or half-sent requests dropped after 30 s rather than waitress's 120 s.
-CONNECTION_LIMIT = 1000
-IDLE_SECONDS = 30
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
-    import waitress
-
+    from .serving import serve
     from .web import create_app
 
     app = create_app()
@@ -65,8 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.config["LAN_ADDRESS"] = lan  # share links opened on this machine point phones here
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
     print("Press Ctrl+C to stop.", flush=True)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, _quiet=True,
-                   connection_limit=CONNECTION_LIMIT, channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024)
+    serve(app, args.host, args.port, args.threads)
     return 0
 
 
@@ -96,6 +88,42 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_list(args: argparse.Namespace) -> int:
+    """Every match on this server with its scorer and watcher links: matches are private
+    to the phones that have their links, so this is how the person who runs the server
+    finds one again (a phone was lost, the history was cleared)."""
+    from . import store
+    from .games import GAMES
+
+    database = args.database
+    if not database:
+        from .web import create_app
+
+        database = create_app().config["DATABASE"]
+    if not os.path.isfile(database):
+        print(f"{database}: no such database", file=sys.stderr)
+        return 2
+    try:
+        db = store.connect(database)
+    except Exception as error:  # not a database, no permission...
+        print(f"{database}: cannot open: {error}", file=sys.stderr)
+        return 2
+    base = (args.url or f"http://{lan_address() or '127.0.0.1'}:5000").rstrip("/")
+    matches = store.all_matches(db, args.search or "")
+    for m in matches:
+        game = GAMES[m["game"]].title if m["game"] in GAMES else m["game"]
+        state = "finished" if m["finished"] else "in progress"
+        hands = f"{m['hands']} hand{'' if m['hands'] == 1 else 's'}"
+        print(f"#{m['id']}  {m['date'] or ''}  {game}  {', '.join(m['players'])}  ({hands}, {state})")
+        if m["note"]:
+            print(f"    note:    {m['note']}")
+        print(f"    scorer:  {base}/s/{m['scorer_token']}")
+        print(f"    watcher: {base}/w/{m['watcher_token']}")
+    found = f"{len(matches)} match{'' if len(matches) == 1 else 'es'}"
+    print(f"{found}{' with a player called ' + repr(args.search) if args.search else ''}.", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -112,6 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
     backup_cmd.add_argument("--database", help="the database to copy (default: the app's, "
                                                "SCOREKEEPER_DATABASE or instance/scorekeeper.sqlite)")
     backup_cmd.set_defaults(run=cmd_backup)
+    list_cmd = commands.add_parser("list", help="list every match with its scorer and watcher links")
+    list_cmd.add_argument("--search", help="only matches with a player whose name contains this")
+    list_cmd.add_argument("--url", help="the address phones use to reach the server, for the links "
+                                        "(default: http://<this machine's LAN address>:5000)")
+    list_cmd.add_argument("--database", help="the database (default: the app's)")
+    list_cmd.set_defaults(run=cmd_list)
     return parser
 
 

@@ -9,6 +9,7 @@ half-saved is ever stored. Each write bumps the match's ``version``.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import secrets
@@ -20,7 +21,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .engine import Match, MatchError, MatchResult, replay
+from .engine import Match, MatchError, MatchResult, replay, same_name
 from .engine import keep_dealers as engine_keep_dealers
 from .matchfile import date_problems, note_problems
 
@@ -89,6 +90,52 @@ def m002_share_links_and_request_keys(db: Database) -> None:
     db.table("matches").create_index(["watcher_token"], unique=True)
     db.table("audit").add_column("request_key", str)
     db.table("audit").create_index(["match_id", "request_key"])
+
+
+def _summary(result: MatchResult, players: list[str]) -> dict:
+    """What the history list shows of a match, kept beside it so the list never
+    replays a match: hands, finished, winners and totals (the engine's, as of the
+    last write), and the players' names folded as the rules compare them (search)."""
+    return {
+        "hands": len(result.hands),
+        "finished": int(bool(result.finished)),
+        "winners": json.dumps(list(result.winners or [])) if result.finished else None,
+        "totals": json.dumps(list(result.totals)),
+        "names": "\x1f".join(same_name(name) for name in players),
+    }
+
+
+@migrations()
+def m003_devices_and_summaries(db: Database) -> None:
+    """Private by default: the devices that may open a match (each remembered behind
+    a long-lived cookie, stored here as a digest) and what each may do there; and a
+    summary of every match for the history list, so the list never replays."""
+    db.table("devices").create({"id": str, "created_at": str, "seen_at": str}, pk="id", not_null={"created_at"})
+    db.table("device_matches").create(
+        {"device_id": str, "match_id": int, "score": int, "watch": int, "how": str, "added_at": str},
+        pk=("device_id", "match_id"),
+        foreign_keys=[("device_id", "devices", "id"), ("match_id", "matches", "id")],
+        defaults={"score": 0, "watch": 0},
+        not_null={"score", "watch"},
+    )
+    db.table("device_matches").create_index(["match_id"])
+    db.table("summaries").create(
+        {"match_id": int, "hands": int, "finished": int, "winners": str, "totals": str, "names": str,
+         "imported": int},
+        pk="match_id",
+        foreign_keys=[("match_id", "matches", "id")],
+        defaults={"imported": 0},
+    )
+    db.table("summaries").create_index(["finished"])
+    imported = {row[0] for row in db.execute("select match_id from audit where action = 'import'").fetchall()}
+    for row in list(db.query("select * from matches")):
+        match = _to_match(row, _hands(db, row["id"]))
+        try:
+            summary = _summary(replay(match), match.players)
+        except MatchError:  # cannot happen through this module; listed, never fatal
+            summary = {"hands": len(match.hands), "finished": 0, "winners": None, "totals": None,
+                       "names": "\x1f".join(same_name(n) for n in match.players)}
+        db.table("summaries").insert({"match_id": row["id"], "imported": int(row["id"] in imported), **summary})
 
 
 MAX_HANDS = 1000  # hands one match can hold
@@ -274,6 +321,11 @@ def list_matches(db: Database) -> list[dict]:
     return out
 
 
+def match_ids_on(db: Database, date: str) -> list[int]:
+    """The ids of the matches dated ``date`` (YYYY-MM-DD), in the order they were started."""
+    return [row[0] for row in db.execute("select id from matches where date = ? order by id", [date]).fetchall()]
+
+
 def imported_match_ids(db: Database) -> set[int]:
     """The matches that came in from a match file (their audit log starts with "import")."""
     return {row["match_id"] for row in db.query("select match_id from audit where action = 'import'")}
@@ -400,8 +452,9 @@ def _check_details(date: str | None, note: str | None) -> None:
         raise MatchError.of(problems)
 
 
-def create_match(db: Database, match: Match, action: str = "create") -> int:
-    """Store a new match (hands included, for an import) and return its id.
+def create_match(db: Database, match: Match, action: str = "create", device: str | None = None) -> int:
+    """Store a new match (hands included, for an import) and return its id; the
+    ``device`` (a digest, see ``device_key``) that started it may score it.
     Raises MatchError when the engine refuses it; nothing is stored then."""
     _check_details(match.date, match.note)
     if len(match.hands) > MAX_HANDS:
@@ -427,6 +480,10 @@ def create_match(db: Database, match: Match, action: str = "create") -> int:
         if match.hands:
             _write_hands(db, match_id, match.hands)
         _audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
+        db.table("summaries").insert({"match_id": match_id, "imported": int(action == "import"),
+                                      **_summary(result, result.players)})
+        if device:
+            _grant(db, device, match_id, score=True, how="imported" if action == "import" else "started")
     return match_id
 
 
@@ -454,6 +511,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         extends = new_hands[:len(hands)] == hands and len(new_hands) >= len(hands)
         after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, new_hands, hands)
+        db.table("summaries").update(match_id, _summary(after, after.players))
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
         for other_action, other_number, other_before, other_after in (more[0] if more else []):
@@ -516,6 +574,118 @@ def update_details(db: Database, match_id: int, date: str | None, note: str | No
                None, None, row["version"], request_key)
 
 
-def import_match(db: Database, match: Match) -> int:
+def import_match(db: Database, match: Match, device: str | None = None) -> int:
     """Store a whole match read from a match file."""
-    return create_match(db, match, action="import")
+    return create_match(db, match, action="import", device=device)
+
+
+# --- devices: who may open a match ----------------------------------------------
+
+def device_key(cookie_value: str) -> str:
+    """What the database keeps of a device's cookie: a digest, so a copy of the
+    database does not hand out the devices' access."""
+    return hashlib.sha256(cookie_value.encode()).hexdigest()[:32]
+
+
+def _grant(db: Database, device: str, match_id: int, *, score: bool = False, watch: bool = False,
+           how: str = "") -> None:
+    """Inside a transaction: ``device`` may now score (or watch) the match; a grant
+    it already holds is kept (opening the watcher link never takes scoring away)."""
+    stamp = now()
+    db.execute("insert into devices (id, created_at, seen_at) values (?, ?, ?) "
+               "on conflict(id) do update set seen_at = excluded.seen_at", [device, stamp, stamp])
+    db.execute("insert into device_matches (device_id, match_id, score, watch, how, added_at) "
+               "values (?, ?, ?, ?, ?, ?) on conflict(device_id, match_id) do update set "
+               "score = max(score, excluded.score), watch = max(watch, excluded.watch)",
+               [device, match_id, int(score), int(watch), how, stamp])
+
+
+def grant(db: Database, device: str, match_id: int, *, score: bool = False, watch: bool = False,
+          how: str = "") -> None:
+    """``device`` opened a link of the match (or started it): remember it in its history."""
+    with writing(db):
+        _row(db, match_id)
+        _grant(db, device, match_id, score=score, watch=watch, how=how)
+
+
+def access_of(db: Database, device: str | None, match_id: int) -> str | None:
+    """What ``device`` may do in the match: "score", "watch" or None (not even see it).
+    Raises NotFound when there is no such match."""
+    row = db.execute("select d.score, d.watch from matches m left join device_matches d "
+                     "on d.match_id = m.id and d.device_id = ? where m.id = ?",
+                     [device or "", _match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    return "score" if row[0] else "watch" if row[1] else None
+
+
+def renew_link(db: Database, match_id: int, kind: str, device: str, request_key: str | None = None) -> int:
+    """A new ``kind`` ("scorer" or "watcher") link for the match: the old one opens
+    nothing any more, and the other devices that came in through it lose what it gave
+    (a device left with neither grant no longer sees the match). ``device``, the one
+    asking, keeps its grants. Returns how many devices lost the match; logged in the match's log."""
+    column, grant_column = {"scorer": ("scorer_token", "score"), "watcher": ("watcher_token", "watch")}[kind]
+    token = new_token()
+    with writing(db):
+        row = _lock(db, match_id, None, request_key)
+        db.execute(f"update matches set {column} = ? where id = ?", [token, match_id])
+        db.execute(f"update device_matches set {grant_column} = 0 where match_id = ? and device_id != ?",
+                   [match_id, device])
+        ended = db.execute("select count(*) from device_matches where match_id = ? and score = 0 and watch = 0",
+                           [match_id]).fetchone()[0]
+        db.execute("delete from device_matches where match_id = ? and score = 0 and watch = 0", [match_id])
+        _audit(db, match_id, "relink", None, None, {"link": kind, "devices_ended": ended},
+               None, None, row["version"], request_key)
+    return ended
+
+
+def device_history(db: Database, device: str | None, search: str = "", page: int = 1,
+                   per_page: int = 20) -> tuple[list[dict], int]:
+    """One page of the matches ``device`` may open, from their summaries (no replay):
+    in progress first, then finished, newest first within each; only those with a
+    player whose name contains ``search`` (compared as the rules compare names).
+    Returns (the page's matches, how many match in all)."""
+    where, params = "d.device_id = ?", [device or ""]
+    folded = same_name(search.strip())
+    if folded:
+        where += " and instr(s.names, ?) > 0"
+        params.append(folded)
+    total = db.execute(f"select count(*) from device_matches d join summaries s on s.match_id = d.match_id "
+                       f"where {where}", params).fetchone()[0]
+    rows = db.execute(
+        "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
+        f"s.imported, d.score from device_matches d join matches m on m.id = d.match_id "
+        f"join summaries s on s.match_id = m.id where {where} "
+        "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
+        [*params, per_page, max(0, page - 1) * per_page]).fetchall()
+    return [_summary_row(row) for row in rows], total
+
+
+def _summary_row(row) -> dict:
+    keys = ("id", "game", "players", "date", "note", "updated_at", "hands", "finished", "winners", "totals",
+            "imported", "score")
+    out = dict(zip(keys, row))
+    out["players"] = json.loads(out["players"])
+    out["winners"] = _loads(out["winners"])
+    out["totals"] = _loads(out["totals"])
+    out["finished"], out["imported"] = bool(out["finished"]), bool(out["imported"])
+    return out
+
+
+def all_matches(db: Database, search: str = "") -> list[dict]:
+    """Every match on this server with its links (for the person who runs it:
+    ``scorekeeper list``), newest first, from the summaries."""
+    where, params = "1", []
+    folded = same_name(search.strip())
+    if folded:
+        where, params = "instr(s.names, ?) > 0", [folded]
+    rows = db.execute(
+        "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
+        f"s.imported, 1, m.scorer_token, m.watcher_token from matches m join summaries s on s.match_id = m.id "
+        f"where {where} order by coalesce(m.date, '') desc, m.id desc", params).fetchall()
+    out = []
+    for row in rows:
+        match = _summary_row(row[:12])
+        match["scorer_token"], match["watcher_token"] = row[12], row[13]
+        out.append(match)
+    return out

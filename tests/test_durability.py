@@ -53,7 +53,7 @@ class Phone:
     """A scorer's phone over plain HTTP: the scorer link, then the forms."""
 
     def __init__(self, port: int, match_id: int, scorer_token: str):
-        self.port, self.match_id, self.cookie = port, match_id, ""
+        self.port, self.match_id, self.cookies = port, match_id, {}
         response, _ = self.request("GET", f"/s/{scorer_token}")
         assert response.status == 303
         _, page = self.request("GET", f"/matches/{match_id}")
@@ -62,15 +62,15 @@ class Phone:
 
     def request(self, method: str, path: str, body: str | None = None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         text = response.read().decode()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        for cookie in response.msg.get_all("Set-Cookie") or []:  # the device's and the session's
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name] = value
         connection.close()
         return response, text
 
@@ -167,7 +167,7 @@ def test_backup_while_the_server_writes_then_restore(tmp_path):
     writer = threading.Thread(target=keep_saving)
     writer.start()
     try:
-        while len(saved) < 10:
+        while len(saved) < 10 and writer.is_alive():
             time.sleep(0.01)
         copy = tmp_path / "copy.sqlite"
         env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000")

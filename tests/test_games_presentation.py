@@ -138,3 +138,35 @@ def test_rules_page_and_tally_are_described(key):
         points, other = tally.count(winners)
         assert len(points) == len(other) == seats
         assert game.check_hand({"winners": winners}, Table(tuple(NAMES[:seats]), game.defaults()), 0) == []
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_score_sheet_columns_and_cells(key):
+    """Every game lays out its score sheet with the engine's points and totals in each
+    player's group, gives a cell for each of its own columns on random hands, and a
+    rules summary for the blank sheet with its settings filled in."""
+    from scorekeeper.games.base import POINTS, TOTAL, SheetCell
+    from scorekeeper.samples import random_match
+
+    game = GAMES[key]
+    for seats in seat_counts(key):
+        settings = dict(game.defaults(), **game.endless_settings)
+        layout = game.sheet_layout(settings, seats)
+        assert POINTS in layout.seat and TOTAL in layout.seat
+        keys = [c.key for c in layout.hand + layout.seat]
+        assert len(keys) == len(set(keys)) and all(c.label for c in layout.hand + layout.seat)
+        own = {c.key for c in layout.seat} - {"points", "total"}
+        match = random_match(key, 12, seed=seats, players=seats, settings=settings)
+        result = replay(match)
+        table = Table(tuple(result.players), result.settings)
+        marks = {m for m, _ in layout.marks}
+        for scored, hand in zip(result.hands, match.hands):
+            row = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+            assert set(row.hand) == {c.key for c in layout.hand}
+            assert len(row.seats) == seats and all(set(cells) == own for cells in row.seats)
+            for cell in [*row.hand.values(), *(c for cells in row.seats for c in cells.values())]:
+                assert isinstance(cell, SheetCell) and isinstance(cell.text, str)
+                assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
+        rules = game.sheet_rules(game.defaults(), seats)
+        assert rules and all(isinstance(line, str) and line for line in rules)
+        assert any(str(game.defaults()["target"]) in line for line in rules)

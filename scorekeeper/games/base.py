@@ -158,6 +158,54 @@ class TrickTally:
     as_counts: Callable[[dict], dict]  # a hand recorded trick by trick -> the same hand as counts
 
 
+@dataclass(frozen=True)
+class SheetColumn:
+    """One column of the printed score sheet. ``key`` names it in the game's cells;
+    ``label`` is its short printed header and ``words`` says what it holds (the legend
+    under the sheet). The keys ``points`` and ``total`` (see ``POINTS``, ``TOTAL``) are
+    the engine's: the web layer fills them from the replay, never the game."""
+
+    key: str
+    label: str
+    words: str = ""
+    # "number" cells line up on the right; "text" cells on the left
+    kind: str = "number"
+
+
+POINTS = SheetColumn("points", "Pts", "points scored this hand")
+TOTAL = SheetColumn("total", "Total", "running total after the hand")
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """The columns of a game's score sheet: ``hand`` columns say something about the
+    whole hand (after its number), ``seat`` columns repeat in each player's group (in
+    that order, ``POINTS`` and ``TOTAL`` among them); ``marks`` are the short marks a
+    cell may carry and what they mean."""
+
+    hand: tuple[SheetColumn, ...]
+    seat: tuple[SheetColumn, ...]
+    marks: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    """One cell of a score sheet: its text and a short mark after it (explained
+    in the layout's ``marks``), either may be empty."""
+
+    text: str = ""
+    mark: str = ""
+
+
+@dataclass
+class SheetRow:
+    """A recorded hand's cells on the score sheet, by column key: ``hand`` for the
+    hand columns, ``seats`` one dict per seat (without ``points`` and ``total``)."""
+
+    hand: dict[str, SheetCell] = field(default_factory=dict)
+    seats: list[dict[str, SheetCell]] = field(default_factory=list)
+
+
 @dataclass
 class Scored:
     """What one hand is worth. ``extra`` holds the game's own output fields
@@ -360,6 +408,22 @@ class Game:
     def rules_context(self, settings: dict) -> dict:
         """Anything more the game's rules page needs, from the settings."""
         return {}
+
+    # --- the score sheet (print view and blank sheets) ---------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        """The columns of this game's score sheet (one group of ``seat`` columns
+        per player), for a match with these settings and this many players."""
+        return SheetLayout((), (POINTS, TOTAL))
+
+    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+        """A scored hand's cells for the columns of ``sheet_layout`` other than the
+        points and totals (``extra`` is the engine's output for the hand)."""
+        return SheetRow(seats=[{} for _ in range(table.seats)])
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        """What each case scores, in short lines with these settings filled in: the
+        summary a scorer needs on a blank sheet when the phones are away."""
+        raise NotImplementedError
 
 
 # --- helpers shared by the games ------------------------------------------

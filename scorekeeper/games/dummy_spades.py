@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import (  # how it is shown
+    POINTS,
+    TOTAL,
     Ending,
     FieldGroup,
     Game,
@@ -15,6 +17,10 @@ from .base import (  # how it is shown
     Progress,
     Scored,
     Setting,
+    SheetCell,
+    SheetColumn,
+    SheetLayout,
+    SheetRow,
     Table,
     bidding_order,
     by_player,
@@ -196,6 +202,49 @@ class DummySpades(Game):
             nils[bidder] = rng.sample([0, 1, 2, DUMMY], rng.randint(1, 2))
             hand["nils"] = nils
         return hand
+
+    # --- the score sheet ----------------------------------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        return SheetLayout(
+            hand=(SheetColumn("dummy", "Dummy", "tricks the dummy hand took"),),
+            seat=(SheetColumn("bid", "Bid", "team bid"), SheetColumn("tricks", "Took", "tricks the player's own "
+                                                                     "hand took"),
+                  POINTS, TOTAL, SheetColumn("bags", "Bags", "bags held after the hand")),
+            marks=(("dec", "declarer: the highest bid, partners the dummy"),
+                   ("nil", "also bid nil on a hand")))
+
+    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+        nils = hand.get("nils") or [[]] * table.seats
+        seats = []
+        for seat in range(table.seats):
+            marks = (["dec"] if seat == extra["declarer"] else []) + (["nil"] if nils[seat] else [])
+            seats.append({"bid": SheetCell(str(hand["bids"][seat]), " ".join(marks)),
+                          "tricks": SheetCell(str(hand["tricks"][seat])),
+                          "bags": SheetCell(str(extra["bags"][seat]))})
+        return SheetRow(hand={"dummy": SheetCell(str(hand["dummy_tricks"]))}, seats=seats)
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        limit, nil_value = settings["bag_limit"], settings["nil_value"]
+        nil_tricks = ("" if settings["nil_tricks_count"] else
+                      " The tricks of a hand you bid nil on (whose nil counts) don't count for your own "
+                      "contract or bags.")
+        lose_at = settings["lose_at"]
+        return [
+            f"Deal {TRICKS} each to the three players and the dummy. Bidding starts left of the dealer; each bids "
+            "the tricks their team will take (0 to 13) and may also bid nil on any hands.",
+            "The highest bid declares (a tie: the earlier bidder) and partners the dummy; the other two defend "
+            "together. Spades are trump.",
+            "Team tricks: the declarer's own + the dummy's; each defender's: both defenders' tricks." + nil_tricks,
+            "Made (team tricks ≥ bid): 10 × bid + 1 per overtrick, and each overtrick is a bag. "
+            "Failed: −10 × bid.",
+            f"Nil on a hand of your team this deal: +{nil_value} if it took no tricks, else −{nil_value}; "
+            "a nil on the other team's hand does not apply.",
+            (f"Bags: at {limit} bags lose {settings['bag_penalty']} points and take {limit} bags off."
+             if limit else "Bags carry no penalty (bag limit off)."),
+            f"The game ends when a total reaches {settings['target']}"
+            + (f" or falls to {lose_at} or below" if lose_at is not None else "")
+            + "; the highest total wins; a tie for highest plays another hand.",
+        ]
 
     # --- the trick referee --------------------------------------------------
     referee_from_match = False  # spades are always trump: nothing to read from the match

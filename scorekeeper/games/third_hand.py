@@ -8,6 +8,8 @@ from itertools import product
 from typing import Any, ClassVar
 
 from .base import (  # how it is shown
+    POINTS,
+    TOTAL,
     CardCounter,
     FieldGroup,
     Game,
@@ -15,6 +17,10 @@ from .base import (  # how it is shown
     Problem,
     Scored,
     Setting,
+    SheetCell,
+    SheetColumn,
+    SheetLayout,
+    SheetRow,
     Table,
     bidding_order,
     by_player,
@@ -355,6 +361,46 @@ class ThirdHand(Game):
         if bids != [None, None] and rng.random() < 0.3:
             hand["exchanged"] = True
         return hand
+
+    # --- the score sheet ----------------------------------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        return SheetLayout(
+            hand=(SheetColumn("trump", "Trump", "the cut card's suit", "text"),
+                  SheetColumn("contract", "Contract", "the holder's contract: made, failed or none", "text")),
+            seat=(SheetColumn("bid", "Bid", "bid card: its rank, or – for a pass (face down)"),
+                  SheetColumn("captured", "Took", "card points captured"), POINTS, TOTAL),
+            marks=(("H", "holds the contract (the higher face-up bid)"),
+                   ("×2", "doubled: both bid face up"),
+                   ("swap", "the holder swapped hands with the third hand")))
+
+    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+        bids, holder = hand["bids"], extra["holder"]
+        if holder is None:
+            contract = SheetCell("none")
+        else:
+            marks = (["×2"] if extra["doubled"] else []) + (["swap"] if hand.get("exchanged") else [])
+            contract = SheetCell("made" if extra["made"] else "failed", " ".join(marks))
+        seats = [{"bid": SheetCell("–" if bid is None else bid, "H" if seat == holder else ""),
+                  "captured": SheetCell(str(hand["points"][seat]))} for seat, bid in enumerate(bids)]
+        return SheetRow(hand={"trump": SheetCell(suit_name(hand["trump"])), "contract": contract}, seats=seats)
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        values = settings["contract_values"]
+        needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
+        return [
+            "Bids: the non-dealer places a card face up (a bid of its rank) or face down (a pass), then the "
+            "dealer, who must bid a higher rank (9 < 10 < J < Q < K < A) or pass. The higher face-up bid holds "
+            "the contract; both face up doubles it.",
+            f"Card points needed to make the contract: {needs}.",
+            "Card points: A 1, K Q J 10 each, 10 is 10, 9 is 9 (both players' points add up to 100 to 140).",
+            "No contract: each scores their own card points.",
+            "Made (holder's points ≥ the value): holder scores own points + the difference between the two "
+            "players' points (2 × the difference when doubled); the opponent own points.",
+            "Failed: holder scores own points − the difference (2 × when doubled); the opponent own points.",
+            "Next dealer: the player with the higher hand score; a tie passes the deal to the non-dealer.",
+            f"The game ends when a total is past {settings['target']} (more than it); the highest total wins; "
+            "a tie for highest plays another hand.",
+        ]
 
     # --- the trick referee --------------------------------------------------
     def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:

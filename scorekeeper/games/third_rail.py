@@ -8,11 +8,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import (  # how it is shown
+    POINTS,
+    TOTAL,
     FieldGroup,
     Game,
     Problem,
     Scored,
     Setting,
+    SheetCell,
+    SheetColumn,
+    SheetLayout,
+    SheetRow,
     Table,
     TrickTally,
     by_player,
@@ -443,6 +449,43 @@ class ThirdRail(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context.get("trump"), self.referee_decks(context))
+
+    # --- the score sheet ----------------------------------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        hand = (SheetColumn("trump", "Trump", "the flipped card's suit", "text"),) if settings["trump"] else ()
+        bonus = settings["most_other_tricks_bonus"]
+        marks = (("+2", "most non-scoring tricks: 2 more"),) if bonus else ()
+        return SheetLayout(hand, (SheetColumn("scoring", "Tricks", "scoring tricks won"), POINTS, TOTAL), marks)
+
+    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+        scoring, other, _ = self._tally(hand, table)
+        settings = table.settings
+        bonus = self._bonus(other, settings["bonus_tie"]) if settings["most_other_tricks_bonus"] else []
+        trump = {"trump": SheetCell(suit_name(hand["trump"]) if hand.get("trump") else "")} if settings["trump"] \
+            else {}
+        return SheetRow(hand=trump, seats=[{"scoring": SheetCell(str(count), "+2" if seat in bonus else "")}
+                                           for seat, count in enumerate(scoring)])
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        tricks, decks = tricks_per_hand(seats), decks_for(seats)
+        scoring = scoring_trick_numbers(seats, settings["scoring_from"])
+        deck = "one 52-card deck" if decks == 1 else "two decks without the 2s, 3s and 4s"
+        lines = [
+            f"{seats} players: {deck}, dealt one card at a time; {tricks} tricks a hand. Left of the dealer "
+            "leads; follow suit if you can; King high, Ace low. The deal passes left.",
+            f"Tricks {_listing(scoring)} score 1 point each for their winner; write each player's scoring "
+            "tricks in Tricks.",
+        ]
+        if settings["trump"]:
+            spare = len(cards_in_deck(decks)) * decks - tricks * seats
+            flipped = "a card left over (not dealt)" if spare else "the last card dealt to themself (it stays in hand)"
+            lines.append(f"Trump: the dealer turns up {flipped}; its suit is trump this hand and beats any other suit.")
+        if settings["most_other_tricks_bonus"]:
+            tie = "tied players each score 2" if settings["bonus_tie"] == "each" else "a tie scores no bonus"
+            lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
+        lines.append(f"The game ends after a hand in which someone reaches {settings['target']}; the highest "
+                     "total wins; a tie for highest plays another hand.")
+        return lines
 
     # --- trick by trick and the rules page ---------------------------------
     def trick_tally(self, settings: dict, seats: int) -> TrickTally:

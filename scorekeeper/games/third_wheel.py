@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (  # how it is shown
+    POINTS,
+    TOTAL,
     Ending,
     FieldGroup,
     Game,
@@ -16,6 +18,10 @@ from .base import (  # how it is shown
     Progress,
     Scored,
     Setting,
+    SheetCell,
+    SheetColumn,
+    SheetLayout,
+    SheetRow,
     Table,
     check_bool,
     check_choice,
@@ -235,6 +241,49 @@ class ThirdWheel(Game):
         bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
         return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
                 "tricks": split_tricks(TRICKS, 3, rng)}
+
+    # --- the score sheet ----------------------------------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        return SheetLayout(
+            hand=(SheetColumn("bid", "Bid", "the dealer's bid"),
+                  SheetColumn("result", "Result", "the dealer's tricks against the bid: exact, missed "
+                                                  "(−tricks short) or over (+overtricks)", "text"),
+                  SheetColumn("trump", "Trump", "trump suit, high or low", "text")),
+            seat=(SheetColumn("tricks", "Tricks", "tricks taken"), POINTS, TOTAL),
+            marks=(("W", "the dealer took the Wheel"),))
+
+    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+        bid, took = hand["bid"], hand["tricks"][dealer]
+        if took == bid:
+            result = "exact"
+        elif took < bid:
+            result = f"missed −{bid - took}"
+        else:
+            result = f"over +{took - bid}"
+        return SheetRow(
+            hand={"bid": SheetCell(str(bid), "W" if hand["wheel"] else ""), "result": SheetCell(result),
+                  "trump": SheetCell(f"{hand['trump']} {hand['mode']}")},
+            seats=[{"tricks": SheetCell(str(t))} for t in hand["tricks"]])
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        penalty = settings["overtrick_dealer"] == "penalty"
+        own = settings["overtrick_setter"] == "own_tricks"
+        deals, target = settings["deals_each"], settings["target"]
+        ends = " or ".join(([f"every player has dealt {deals} time{'' if deals == 1 else 's'}"] if deals else [])
+                           + ([f"a total reaches {target}"] if target else []))
+        return [
+            f"The dealer deals {TRICKS} each and 3 to the Wheel; left of the dealer calls trump, the next player "
+            "high or low. The dealer may take the Wheel (then bids 0 or 6 to 11), bids 0 to 11 tricks and leads.",
+            "F is the setter with fewer tricks, M the one with more.",
+            f"Exact (tricks = bid): dealer scores the bid + M's tricks (a made 0 bid scores {TRICKS}, "
+            f"a made {TRICKS} bid {2 * TRICKS}); F scores own tricks; M 0.",
+            "Missed (fewer than the bid): dealer 0; each setter scores the bid, and F also own tricks.",
+            "Over (more than the bid): dealer scores " + ("the bid − 1 per overtrick" if penalty else "the bid")
+            + f"; F scores {'own' if own else 'M’s'} tricks + the overtricks; M 0.",
+            "Setters tied: work out F's points with those tricks, halve them (round down) and both setters "
+            "score that (missed: each scores the bid + half their tricks).",
+            f"The game ends when {ends}; the highest total wins, and players tied for it share the win.",
+        ]
 
     # --- the trick referee --------------------------------------------------
     def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:

@@ -193,7 +193,25 @@
     if (option) option.textContent = e.target.value.trim() || "Player " + (Number(m[1]) + 1);
   });
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); showNotice(); }
+  /* Print: a link marked data-print opens the print dialog instead of following itself
+     (without JavaScript it simply opens the print view). The match page's Print button
+     leads to the print view with dialog=1: there the dialog opens once the sheet is in. */
+  document.addEventListener("click", function (e) {
+    var link = e.target && e.target.closest && e.target.closest("a[data-print]");
+    if (!link || typeof window.print !== "function") return;
+    e.preventDefault();
+    window.print();
+  });
+  function printOnArrival() {
+    if (!document.body || !document.body.hasAttribute("data-print-dialog")) return;
+    document.body.removeAttribute("data-print-dialog");
+    if (window.history && window.history.replaceState) {  /* a reload shows the sheet, not the dialog again */
+      window.history.replaceState(null, "", window.location.href.replace(/([?&])dialog=1(&|$)/, "$1").replace(/[?&]$/, ""));
+    }
+    window.setTimeout(function () { window.print(); }, 0);
+  }
+
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
 })();

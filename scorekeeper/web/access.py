@@ -1,20 +1,25 @@
-"""Who may change a match, and the keys that make a write happen once.
+"""Who may open a match, who may change it, and the keys that make a write happen once.
 
-A device holds the scorer grant for a match when it started or imported it, or
-opened its scorer link (the grant lives in the signed session). Every view that
-changes a match, or shows a form to change it, is marked ``@scorer_required``
-beside its route; ``guard`` refuses it with 403 to any other device. Forms carry
-the match version they were based on and a request key: a save based on an old
-version is refused and told what changed, a form sent twice saves once.
+Private by default: a match is reached only through its links. Each device (a
+browser) is remembered by a long-lived random cookie; the server keeps, for each
+device, the matches it started, imported or opened through a link (its history),
+and whether it may score them or only watch (``store.grant``). Every view with a
+match id in its URL needs this device's grant for that match: without one it
+answers 404, exactly as for a match that does not exist, so ids cannot be probed.
+Every view that changes a match, or shows a form to change it, is marked
+``@scorer_required`` beside its route and refused with 403 to a watching device.
+Forms carry the match version they were based on and a request key: a save based
+on an old version is refused and told what changed, a form sent twice saves once.
 """
 from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 import uuid
 from collections.abc import Callable
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, Response, abort, current_app, g, request, session
 
 from .. import store
 from .db import get_db
@@ -24,50 +29,72 @@ from .view import signed
 
 WATCHER_ONLY = ("This is a watcher link: you can follow the score but not change it. "
                 "Ask the scorer for the scorer link.")
-MAX_GRANTS = 100  # matches one device remembers scoring (the session cookie stays small)
+DEVICE_COOKIE = "scorekeeper_device"
+DEVICE_DAYS = 400  # the longest a browser keeps a cookie; renewed on every page this device opens
+_DEVICE = re.compile(r"[A-Za-z0-9_-]{22,64}\Z")
 _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}\Z")
 
 
-# --- who may score ------------------------------------------------------------------
+# --- this device ------------------------------------------------------------------
 
-def _tag(scorer_token: str) -> str:
-    """What the session keeps for a grant: a digest of the scorer token, so a
-    grant dies with its match (a new database reusing the id is not granted)."""
-    return hashlib.sha256(scorer_token.encode()).hexdigest()[:16]
-
-
-def grant(match_id: int, scorer_token: str) -> None:
-    grants = dict(session.get("scorer") or {})
-    grants.pop(str(match_id), None)
-    grants[str(match_id)] = _tag(scorer_token)
-    while len(grants) > MAX_GRANTS:
-        grants.pop(next(iter(grants)))
-    session["scorer"] = grants
-    session.permanent = True
+def device(create: bool = False) -> str | None:
+    """This device's key in the database (a digest of its cookie), or None when it has
+    no cookie yet; ``create`` gives it one (sent with this response)."""
+    if "device" not in g:
+        cookie = request.cookies.get(DEVICE_COOKIE, "")
+        g.device_cookie = cookie if _DEVICE.match(cookie) else None
+        g.device = store.device_key(g.device_cookie) if g.device_cookie else None
+    if g.device is None and create:
+        g.device_cookie = secrets.token_urlsafe(24)
+        g.device = store.device_key(g.device_cookie)
+        g.device_cookie_new = True
+    return g.device
 
 
-def grant_new_match(match_id: int) -> None:
-    """The device that started (or imported) a match scores it."""
-    grant(match_id, store.get_tokens(get_db(), match_id)["scorer_token"])
+def keep_device_cookie(response: Response) -> Response:
+    """after_request: send a new device its cookie, and renew a known device's on each
+    page it opens, so a device that plays every few months is still remembered."""
+    cookie = g.get("device_cookie")
+    renew = g.get("device_cookie_new") or (cookie and request.method == "GET" and response.status_code == 200
+                                           and "HX-Request" not in request.headers)
+    if cookie and renew:
+        response.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_DAYS * 24 * 3600, httponly=True,
+                            samesite="Lax", secure=request.is_secure)
+    return response
 
 
-def has_grant(match_id: int, scorer_token: str | None) -> bool:
-    grants = session.get("scorer") or {}
-    return (scorer_token is not None and isinstance(grants, dict)
-            and grants.get(str(match_id)) == _tag(scorer_token))
+# --- who may see and score ----------------------------------------------------------
+
+def grant(match_id: int, score: bool = False, how: str = "") -> None:
+    """This device may now open the match, and score it when ``score``, from any page."""
+    if access_to(match_id) == ("score" if score else "watch"):
+        return  # a watcher reopening its link writes nothing
+    store.grant(get_db(), device(create=True) or "", match_id, score=score, watch=not score, how=how)
+    g.pop("access", None)
+
+
+def access_to(match_id: int) -> str | None:
+    """"score", "watch" or None for this device and the match (once per request)."""
+    cache = g.setdefault("access", {})
+    if match_id not in cache:
+        try:
+            cache[match_id] = store.access_of(get_db(), device(), match_id)
+        except store.NotFound:
+            cache[match_id] = None
+    return cache[match_id]
+
+
+def can_read(match_id: int) -> bool:
+    """May this device see the match (its page, log, print view, exports, board)?
+    For a view whose URL has no ``match_id`` (printing several matches at once)."""
+    return access_to(match_id) is not None
 
 
 def can_score(info: dict | None) -> bool:
     """May this device change the match? Never on the watcher link's page."""
     if not info or g.get("watching"):
         return False
-    return has_grant(info["id"], info.get("scorer_token"))
-
-
-def can_read(match_id: int) -> bool:
-    """May this device see the match (its page, log, print view, exports, board)?
-    For a view whose URL has no ``match_id`` (printing several matches at once)."""
-    return True  # every match is readable until device records land (issue 10, in progress)
+    return access_to(info["id"]) == "score"
 
 
 def scorer_required(view: Callable) -> Callable:
@@ -85,18 +112,37 @@ def preview(view: Callable) -> Callable:
     return view
 
 
+def _carry_session_grants() -> None:
+    """A browser that scored matches before devices were remembered held its grants in
+    the session (a digest of each scorer token): move them to its device record."""
+    grants = session.pop("scorer", None)
+    if not isinstance(grants, dict):
+        return
+    for key, tag in grants.items():
+        try:
+            tokens = store.get_tokens(get_db(), int(key))
+        except (ValueError, store.NotFound):
+            continue
+        if tag == hashlib.sha256(tokens["scorer_token"].encode()).hexdigest()[:16]:
+            grant(int(key), score=True, how="scored before")
+
+
 def guard():
-    """before_request: a view marked ``scorer_required`` needs this device's grant
-    for the match in its URL."""
+    """before_request: any view with a match id in its URL needs this device's grant for
+    that match (404 without, like a match that does not exist); a view marked
+    ``scorer_required`` needs the scorer grant (403 to a watcher)."""
+    if "scorer" in session:
+        _carry_session_grants()
     match_id = (request.view_args or {}).get("match_id")
-    view = current_app.view_functions.get(request.endpoint or "")
-    if match_id is None or not getattr(view, "scorer_required", False):
+    if match_id is None:
         return None
-    try:
-        tokens = store.get_tokens(get_db(), match_id)
-    except store.NotFound:
-        return None  # the view answers 404
-    if not has_grant(match_id, tokens["scorer_token"]):
+    allowed = access_to(match_id)
+    if allowed is None:
+        abort(404)
+    view = current_app.view_functions.get(request.endpoint or "")
+    if not getattr(view, "scorer_required", False):
+        return None
+    if allowed != "score":
         return render_error(403, WATCHER_ONLY)
     if request.method == "POST" and not getattr(view, "preview", False):
         return refuse_write()
@@ -155,4 +201,5 @@ def stale_message(match_id: int, since_version: int | None, players: list[str], 
 def init_app(app: Flask) -> None:
     """Before CSRFProtect, so a watcher is told why rather than about tokens."""
     app.before_request(guard)
+    app.after_request(keep_device_cookie)
     app.jinja_env.globals.update(can_score=can_score, new_request_key=new_request_key)

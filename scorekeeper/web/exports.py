@@ -5,17 +5,19 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any, NoReturn
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
-from ..matchfile import dumps, loads
+from ..matchfile import date_problems, dumps, loads
 from . import access, page, security, view
 from .db import get_db
+from .errors import render_error
 
 bp = Blueprint("exports", __name__)
 
@@ -36,14 +38,118 @@ def download(body: str, mimetype: str, filename: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+# --- on paper --------------------------------------------------------------------------
+
+MAX_PRINTED = 50  # matches printed at once (an evening is a handful)
+SWITCH = {"on": True, "1": True, "off": False, "0": False}
+
+
+def refuse(code: int, message: str) -> NoReturn:
+    """Stop the request with the error page saying ``message``."""
+    abort(make_response(render_error(code, message)))
+
+
+def appendix_wanted() -> bool:
+    """``appendix=on|off`` (default on): the hand-by-hand explanations after the sheets.
+    Any other value is a 400 that says what is allowed."""
+    raw = request.args.get("appendix", "on")
+    if raw not in SWITCH:
+        refuse(400, f"appendix must be on or off, got \"{raw[:20]}\".")
+    return SWITCH[raw]
+
+
+def sheet_of(match_id: int) -> dict:
+    info = page.load(match_id)
+    return view.score_sheet(info, page.replayed(info))
+
+
+def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int | None = None) -> str:
+    """The print view of ``sheets``; ``dialog=1`` (the match page's Print button) asks
+    app.js to open the print dialog once the page is there."""
+    args: dict[str, Any] = request.args.to_dict(flat=False)
+    args.pop("dialog", None)
+    endpoint, where = request.endpoint or "", request.view_args or {}
+    switched: dict[str, Any] = dict(args, appendix=["off"]) if appendix else {k: v for k, v in args.items() if k != "appendix"}
+    links = {"here": url_for(endpoint, **where, **args), "switch": url_for(endpoint, **where, **switched)}
+    return render_template("print.html", sheets=sheets, appendix=appendix, heading=heading, single=single,
+                           dialog=request.args.get("dialog") == "1", links=links)
+
+
 @bp.get("/matches/<match_id:match_id>/print")
 def print_view(match_id: int):
+    """One match's score sheet, then (unless ``appendix=off``) why each hand scored what it did."""
+    appendix = appendix_wanted()
+    sheet = sheet_of(match_id)
+    return render_sheets([sheet], appendix, sheet["title"], single=match_id)
+
+
+def match_ids_asked() -> list[int]:
+    """The ids of ``?match=3&match=5`` (each once, in the order given), or those of
+    ``?date=YYYY-MM-DD`` that this device may read. Bad input is a 400 that says why."""
+    raw_ids, date = request.args.getlist("match"), request.args.get("date")
+    if raw_ids and date is not None:
+        refuse(400, "Print either matches (match=…) or a date (date=…), not both.")
+    if date is not None:
+        if date_problems(date):
+            refuse(400, f"date must be a day as YYYY-MM-DD, got \"{date[:20]}\".")
+        dated = [i for i in store.match_ids_on(get_db(), date) if access.can_read(i)]
+        if not dated:
+            refuse(404, f"No match of yours is dated {date}.")
+        return dated[:MAX_PRINTED]
+    if not raw_ids:
+        refuse(400, "Say which matches to print: match=3&match=5, or date=YYYY-MM-DD.")
+    ids: list[int] = []
+    for raw in raw_ids:
+        text = raw.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 19):
+            refuse(400, f"match must be a match number, got \"{raw[:20]}\".")
+        if int(text) not in ids:
+            ids.append(int(text))
+    if len(ids) > MAX_PRINTED:
+        refuse(400, f"At most {MAX_PRINTED} matches print at once, got {len(ids)}.")
+    for match_id in ids:  # no match id in this URL, so the central guard cannot check it
+        if not access.can_read(match_id):
+            abort(404)
+    return ids
+
+
+@bp.get("/print")
+def print_many():
+    """Several matches at once (an evening), each sheet on a new page: ``?match=3&match=5``
+    or ``?date=2026-11-20``, with ``appendix=off`` to leave the explanations out."""
+    appendix = appendix_wanted()
+    ids = match_ids_asked()
+    sheets = [sheet_of(match_id) for match_id in ids]  # a missing match is a 404 (page.load)
+    date = request.args.get("date")
+    heading = f"Matches of {date}" if date else f"{len(sheets)} match{'' if len(sheets) == 1 else 'es'}"
+    return render_sheets(sheets, appendix, heading)
+
+
+@bp.get("/matches/<match_id:match_id>/print/blank")
+def blank_for_match(match_id: int):
+    """A blank sheet with this match's names and settings; an unfinished match's totals
+    are carried forward, so the table can continue on paper."""
     info = page.load(match_id)
-    result = replay(info["match"])
-    game = GAMES[info["game"]]
-    settings = [{"label": s.label, "value": result.settings[s.name]} for s in game.settings]
-    return render_template("print.html", info=info, result=result, game=game, settings=settings,
-                           board=view.scoreboard(info, result))
+    result = page.replayed(info)
+    sheet = view.blank_sheet(info["game"], result.settings, result.players, len(result.players), info, result)
+    return render_template("blank.html", sheet=sheet, match_id=match_id)
+
+
+@bp.get("/print/blank/<game>")
+def blank(game: str):
+    """A blank sheet of a game with its default settings (``players=N`` where the game
+    allows several counts), names left to write in."""
+    found = GAMES.get(game)
+    if found is None:
+        abort(404)
+    raw = request.args.get("players", str(found.min_players))
+    if not (raw.isascii() and raw.isdigit() and found.min_players <= int(raw) <= found.max_players):
+        seats = (f"{found.min_players}" if found.min_players == found.max_players
+                 else f"{found.min_players} to {found.max_players}")
+        refuse(400, f"{found.title} is for {seats} players, got \"{raw[:20]}\".")
+    sheet = view.blank_sheet(game, found.defaults(), None, int(raw))
+    return render_template("blank.html", sheet=sheet, match_id=None,
+                           counts=range(found.min_players, found.max_players + 1))
 
 
 @bp.get("/matches/<match_id:match_id>/export.json")
@@ -99,12 +205,12 @@ def import_match():
             return refused
         try:
             match = loads(form.file.data.read())
-            match_id = store.import_match(get_db(), match)
+            # whoever imports a match scores it on this device
+            match_id = store.import_match(get_db(), match, device=access.device(create=True))
         except MatchError as error:
             problems = error.problems
         else:
             security.note_new_match()
-            access.grant_new_match(match_id)  # whoever imports a match scores it on this device
             return redirect(url_for("matches.show", match_id=match_id), code=303)
     status = 400 if form.is_submitted() else 200
     return render_template("import.html", form=form, problems=problems), status

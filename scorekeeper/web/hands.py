@@ -359,7 +359,7 @@ def log(match_id: int):
         for key in ("before", "after"):
             hand = entry[key]
             entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
-                                       if isinstance(hand, dict) and entry["action"] != "details" else None)
+                                       if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
 

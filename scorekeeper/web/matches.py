@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
-from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.validators import Optional
 from wtforms.widgets import DateInput
 
@@ -160,25 +160,40 @@ def place_problems(form, error: MatchError, problems: dict, seats: list[int]) ->
 
 # --- views ------------------------------------------------------------------------
 
+PER_PAGE = 20  # matches on one page of the history
+
+
+class SearchMatchesForm(Form):
+    """The history's search box (a GET form: no CSRF token, nothing changes)."""
+    q = StringField("Player", render_kw={"maxlength": 40, "autocomplete": "off", "placeholder": "A player's name",
+                                         "type": "search"})
+    page = IntegerField(default=1)
+
+
+def _status(m: dict) -> str:
+    """A history line's status, from the match's summary (no replay)."""
+    names = m["players"]
+    if m["finished"]:
+        return "Won by " + ", ".join(names[s] for s in m["winners"] or [])
+    if m["hands"] and m["totals"]:
+        top = view.standings(names, m["totals"])
+        leaders = [r["name"] for r in top if r["place"] == 1]
+        return ("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(leaders) + f" ({max(m['totals'])})"
+    return "No hands yet"
+
+
 @bp.get("/")
 def index():
-    matches = store.list_matches(get_db())
-    imported = store.imported_match_ids(get_db())
+    """This device's history: the matches it started, imported or opened through a link."""
+    form = SearchMatchesForm(request.args)
+    search = (form.q.data or "")[:40] if isinstance(form.q.data, str) else ""
+    number = form.page.data if form.validate() and form.page.data and 0 < form.page.data < 10**6 else 1
+    matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
+    pages = max(1, -(-total // PER_PAGE))
     for m in matches:
-        m["imported"] = m["id"] in imported
-        result = m["result"]
-        if result is None:
-            m["status"] = "cannot be scored"
-            continue
-        if result.finished:
-            m["status"] = "Won by " + ", ".join(result.players[s] for s in result.winners)
-        elif result.hands:
-            top = view.standings(result.players, result.totals)
-            leaders = [r["name"] for r in top if r["place"] == 1]
-            m["status"] = ("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(leaders) + f" ({max(result.totals)})"
-        else:
-            m["status"] = "No hands yet"
-    return partials.render_page_or_partial("index.html", matches=matches)
+        m["status"] = _status(m)
+    return partials.render_page_or_partial("index.html", matches=matches, form=form, search=search, total=total,
+                                           page=min(number, pages), pages=pages)
 
 
 def _game_from_request(default: str | None = None) -> str:
@@ -236,12 +251,12 @@ def create_match():
             if refused:
                 return refused
             try:
-                match_id = store.create_match(get_db(), match)
+                # whoever starts a match scores it on this device
+                match_id = store.create_match(get_db(), match, device=access.device(create=True))
             except MatchError as error:
                 place_problems(form, error, problems, seats)
             else:
                 security.note_new_match()
-                access.grant_new_match(match_id)  # whoever starts a match scores it on this device
                 return redirect(url_for("matches.show", match_id=match_id), 303)
     else:
         _, problems, _ = read_start_form(form)

@@ -7,28 +7,16 @@ from __future__ import annotations
 from flask import Blueprint, abort
 
 from ..games import GAMES
-from . import page, partials
+from . import page, partials, view
 
 bp = Blueprint("rules", __name__)
 
 
 def _context(game_key: str, settings: dict, info: dict | None) -> dict:
     game = GAMES[game_key]
-    shown = []
-    for s in game.settings:
-        value = settings.get(s.name, s.default)
-        if s.kind == "bool":
-            text = "on" if value else "off"
-        elif s.kind == "table":
-            text = ", ".join(f"{k} {v}" for k, v in value.items())
-        elif value is None:
-            text = "off"
-        else:
-            text = str(value).replace("_", " ")
-        shown.append({"label": s.label, "value": text, "help": s.help,
-                      "default": value == s.default})
     extra = game.rules_context(settings)
-    return {"game": game, "key": game_key, "s": settings, "shown": shown, "info": info, **extra}
+    return {"game": game, "key": game_key, "s": settings, "shown": view.settings_shown(game_key, settings),
+            "info": info, **extra}
 
 
 @bp.get("/rules/<game>")

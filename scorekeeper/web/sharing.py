@@ -2,15 +2,16 @@
 
 Every match has two unguessable tokens (``store.new_token``):
 
-- the **scorer link** ``/s/<scorer_token>`` grants this device (its signed
-  Flask session) the right to record, edit and undo, then opens the match;
+- the **scorer link** ``/s/<scorer_token>`` grants this device (remembered by its
+  cookie) the right to record, edit and undo, then opens the match;
 - the **watcher link** ``/w/<watcher_token>`` opens the match read-only: no
   forms, no edit or undo controls; the scoreboard refreshes itself.
 
 Whoever starts or imports a match is its scorer on that device (see
-``access``). Reading a match is not secret on this server (the history page
-lists every match), so a device without a grant sees ``/matches/<id>``
-read-only, like a watcher.
+``access``). Opening either link adds the match to this device's history; a
+device that has opened neither never sees the match (404). A scorer can issue a
+new link of either kind (``renew``): the old one opens nothing any more, and the
+devices that came in only through it lose the match.
 
 A watcher's page polls ``/matches/<id>/board`` every 3 s with the ETag of the
 version it shows; an unchanged match answers ``304 Not Modified`` after one
@@ -38,9 +39,12 @@ from flask import (
     request,
     url_for,
 )
+from flask_wtf import FlaskForm
 from markupsafe import Markup
+from wtforms import RadioField
 
 from .. import store
+from ..engine import MatchError
 from . import access, page, partials
 from .db import get_db
 
@@ -101,7 +105,7 @@ def _match_for(kind: str, token: str) -> int:
 @bp.get("/s/<token>")
 def scorer_link(token: str):
     match_id = _match_for("scorer", token)
-    access.grant(match_id, token)
+    access.grant(match_id, score=True, how="scorer link")
     flash("This phone can now record and correct hands in this match.")
     response = redirect(url_for("matches.show", match_id=match_id), 303)
     response.headers["Cache-Control"] = "no-store"
@@ -111,9 +115,51 @@ def scorer_link(token: str):
 @bp.get("/w/<token>")
 def watcher_link(token: str):
     match_id = _match_for("watcher", token)
+    access.grant(match_id, how="watcher link")  # its pages (why, log, print) and live board open from now on
     g.watching = True
     context = page.scoreboard_context(match_id)
     return partials.render_page_or_partial("match.html", **context)
+
+
+class RenewLinkForm(FlaskForm):
+    kind = RadioField("Link", choices=[("scorer", "Scorer link"), ("watcher", "Watcher link")], default="scorer")
+
+
+RENEWED = {
+    "scorer": "New scorer link made: the old one no longer opens this match. "
+              "{ended} Share the new one from “Share this match” with anyone who should keep the score.",
+    "watcher": "New watcher link made: the old one no longer opens this match. "
+               "{ended} Share the new one from “Share this match”.",
+}
+
+
+def _ended(count: int) -> str:
+    if not count:
+        return "No other phone had opened it only through the old link."
+    return f"{count} other phone{'' if count == 1 else 's'} that came in through it can no longer see this match."
+
+
+@bp.post("/matches/<match_id:match_id>/links/renew")
+@access.scorer_required
+def renew(match_id: int):
+    """End a scorer or watcher link (a phone was lost, a link went to the wrong
+    group) and make a new one; this device keeps its own access."""
+    form = RenewLinkForm()
+    if not form.validate():
+        abort(400)
+    try:
+        ended = store.renew_link(get_db(), match_id, form.kind.data, access.device() or "",
+                         request_key=access.posted_request_key())
+    except store.AlreadySaved:
+        pass  # a double tap: the link was renewed once
+    except store.NotFound:
+        abort(404)
+    except MatchError as error:  # the match's log is full
+        flash(" ".join(error.problems))
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    else:
+        flash(RENEWED[form.kind.data].format(ended=_ended(ended)))
+    return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
 class BoardCache:
@@ -173,4 +219,4 @@ def board(match_id: int):
 
 def init_app(app: Flask) -> None:
     app.extensions["scorekeeper.boards"] = BoardCache()
-    app.jinja_env.globals.update(share_links=share_links)
+    app.jinja_env.globals.update(share_links=share_links, renew_link_form=RenewLinkForm)

@@ -2,9 +2,14 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
-from ..engine import Match, MatchResult
+from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
-from ..games.base import ordinal  # noqa: F401  (a template filter)
+from ..games.base import (
+    SheetCell,
+    SheetColumn,
+    Table,
+    ordinal,  # noqa: F401  (a template filter)
+)
 
 
 def signed(points: int | None) -> str:
@@ -111,4 +116,139 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
         "changed": changed,
+    }
+
+
+# --- settings in words ---------------------------------------------------------------
+
+def setting_text(kind: str, value) -> str:
+    """A setting's value as a person reads it: on/off, "9 60, 10 65, …", "off" for none."""
+    if kind == "bool":
+        return "on" if value else "off"
+    if kind == "table":
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if value is None:
+        return "off"
+    return str(value).replace("_", " ")
+
+
+def settings_shown(game_key: str, settings: dict) -> list[dict]:
+    """Each setting of a game in words: label, value, help, and whether it is the default."""
+    shown = []
+    for s in GAMES[game_key].settings:
+        value = settings.get(s.name, s.default)
+        shown.append({"label": s.label, "value": setting_text(s.kind, value), "help": s.help,
+                      "default": value == s.default})
+    return shown
+
+
+# --- the score sheet -------------------------------------------------------------------
+
+def _cell(column: SheetColumn, hand: HandResult, seat: int, own: dict[str, SheetCell]) -> SheetCell:
+    """A player's cell: points and totals from the engine's replay, the rest from the game."""
+    if column.key == "points":
+        return SheetCell(signed(hand.scores[seat]))
+    if column.key == "total":
+        return SheetCell(str(hand.totals[seat]))
+    return own.get(column.key, SheetCell())
+
+
+def sheet_status(result: MatchResult, first_dealer: int) -> str:
+    """One line: who won and why, or how far the match is."""
+    players, played = result.players, len(result.hands)
+    hands = f"{played} hand{'' if played == 1 else 's'}"
+    if result.finished:
+        winners = base.name_list([players[s] for s in result.winners])
+        verb = "win" if len(result.winners) > 1 else "wins"
+        why = result.hands[-1].ending
+        return f"{winners} {verb} after {hands}" + (f": {why}." if why else ".")
+    if not played:
+        return f"No hands recorded yet; {players[first_dealer]} deals first."
+    return f"In progress after {hands}; {players[result.next_dealer or 0]} deals next."
+
+
+def score_sheet(info: dict, result: MatchResult) -> dict:
+    """Everything a printed score sheet shows, in the game's own columns: one row per
+    hand (dealer marked), the running totals, the standings, the header and the
+    explanations. Every number comes from ``result``, the engine's replay."""
+    match: Match = info["match"]
+    game = GAMES[match.game]
+    players = result.players
+    table = Table(tuple(players), result.settings)
+    layout = game.sheet_layout(result.settings, len(players))
+    rows = []
+    for scored, hand in zip(result.hands, match.hands):
+        cells = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+        rows.append({
+            "number": scored.number,
+            "dealer": scored.dealer,
+            "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
+            "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
+                      for seat in range(len(players))],
+            "summary": hand_summary(match.game, hand, players, scored.extra),
+            "dealer_name": players[scored.dealer],
+            "explanation": scored.explanation,
+        })
+    counter = game.seat_counter
+    standing = standings(players, result.totals, result.winners if result.finished else None)
+    if counter and result.hands:
+        for row in standing:
+            row["counter"] = result.hands[-1].extra[counter][row["seat"]]
+    return {
+        "id": info["id"],
+        "game": game,
+        "title": game.title,
+        "running_title": " · ".join(p for p in (game.title, info.get("date") or "", ", ".join(players)) if p),
+        "date": info.get("date"),
+        "note": info.get("note"),
+        "players": players,
+        "first_dealer": players[match.first_dealer],
+        "settings": settings_shown(match.game, result.settings),
+        "layout": layout,
+        "rows": rows,
+        "status": sheet_status(result, match.first_dealer),
+        "finished": result.finished,
+        "standings": standing,
+        "counter": counter.title() if counter and result.hands else None,
+    }
+
+
+BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summary fill one page
+
+
+def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
+                info: dict | None = None, result: MatchResult | None = None) -> dict:
+    """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
+    summary. From a match (``info`` and its replay ``result``), the names and settings
+    are printed and an unfinished match's totals are carried forward ("continue on paper")."""
+    game = GAMES[game_key]
+    layout = game.sheet_layout(settings, seats)
+    carried = None
+    first = 1
+    if result is not None and result.hands and not result.finished:
+        last = result.hands[-1]
+        counter = game.seat_counter
+        carried = {"after": last.number,
+                   "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
+                              else SheetCell(str(last.extra[counter][seat])) if counter and column.key == counter
+                              else SheetCell() for column in layout.seat] for seat in range(seats)]}
+        first = last.number + 1
+    next_dealer = None  # who deals the next hand, while the match goes on
+    if result is not None and players and result.next_dealer is not None:
+        next_dealer = players[result.next_dealer]
+    names = players or [f"Player {seat + 1}" for seat in range(seats)]
+    return {
+        "game": game,
+        "title": game.title,
+        "running_title": " · ".join([game.title, "score sheet"] + ([", ".join(players)] if players else [])),
+        "info": info,
+        "players": names,
+        "named": players is not None,
+        "settings": settings_shown(game_key, settings),
+        "layout": layout,
+        "carried": carried,
+        "numbers": list(range(first, first + BLANK_ROWS)),
+        "next_dealer": next_dealer,
+        "finished": bool(result and result.finished),
+        "rules": game.sheet_rules(settings, seats),
     }

@@ -88,15 +88,15 @@ def test_the_same_form_sent_twice_saves_one_hand(app, client):
 
 def test_a_double_tap_racing_in_two_threads_saves_one_hand(app, client):
     match_id, ann, _ = two_scorers(app, client)
-    cookie = ann.get_cookie("session").value
+    cookie = ann.get_cookie("scorekeeper_device").value
     for _ in range(5):
         fields = opened(ann, f"/matches/{match_id}")
         results = []
-        barrier = threading.Barrier(3)
+        barrier = threading.Barrier(3, timeout=30)
 
         def tap(fields=fields, results=results, barrier=barrier):
             tab = app.test_client()
-            tab.set_cookie("session", cookie)
+            tab.set_cookie("scorekeeper_device", cookie)
             barrier.wait()
             results.append(tab.post(f"/matches/{match_id}/hands", data=dict(WHEEL, **fields)).status_code)
 
@@ -114,7 +114,7 @@ def test_two_phones_racing_with_different_hands_never_lose_one_silently(app, cli
     match_id, ann, bob = two_scorers(app, client)
     fields = opened(ann, f"/matches/{match_id}")
     results = {}
-    barrier = threading.Barrier(2)
+    barrier = threading.Barrier(2, timeout=30)
 
     def save(name, tab, hand):
         barrier.wait()

@@ -35,7 +35,7 @@ def test_print_view_shows_players_hands_points_and_explanations(app, client):
     match_id = make_match(app, note="Kitchen table")
     page = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     assert "Third Wheel" in page and "Kitchen table" in page and "2026-11-20" in page
-    assert "Hand 1" in page and "Ann dealt" in page
+    assert "Why each hand scored what it did" in page and "Ann dealt" in page
     assert "+9" in page and "+2" in page
     assert "Ann bid 5 and took exactly 5" in page
     assert "In progress after 1 hand;" in page and "Bob deals next" in page

@@ -381,7 +381,7 @@ def test_no_inline_scripts_or_styles(client):
 def test_server_error_is_a_friendly_page(client, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(store, "list_matches", boom)
+    monkeypatch.setattr(store, "device_history", boom)
     response = client.get("/")
     assert response.status_code == 500
     assert "Something went wrong" in text(response) and "disk on fire" not in text(response)

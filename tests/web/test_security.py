@@ -34,10 +34,11 @@ def test_every_response_has_the_security_headers(client):
         assert "camera=()" in headers["Permissions-Policy"]
 
 
-def test_the_session_cookie_is_http_only_and_same_site(client):
+def test_the_device_cookie_is_http_only_same_site_and_long_lived(client):
     start(client, "third_wheel", ["Ann", "Bob", "Cy"])
-    cookie = client.get_cookie("session")
+    cookie = client.get_cookie("scorekeeper_device")
     assert cookie.http_only and cookie.same_site == "Lax"
+    assert cookie.max_age is not None and cookie.max_age >= 365 * 24 * 3600
 
 
 def test_templates_have_no_inline_script_style_or_handlers():
@@ -180,6 +181,6 @@ def test_refused_new_matches_do_not_count(tmp_path):
 def test_as_scorer_helper_is_for_store_made_matches(app, client):
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game="third_wheel", players=["A", "B", "C"]))
-    assert record(client, match_id, **WHEEL).status_code == 403
+    assert record(client, match_id, **WHEEL).status_code == 404  # private: not even seen
     as_scorer(app, match_id)
     assert record(client, match_id, **WHEEL).status_code == 303

@@ -41,6 +41,8 @@ def test_the_creator_sees_both_links_as_qr_codes(app, client):
     assert f'value="http://localhost/s/{t["scorer_token"]}"' in html
     assert f'value="http://localhost/w/{t["watcher_token"]}"' in html
     # the address is the one the phone used to reach the server
+    # (a browser keeps a cookie per host name: the same phone reaching the server by its address)
+    client.set_cookie("scorekeeper_device", client.get_cookie("scorekeeper_device").value, domain="192.168.1.20")
     lan = client.get(f"/matches/{match_id}", base_url="http://192.168.1.20:5000").get_data(as_text=True)
     assert f'value="http://192.168.1.20:5000/w/{t["watcher_token"]}"' in lan
     svgs = re.findall(r"<svg[^>]*class=\"qr\".*?</svg>", html, re.S)
@@ -57,11 +59,27 @@ def test_on_the_server_itself_the_links_use_the_lan_address(app, client):
     assert 'value="http://192.168.1.9:5000/w/' in html and 'value="http://192.168.1.9:5000/s/' in html
 
 
-def test_a_device_without_a_grant_sees_the_match_read_only(app, client):
+def test_a_device_without_a_grant_cannot_tell_the_match_exists(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     record(client, match_id, **WHEEL)
     stranger = app.test_client()
-    html = stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    missing = stranger.get("/matches/999")
+    for url in (f"/matches/{match_id}", f"/matches/{match_id}/log", f"/matches/{match_id}/print",
+                f"/matches/{match_id}/export.json", f"/matches/{match_id}/export.csv", f"/matches/{match_id}/board",
+                f"/matches/{match_id}/hands/1/why", f"/matches/{match_id}/rules", f"/matches/{match_id}/chart"):
+        response = stranger.get(url)
+        assert (response.status_code, response.data) == (404, missing.data), url
+    assert stranger.post(f"/matches/{match_id}/hands", data=WHEEL).status_code == 404
+    home = stranger.get("/").get_data(as_text=True)
+    assert "Ann, Bob, Cy" not in home and "No matches yet" in home
+
+
+def test_a_device_that_opened_the_watcher_link_sees_the_match_read_only(app, client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    record(client, match_id, **WHEEL)
+    watcher = app.test_client()
+    assert watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}").status_code == 200
+    html = watcher.get(f"/matches/{match_id}").get_data(as_text=True)
     assert totals(html) == {"Ann": 9, "Bob": 0, "Cy": 2}
     assert "<form" not in html and 'id="hand-form"' not in html
     assert f"/matches/{match_id}/hands/1/edit" not in html and f"/matches/{match_id}/undo" not in html
@@ -71,6 +89,8 @@ def test_a_device_without_a_grant_sees_the_match_read_only(app, client):
     assert f'hx-get="/matches/{match_id}/board"' in html and 'hx-trigger="every 3s"' in html
     assert "Watching: the score updates by itself" in html
     assert f"/matches/{match_id}/print" in html and f"/matches/{match_id}/export.csv" in html
+    home = watcher.get("/").get_data(as_text=True)
+    assert "Ann, Bob, Cy" in home and "watching" in home
 
 
 def test_the_watcher_link_is_read_only_even_for_the_scorer(app, client):
@@ -95,6 +115,7 @@ def test_every_write_refuses_a_watcher_with_403(app, client):
     before = store_state(app)
     watcher = app.test_client()
     watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    watcher.get(f"/w/{tokens(app, rail)['watcher_token']}")
     data = dict(WHEEL, version=version(client, match_id))
     attempts = [
         ("post", f"/matches/{match_id}/hands", data),
@@ -142,7 +163,7 @@ def test_a_missing_match_is_still_404_not_403(app):
 def test_the_scorer_link_makes_a_second_phone_a_scorer(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     second = app.test_client()
-    assert record(second, match_id, **WHEEL).status_code == 403
+    assert record(second, match_id, **WHEEL).status_code == 404
     response = second.get(f"/s/{tokens(app, match_id)['scorer_token']}")
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/matches/{match_id}")
     html = second.get(f"/matches/{match_id}").get_data(as_text=True)
@@ -152,7 +173,7 @@ def test_the_scorer_link_makes_a_second_phone_a_scorer(app, client):
     assert len(hands(app, match_id)) == 1
     # a grant is for that match only
     other = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
-    assert record(second, other, **WHEEL).status_code == 403
+    assert record(second, other, **WHEEL).status_code == 404
 
 
 def test_unknown_links_are_404(client):
@@ -186,8 +207,8 @@ def test_a_grant_dies_with_its_match(tmp_path):
     with second.app_context():
         assert store.create_match(get_db(), Match(game="third_wheel", players=["X", "Y", "Z"])) == match_id
     other = second.test_client()
-    other.set_cookie("session", client.get_cookie("session").value)
-    assert other.post(f"/matches/{match_id}/hands", data=WHEEL).status_code == 403
+    other.set_cookie("scorekeeper_device", client.get_cookie("scorekeeper_device").value)
+    assert other.post(f"/matches/{match_id}/hands", data=WHEEL).status_code == 404
 
 
 # --- the live scoreboard ---------------------------------------------------------------
@@ -195,6 +216,7 @@ def test_a_grant_dies_with_its_match(tmp_path):
 def test_the_board_answers_304_while_nothing_changed(app, client, monkeypatch):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     watcher = app.test_client()
+    watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
     first = watcher.get(f"/matches/{match_id}/board", headers={"HX-Request": "true"})
     assert first.status_code == 200
     tag = first.headers["ETag"]

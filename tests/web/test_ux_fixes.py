@@ -109,14 +109,15 @@ def test_scorer_code_is_behind_a_disclosure_and_loopback_links_warn(app, client)
 def test_history_heading_empty_status_and_imported_tag(app, client):
     start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     with app.app_context():
-        store.import_match(get_db(), Match(game="third_wheel", players=["Dee", "Eve", "Flo"], settings={},
-                                           first_dealer=0, hands=[]))
+        imported = store.import_match(get_db(), Match(game="third_wheel", players=["Dee", "Eve", "Flo"], settings={},
+                                                      first_dealer=0, hands=[]))
+    as_scorer(app, imported, client)
     words = text(client.get("/"))
     assert "Your matches" not in words
-    assert "Matches All matches kept by this Scorekeeper, in progress first." in re.sub(r"\s+", " ", words.replace(
+    assert "Matches The matches this phone started, imported or opened through a link, in progress first." in re.sub(r"\s+", " ", words.replace(
         "Start a match", "").replace("Import a match file", ""))
     assert "No hands yet · 0 hands" not in words and "No hands yet" in words
-    assert words.count("imported") == 1 and re.search(r"Dee, Eve, Flo No hands yet · imported", words)
+    assert words.count("· imported") == 1 and re.search(r"Dee, Eve, Flo No hands yet · imported", words)
 
 
 # --- 6: the table guide is closed ---------------------------------------------------------------

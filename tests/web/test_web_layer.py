@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from scorekeeper import store
 from scorekeeper.web import create_app
+from scorekeeper.web.db import get_db
 
 from .helpers import record, start, text
 
@@ -38,22 +40,30 @@ def test_every_view_that_changes_a_match_declares_it_needs_the_scorer(tmp_path):
             assert getattr(app.view_functions[rule.endpoint], "scorer_required", False), rule.endpoint
 
 
+def watcher_token(app, match_id: int) -> str:
+    with app.app_context():
+        return store.get_tokens(get_db(), match_id)["watcher_token"]
+
+
 def test_guarded_pages_refuse_a_device_without_the_grant(app, client):
     match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
     assert record(client, match_id, scoring_tricks_0=2, scoring_tricks_1=2, scoring_tricks_2=1,
                   other_tricks_0=4, other_tricks_1=4, other_tricks_2=4).status_code == 303
     stranger = app.test_client()
+    assert stranger.get(f"/matches/{match_id}/undo").status_code == 404  # no link opened: not even seen
+    stranger.get(f"/w/{watcher_token(app, match_id)}")
     for url in (f"/matches/{match_id}/hands/1/edit", f"/matches/{match_id}/undo",
                 f"/matches/{match_id}/details", f"/matches/{match_id}/tally"):
         response = stranger.get(url)
         assert response.status_code == 403, url
         assert "This is a watcher link" in text(response)
-    assert stranger.get(f"/matches/{match_id}").status_code == 200  # reading is still allowed
+    assert stranger.get(f"/matches/{match_id}").status_code == 200  # the watcher may read
 
 
 def test_an_htmx_request_refused_gets_an_error_card_not_a_page(app, client):
     match_id = start(client, "third_rail", ["Ann", "Bob", "Cy"])
     stranger = app.test_client()
+    stranger.get(f"/w/{watcher_token(app, match_id)}")
     refused = stranger.post(f"/matches/{match_id}/hands", data={"scoring_tricks_0": "1"},
                             headers={"HX-Request": "true"})
     assert refused.status_code == 403
