@@ -12,6 +12,7 @@ from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
+from .test_print import AXE, AXE_VERSION
 
 NAMES = {"third_hand": ["Maggie", "Tom"], "third_wheel": ["Maggie", "Tom", "Christopher"],
          "dummy_spades": ["Maggie", "Tom", "Christopher"],
@@ -72,5 +73,44 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
             if problems:
                 found[path] = problems[:5]
         assert not found, found
+    finally:
+        context.close()
+
+
+# --- axe-core: no serious or critical violations on the pages a table uses -----------------
+
+def axe_check(page) -> list[str]:
+    """axe-core (vendored) on the page as it is, its experimental rules too (such as
+    label-content-name-mismatch: a button whose name is not what it shows): the serious
+    and critical violations, in words."""
+    source = AXE.read_text(encoding="utf-8")
+    assert f"axe v{AXE_VERSION}" in source[:40]
+    page.evaluate(source + "\n;0")  # evaluated by the driver, so the page's CSP does not apply
+    result = page.evaluate("""() => axe.run(document, {resultTypes: ['violations'], rules: Object.fromEntries(
+        axe.getRules(['experimental']).map(r => [r.ruleId, {enabled: true}]))})""")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, matches):
+    ids, state = matches
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=state)
+    page = context.new_page()
+    try:
+        found = {}
+        paths = ["/", "/matches/new", "/referee", "/import"] + [p for game, i in ids.items() for p in pages_of(game, i)]
+        paths += [f"/rules/{game}" for game in NAMES]
+        for path in paths:
+            page.goto(live_server + path)
+            violations = axe_check(page)
+            if violations:
+                found[path] = violations
+        page.goto(f"{live_server}/matches/{ids['third_hand']}")
+        page.locator("summary", has_text="Count cards instead").click()  # what opens on the page counts too
+        page.locator("#share > summary").click()
+        violations = axe_check(page)
+        if violations:
+            found["match page, opened"] = violations
+        assert found == {}, "\n".join(f"{path}: {v}" for path, vs in found.items() for v in vs)
     finally:
         context.close()
