@@ -56,6 +56,9 @@ class HandResult:
     # reached (also the explanation's last line); None when there is nothing to say.
     ending: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # Why the next hand's dealer deals it (None once the game is over); not in the
+    # rescore output, which gives the seat only.
+    next_why: str | None = None
 
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
@@ -245,7 +248,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
         lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings))
+                                  scored.warnings, None if deal is None else deal.why))
         if deal is not None:
             dealer = deal.seat
     if problems:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    NextDeal,
     SheetCell,
     SheetColumn,
     Table,
@@ -79,6 +80,20 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     return {"lines": lines, "percent": percent, "hands_left": hands_left}
 
 
+def next_why(match: Match, result: MatchResult) -> str | None:
+    """Why the next dealer deals, where it is more than the deal passing on: the game's
+    own reason (Third Hand's higher hand score, a tie), or a deal out of turn."""
+    if not result.hands or result.next_dealer is None:
+        return None
+    last = result.hands[-1]
+    if last.next_why and last.next_why != NextDeal(0).why:
+        return last.next_why
+    if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
+        return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
+                "out of turn")
+    return None
+
+
 def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
     """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
     match: Match = info["match"]
@@ -109,6 +124,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         "bags": bags,
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
+        "next_why": next_why(match, result),
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],

@@ -142,3 +142,23 @@ def test_a_correction_that_moves_a_later_deal_keeps_that_hand_in_one_tap(page, l
     offer.get_by_role("button", name="Save, and mark hand 2 dealt by Bob").click()
     expect(page.locator(".notice")).to_contain_text("Hand 1 corrected. Totals changed from hand 1 on.")
     expect(page.locator("#hand-2")).to_contain_text("dealt out of turn")
+
+
+# --- 7: why the game goes on, how it ended ----------------------------------------------------
+
+def test_the_board_says_why_the_game_goes_on_and_how_it_ended(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "5"})
+    type_numbers(page, {"scoring_tricks_0": 3, "scoring_tricks_1": 2, "scoring_tricks_2": 0})
+    save_hand(page, 1, "Ann +3, Bob +2, Cy 0")
+    wait_htmx(page, "#preview")
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 3, "scoring_tricks_2": 0})
+    save_hand(page, 2, "Ann +2, Bob +3, Cy 0")
+    banner = page.locator("#playing-on")
+    expect(banner).to_contain_text("Ann and Bob are tied on 5 at the top: another hand is dealt.")
+    assert in_view(page, "#playing-on")  # under the notice, with the totals
+    screenshot("table-playing-on", full_page=False)
+    wait_htmx(page, "#preview")
+    type_numbers(page, {"scoring_tricks_0": 1, "scoring_tricks_1": 0, "scoring_tricks_2": 4})
+    save_hand(page, 3, "Ann +1, Bob 0, Cy +4", ends=True)
+    expect(page.locator("#game-over")).to_contain_text("Ann reached 5 with 6 and wins.")
+    expect(page.locator("#playing-on")).to_have_count(0)
