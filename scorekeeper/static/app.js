@@ -94,7 +94,7 @@
      of the screen, with the totals under it, and focus it so a screen reader reads it
      out (its box is also a live region). Once: the attribute goes. */
   function showNotice() {
-    var notice = document.querySelector("#match-notice [data-focus]");
+    var notice = document.querySelector("#main [data-focus]");
     if (!notice) return false;
     notice.removeAttribute("data-focus");
     notice.focus({ preventScroll: true });

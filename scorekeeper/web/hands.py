@@ -361,7 +361,9 @@ def log(match_id: int):
             entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
+    labels = {s.name: s.label for s in GAMES[info["game"]].settings}
+    return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
+                                           setting_labels=labels)
 
 
 @bp.get("/hands/<int:number>/why")

@@ -162,3 +162,38 @@ def test_the_board_says_why_the_game_goes_on_and_how_it_ended(page, live_server,
     save_hand(page, 3, "Ann +1, Bob 0, Cy +4", ends=True)
     expect(page.locator("#game-over")).to_contain_text("Ann reached 5 with 6 and wins.")
     expect(page.locator("#playing-on")).to_have_count(0)
+
+
+# --- 8: names, settings, first dealer; deleting with undo ------------------------------------
+
+def test_rename_change_a_setting_and_delete_with_undo(page, live_server, screenshot):
+    start_match(page, live_server, "third_wheel", ["Ann", "Tom", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    # rules.md: bid 4, D7/S1 1/S2 3 -> D 4, S1 6, S2 0
+    type_numbers(page, {"bid": 4, "tricks_0": 7, "tricks_1": 1, "tricks_2": 3})
+    save_hand(page, 1, "Ann +4, Tom +6, Cy 0")
+    page.get_by_role("link", name="Players & settings").click()
+    page.wait_for_url(re.compile(r"/setup$"))
+    page.fill("#player_1", "Thomas")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".notice")).to_contain_text("Saved: Tom is now Thomas. No totals changed.")
+    expect(page.locator("#totals")).to_contain_text("Thomas")
+    page.get_by_role("link", name="Players & settings").click()
+    page.wait_for_url(re.compile(r"/setup$"))
+    page.select_option("#setting_overtrick_dealer", "penalty")
+    page.get_by_role("button", name="Save").click()
+    confirm = page.locator("#setup-confirm")
+    expect(confirm).to_contain_text("Ann: 4 → 1")  # 4 minus 3 overtricks
+    assert in_view(page, "#setup-confirm h2")
+    screenshot("table-setup-confirm", full_page=False)
+    confirm.get_by_role("button", name="Save, and change the scores").click()
+    expect(page.locator(".notice")).to_contain_text("Scored again from the first hand: Ann: 4 → 1.")
+    page.get_by_role("link", name="Delete match").click()
+    page.get_by_role("button", name="Delete the match").click()
+    page.wait_for_url(re.compile(r"/(#deleted)?$"))
+    expect(page.locator(".notice")).to_contain_text("Deleted Third Wheel with Ann, Thomas, Cy.")
+    screenshot("table-deleted", full_page=False)
+    page.locator("#deleted li", has_text="Ann, Thomas, Cy").get_by_role("button", name="Restore").click()
+    expect(page.locator(".notice")).to_contain_text("Match restored, exactly as it was.")
+    expect(page.locator("#totals")).to_contain_text("Thomas")

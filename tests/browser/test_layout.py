@@ -38,7 +38,7 @@ def import_match(page, live_server, game: str, tmp_path) -> int:
 def pages_of(game: str, match_id: int) -> list[str]:
     pages = [f"/matches/{match_id}", f"/matches/{match_id}/log", f"/referee/{game}?match={match_id}",
              f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
-             f"/referee/{game}"]
+             f"/referee/{game}", f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
     if game == "third_rail":  # the one game here that records trick by trick
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
     return pages
