@@ -101,7 +101,17 @@
     notice.scrollIntoView({ block: "start" });
     return true;
   }
-  document.addEventListener("htmx:afterSettle", function () { showNotice(); });
+  /* A link followed in place (hx-boost) opens its page at the top, or at its #anchor, as
+     a plain link would (the boost keeps the old scroll position otherwise); a notice that
+     just arrived goes first. */
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (showNotice()) return;
+    var config = e.detail.requestConfig;
+    if (!config || !config.boosted || config.verb !== "get") return;
+    var id = (config.path || "").split("#")[1];
+    var target = id && document.getElementById(decodeURIComponent(id));
+    if (target) target.scrollIntoView({ block: "start" }); else window.scrollTo(0, 0);
+  });
 
   /* A sent form that comes back with errors: bring the first one into view. */
   document.addEventListener("htmx:afterSettle", function (e) {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from .test_referee import PLAYERS
@@ -15,9 +16,17 @@ from .test_table_app import choose, save_hand, start_match, type_numbers, wait_h
 WINNERS = [0, 1, 2] * 5 + [0, 1]  # Third Rail, 3 players: 17 tricks; 3, 6, 9, 12, 15 all Cy's
 
 
+IN_VIEW = """(s) => { const e = document.querySelector(s); if (!e) return false;
+    const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }"""
+
+
 def in_view(page, selector: str) -> bool:
-    return page.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+    """Whether ``selector`` is on the screen, waiting a moment for a scroll under way."""
+    try:
+        page.wait_for_function(IN_VIEW, arg=selector, timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 # --- 2: after Save ---------------------------------------------------------------------
@@ -28,12 +37,12 @@ def test_after_save_the_points_and_totals_are_in_view_and_read_out(page, live_se
         choose(page, name, value)
     type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
     page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
-    assert not in_view(page, "#match-notice")  # the Save button is far below the scoreboard
+    assert not page.evaluate(IN_VIEW, "#match-notice")  # the Save button is far below the scoreboard
     save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
     notice = page.locator("#match-notice .notice")
     # rules.md worked example: bid 5, D5/S1 4/S2 2 -> D 9, S1 0, S2 2
     expect(notice).to_contain_text("Hand 1 saved: Ann +9, Bob 0, Cy +2. Totals: Ann 9, Bob 0, Cy 2.")
-    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('notice')")
     assert in_view(page, "#match-notice .notice") and in_view(page, "#totals .standings")
     expect(page.locator("#match-notice")).to_have_attribute("role", "status")
     expect(page.get_by_role("link", name="Next: hand 2")).to_be_visible()
@@ -48,11 +57,11 @@ def test_after_save_the_points_and_totals_are_in_view_and_read_out(page, live_se
     page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
     save_hand(page, 2, "Ann +5, Bob 0, Cy +7")
     expect(notice).to_contain_text("Hand 2 saved: Ann +5, Bob 0, Cy +7. Totals: Ann 14, Bob 0, Cy 9.")
-    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('notice')")
     assert in_view(page, "#match-notice .notice")
     expect(page.locator("#totals .last").first).to_contain_text("in hand 2")
     page.get_by_role("link", name="Next: hand 3").click()  # one tap to the next hand's form
-    page.wait_for_function("document.querySelector('#record').getBoundingClientRect().top < 100")
+    page.wait_for_function("() => document.querySelector('#record').getBoundingClientRect().top < 100")
 
 
 # --- 3: no page inside a page --------------------------------------------------------------
@@ -197,3 +206,37 @@ def test_rename_change_a_setting_and_delete_with_undo(page, live_server, screens
     page.locator("#deleted li", has_text="Ann, Thomas, Cy").get_by_role("button", name="Restore").click()
     expect(page.locator(".notice")).to_contain_text("Match restored, exactly as it was.")
     expect(page.locator("#totals")).to_contain_text("Thomas")
+
+
+# --- 9: landscape and tablets use the width ---------------------------------------------------
+
+def test_landscape_puts_the_form_beside_the_scoreboard_and_every_tally_tap_in_view(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Christopher", "Dee", "Evangeline", "Fay"], {})
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.reload()
+    totals, record = page.locator("#totals").bounding_box(), page.locator("#record").bounding_box()
+    assert record["x"] > totals["x"] + totals["width"] - 1  # side by side, not one under the other
+    assert record["y"] < 390  # the next hand's form starts on the first screen
+    screenshot("table-landscape-match", full_page=False)
+    page.get_by_role("link", name="Record trick by trick").click()
+    page.wait_for_url(re.compile(r"/tally$"))
+    for button in page.locator("button.tally-tap").all():
+        box = button.bounding_box()
+        assert box["y"] + box["height"] <= 390, "a tally button is below the fold"
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth")  # its name fits inside
+    screenshot("table-landscape-tally", full_page=False)
+
+
+def test_a_link_followed_from_far_down_opens_its_page_at_the_top(page, live_server):
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
+    page.locator("#hand-1").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 300)")
+    assert page.evaluate("scrollY") > 300
+    page.locator("#hand-1 .hand-actions a", has_text="Edit").click()
+    page.wait_for_url(re.compile(r"/hands/1/edit$"))
+    page.wait_for_function("() => window.scrollY === 0")
+    assert in_view(page, ".edit h1")
