@@ -360,9 +360,11 @@ class Game:
     # The rules page's template, under templates/ (the game's own page).
     rules_template: str = ""
 
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        """The trick context (trump, high or low...) from the last recorded hand;
-        ``seats`` and ``settings`` are None outside a match."""
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        """The trick context (trump, high or low...) of the hand being played, from what
+        is known of it (``hand``: the fields typed into its form so far, often none); in
+        a match what is not known yet is None (the referee asks for it), outside a match
+        (``seats`` and ``settings`` None) the game's defaults."""
         return {}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:

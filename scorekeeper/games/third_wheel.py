@@ -286,17 +286,18 @@ class ThirdWheel(Game):
         ]
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        return {"trump": last.get("trump") if last.get("trump") in SUITS else "moons",
-                "mode": last.get("mode") if last.get("mode") in MODES else "high"}
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        in_match = settings is not None
+        return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
+                "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) for key in ("trump", "mode") if key in args})
+        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
         return []
 
     def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True)),
-                      Choice("mode", "High or low", tuple((m, m) for m in MODES))])
+        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
+                      Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
 
     def referee_slots(self, context: dict) -> int:
         return 3

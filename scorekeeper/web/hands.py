@@ -37,6 +37,8 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
            "counted_into": form.word(counter.into) if counter else ""}
     if final and missing:  # on save, every blank at once
         out["general"].append(f"Still to fill in: {still}.")
+    if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
+        out["referee_url"] = page.referee_url(info, hand)
     if errors:
         return out
     match = info["match"]

@@ -240,3 +240,19 @@ def test_a_link_followed_from_far_down_opens_its_page_at_the_top(page, live_serv
     page.wait_for_url(re.compile(r"/hands/1/edit$"))
     page.wait_for_function("() => window.scrollY === 0")
     assert in_view(page, ".edit h1")
+
+
+# --- 10: the referee starts from the hand in progress ------------------------------------------
+
+def test_the_referee_starts_from_the_hand_being_typed(page, live_server, screenshot):
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {})
+    choose(page, "bids_1", "9")  # Bob bids first (Ann deals), Ann tops it with Q
+    choose(page, "bids_0", "Q")
+    choose(page, "trump", "clubs")
+    expect(page.locator("#referee-link")).to_have_attribute("href", re.compile(r"trump=clubs&high=Q&from=form"))
+    page.locator("#referee-link").click()
+    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+&trump=clubs&high=Q&from=form$"))
+    expect(page.locator("#ref-trump")).to_have_value("clubs")
+    expect(page.locator("#ref-high")).to_have_value("Q")
+    expect(page.locator(".ref-source")).to_contain_text("hand 1, Ann deals. Set from hand 1's form as typed so far")
+    screenshot("table-referee-from-form", full_page=False)
