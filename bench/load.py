@@ -14,6 +14,12 @@ poll with nothing new answers 304. A bounded pool of client
 threads, each with one keep-alive connection, runs every user's requests on
 schedule. Prints requests/s, p50/p95/p99 latency per kind, lateness of the
 schedule, and errors.
+
+Before the steady run, ``--starts`` phones (each with its own connection and
+session) start ``--starts-each`` matches at the same moment, released together by a
+barrier: the time of each start and any answer but a redirect to the new match are
+reported. ``--idle`` sockets are opened first and held open, doing nothing, for the
+whole run (phones that connected and went quiet).
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from urllib.parse import urlencode
 
 from scorekeeper import store
 from scorekeeper.engine import Match
+from scorekeeper.games import GAMES
 from scorekeeper.samples import ENDLESS
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
@@ -146,7 +153,8 @@ def run(args) -> dict:
     db.close()
     port = free_port()
     # every simulated phone comes from 127.0.0.1: the per-device write limit would count them as one
-    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="1000000")
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="1000000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="1000000",
+               SCOREKEEPER_MATCHES_PER_MINUTE="1000000")
     server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--threads", str(args.threads)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -170,8 +178,69 @@ def run(args) -> dict:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def start_form(game: str) -> dict:
+    """The new-match form as a phone sends it: names and the game's default settings."""
+    data = {"game": game, "shown_game": game, "first_dealer": "0", "date": "2026-11-23",
+            "player_0": "Ann", "player_1": "Bob", "player_2": "Cy"}
+    for setting in GAMES[game].settings:
+        if setting.kind == "table":
+            data.update({f"setting_{setting.name}_{k}": str(v) for k, v in setting.default.items()})
+        elif setting.kind == "bool":
+            if setting.default:
+                data[f"setting_{setting.name}"] = "y"
+        elif setting.default is not None:
+            data[f"setting_{setting.name}"] = str(setting.default)
+    return data
+
+
+def start_burst(port: int, phones: int, each: int) -> tuple[list[float], list[str]]:
+    """``phones`` phones start ``each`` matches each, all released at the same moment."""
+    times: list[float] = []
+    errors: list[str] = []
+    barrier = threading.Barrier(phones, timeout=60)
+    lock = threading.Lock()
+
+    def phone() -> None:
+        client, user = Client(port), User("starter", 0, 0)
+        response, page = client.request("GET", "/matches/new", {})
+        user.remember(response)
+        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.decode()).group(1)
+        body = urlencode(dict(start_form("third_wheel"), csrf_token=csrf))
+        barrier.wait()
+        for _ in range(each):
+            sent = time.monotonic()
+            try:
+                response, _ = client.request("POST", "/matches/new", {
+                    "Cookie": user.cookie, "Content-Type": "application/x-www-form-urlencoded"}, body)
+                user.remember(response)
+                problem = None if response.status == 303 else f"start answered {response.status}"
+            except Exception as error:  # a dropped connection is an error, not a crash
+                problem = f"start: {type(error).__name__}: {error}"
+            with lock:
+                times.append(time.monotonic() - sent)
+                if problem:
+                    errors.append(problem)
+
+    threads = [threading.Thread(target=phone) for _ in range(phones)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return times, errors
+
+
 def drive(args, port: int, tokens: list[tuple[int, str, str]]) -> dict:
     rng = random.Random(1)
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(args.idle)]
+    try:
+        return _drive(args, port, tokens, rng)
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def _drive(args, port: int, tokens: list[tuple[int, str, str]], rng: random.Random) -> dict:
+    start_times, start_errors = start_burst(port, args.starts, args.starts_each) if args.starts else ([], [])
     setup = Client(port)
     users = []
     for match_id, token, _ in tokens:
@@ -233,7 +302,7 @@ def drive(args, port: int, tokens: list[tuple[int, str, str]]) -> dict:
         t.join()
     elapsed = time.monotonic() - began
     return {"samples": samples, "lateness": lateness, "errors": errors, "elapsed": elapsed,
-            "saves": sum(u.saves for u in users)}
+            "saves": sum(u.saves for u in users), "starts": start_times, "start_errors": start_errors}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -249,6 +318,14 @@ def percentile(values: list[float], p: float) -> float:
 def report(args, result: dict) -> None:
     samples, elapsed = result["samples"], result["elapsed"]
     total = sum(len(v) for v in samples.values())
+    if result["starts"]:
+        ms = [v * 1000 for v in result["starts"]]
+        print(f"{args.starts} phones starting {args.starts_each} matches each at once: {len(ms)} starts, "
+              f"p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms, max {max(ms):.1f} ms, "
+              f"errors {len(result['start_errors'])}" + (f" (first: {result['start_errors'][0]})"
+                                                        if result["start_errors"] else ""))
+    if args.idle:
+        print(f"{args.idle} idle sockets held open during the whole run")
     print(f"scorekeeper serve --threads {args.threads}: {args.scorers} scorers saving every {args.save_every:g} s, "
           f"{args.watchers} watchers polling every {args.poll_every:g} s, {args.workers} client threads, "
           f"{elapsed:.1f} s")
@@ -281,6 +358,9 @@ def main() -> None:
     parser.add_argument("--poll-every", type=float, default=3.0, help="seconds between one watcher's polls")
     parser.add_argument("--workers", type=int, default=24, help="client threads (one connection each)")
     parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    parser.add_argument("--starts", type=int, default=8, help="phones starting matches at once before the run")
+    parser.add_argument("--starts-each", type=int, default=5, help="matches each of those phones starts")
+    parser.add_argument("--idle", type=int, default=300, help="idle sockets held open during the run")
     args = parser.parse_args()
     report(args, run(args))
 

@@ -30,8 +30,12 @@ class HeadedChannel(HTTPChannel):
 
 
 def serve(app: Flask, host: str, port: int, threads: int) -> None:
+    # waitress drops X-Forwarded-* headers unless told otherwise: behind the proxies the app
+    # was told to trust (SCOREKEEPER_PROXIES), they go through to its ProxyFix, which reads them
+    behind_proxies = int(app.config.get("PROXIES", 0)) > 0
     server = create_server(app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
-                           channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024)
+                           channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024,
+                           clear_untrusted_proxy_headers=not behind_proxies)
     # one listening socket, or several (a host name with IPv4 and IPv6 addresses)
     listeners = [server] if hasattr(server, "channel_class") else list(getattr(server, "map", {}).values())
     for listener in listeners:

@@ -15,6 +15,7 @@ def app(tmp_path):
         "SECRET_KEY": "test",
         # one test client is one address: the per-device write limit has its own tests
         "WRITES_PER_MINUTE": 10**6,
+        "NEW_DEVICES_PER_MINUTE": 10**6,
     })
     yield app
 

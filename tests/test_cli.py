@@ -86,3 +86,32 @@ def test_missing_file_is_a_clear_error(tmp_path):
     done = run("rescore", str(tmp_path / "nope.json"))
     assert done.returncode == 2 and done.stdout == ""
     assert "cannot read" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_list_shows_every_match_with_its_links(tmp_path):
+    from scorekeeper import store
+    from scorekeeper.engine import Match
+
+    database = tmp_path / "db.sqlite"
+    db = store.connect(str(database))
+    first = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"], date="2026-11-20",
+                                         note="Friday"))
+    store.create_match(db, Match(game="third_rail", players=["Dee", "Eve", "Flo"], date="2026-11-21"))
+    tokens = store.get_tokens(db, first)
+    db.close()
+    done = run("list", "--database", str(database), "--url", "http://192.168.1.5:5000/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.index("Dee, Eve, Flo") < done.stdout.index("Ann, Bob, Cy")  # newest first
+    assert f"#{first}  2026-11-20  Third Wheel  Ann, Bob, Cy  (0 hands, in progress)" in done.stdout
+    assert "note:    Friday" in done.stdout
+    assert f"scorer:  http://192.168.1.5:5000/s/{tokens['scorer_token']}" in done.stdout
+    assert f"watcher: http://192.168.1.5:5000/w/{tokens['watcher_token']}" in done.stdout
+    assert "2 matches." in done.stderr
+    found = run("list", "--database", str(database), "--search", "EVE")
+    assert "Dee, Eve, Flo" in found.stdout and "Ann" not in found.stdout and "1 match with a player called 'EVE'" in found.stderr
+
+
+def test_list_of_a_missing_database_says_so(tmp_path):
+    done = run("list", "--database", str(tmp_path / "nope.sqlite"))
+    assert done.returncode == 2 and "nope.sqlite: no such database" in done.stderr
+    assert not (tmp_path / "nope.sqlite").exists()

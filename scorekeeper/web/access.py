@@ -19,12 +19,12 @@ import secrets
 import uuid
 from collections.abc import Callable
 
-from flask import Flask, Response, abort, current_app, g, request, session
+from flask import Flask, Response, abort, current_app, g, make_response, request, session
 
 from .. import store
 from .db import get_db
 from .errors import render_error
-from .security import refuse_write
+from .security import refuse_new_device, refuse_write
 from .view import signed
 
 WATCHER_ONLY = ("This is a watcher link: you can follow the score but not change it. "
@@ -69,6 +69,10 @@ def grant(match_id: int, score: bool = False, how: str = "") -> None:
     """This device may now open the match, and score it when ``score``, from any page."""
     if access_to(match_id) == ("score" if score else "watch"):
         return  # a watcher reopening its link writes nothing
+    if device() is None:
+        refused = refuse_new_device()
+        if refused:
+            abort(make_response(refused))
     store.grant(get_db(), device(create=True) or "", match_id, score=score, watch=not score, how=how)
     g.pop("access", None)
 

@@ -199,13 +199,16 @@ def index():
     number = form.page.data if form.validate() and form.page.data and 0 < form.page.data < 10**6 else 1
     matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
     pages = max(1, -(-total // PER_PAGE))
+    if number > pages:  # an old link past the end: the last page
+        number = pages
+        matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
     for m in matches:
         m["status"] = _status(m)
     # only the notices meant for the history (a match deleted); a match's own wait for its page
     notice = " ".join(str(message) for message in get_flashed_messages(category_filter=["history"])) or None
     deleted = store.deleted_matches(get_db(), access.device()) if number == 1 and not search else []
     return partials.render_page_or_partial("index.html", matches=matches, form=form, search=search, total=total,
-                                           page=min(number, pages), pages=pages, notice=notice, deleted=deleted,
+                                           page=number, pages=pages, notice=notice, deleted=deleted,
                                            restore_form=RestoreMatchForm(), keep_days=store.KEEP_DELETED_DAYS)
 
 

@@ -4,7 +4,7 @@ limit on how many matches one address may start per minute.
 Every page is served with a CSP that allows only this app's own scripts,
 styles and images: no inline ``<script>``, no ``style=""``, no ``on*=``
 handlers anywhere in the templates (htmx's own indicator style is switched
-off in base.html's htmx-config). ``Referrer-Policy: no-referrer`` keeps the
+off in base.html's htmx-config). ``Referrer-Policy: same-origin`` keeps the
 secret scorer link out of other sites' logs.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ CSP = "; ".join([
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     # the wake lock keeps the phone awake during a match; nothing else is wanted
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
@@ -90,19 +90,34 @@ TOO_MANY_WRITES = ("This device has sent {limit} changes in the last minute, the
                    "Wait a minute, then save again: what you typed is still on your screen.")
 
 
-def refuse_write():
-    """None when this address may change a match now (and count it), else the 429 page."""
-    limiter: RateLimiter = current_app.extensions["scorekeeper.write_limiter"]
+def _refused(limiter_name: str, message: str, count: bool = True):
+    """None when this address is under the limit (and, when ``count``, counts this one),
+    else the 429 page saying why and when to try again."""
+    limiter: RateLimiter = current_app.extensions[limiter_name]
     address = _address()
     if not limiter.allowed(address):
-        body, status = render_error(429, TOO_MANY_WRITES.format(limit=limiter.limit))
+        body, status = render_error(429, message.format(limit=limiter.limit))
         return body, status, {"Retry-After": str(limiter.retry_after(address))}
-    limiter.note(address)
+    if count:
+        limiter.note(address)
     return None
 
 
-def _limiter() -> RateLimiter:
-    return current_app.extensions["scorekeeper.match_limiter"]
+def refuse_write():
+    """None when this address may change a match now (and count it), else the 429 page."""
+    return _refused("scorekeeper.write_limiter", TOO_MANY_WRITES)
+
+
+NEW_DEVICES_PER_MINUTE = 30  # phones opening a link for the first time, per address (a club's Wi-Fi is one)
+TOO_MANY_DEVICES = ("{limit} new phones opened links from this network in the last minute, the most allowed. "
+                    "Wait a minute, then open the link again.")
+
+
+def refuse_new_device():
+    """None when one more new device may be remembered for this address now (and count
+    it), else the 429 page: a script opening a link without its cookie again and again
+    cannot fill the disk with devices."""
+    return _refused("scorekeeper.device_limiter", TOO_MANY_DEVICES)
 
 
 def _address() -> str:
@@ -110,22 +125,21 @@ def _address() -> str:
 
 
 def refuse_new_match():
-    """None when this address may start another match now, else the 429 page."""
-
-    limiter = _limiter()
-    if limiter.allowed(_address()):
-        return None
-    body, status = render_error(429, TOO_MANY_MATCHES.format(limit=limiter.limit))
-    return body, status, {"Retry-After": str(limiter.retry_after(_address()))}
+    """None when this address may start another match now, else the 429 page (a start
+    is counted once it succeeded: ``note_new_match``)."""
+    return _refused("scorekeeper.match_limiter", TOO_MANY_MATCHES, count=False)
 
 
 def note_new_match() -> None:
-    _limiter().note(_address())
+    limiter: RateLimiter = current_app.extensions["scorekeeper.match_limiter"]
+    limiter.note(_address())
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.extensions["scorekeeper.match_limiter"] = RateLimiter(int(app.config["MATCHES_PER_MINUTE"]))
+    app.config.setdefault("NEW_DEVICES_PER_MINUTE", NEW_DEVICES_PER_MINUTE)  # or SCOREKEEPER_NEW_DEVICES_PER_MINUTE
+    app.extensions["scorekeeper.device_limiter"] = RateLimiter(int(app.config["NEW_DEVICES_PER_MINUTE"]))
     app.config.setdefault("WRITES_PER_MINUTE", WRITES_PER_MINUTE)  # or SCOREKEEPER_WRITES_PER_MINUTE
     app.extensions["scorekeeper.write_limiter"] = RateLimiter(int(app.config["WRITES_PER_MINUTE"]))
     # the session holds the scorer grants: never sent with another site's requests, never read by scripts

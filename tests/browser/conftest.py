@@ -32,7 +32,7 @@ def live_server(tmp_path_factory):
     port = free_port()
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
                SCOREKEEPER_MATCHES_PER_MINUTE="1000",  # every browser test starts matches from 127.0.0.1
-               SCOREKEEPER_WRITES_PER_MINUTE="100000")
+               SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
     command = [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -77,6 +77,28 @@ def page(browser):
     tab.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     yield tab
     context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def phones(browser):
+    """new(js=True) -> a fresh phone-sized tab in its own context; console
+    errors and page errors in any of them fail the test."""
+    contexts, errors, allowed = [], [], []
+
+    def new(js: bool = True):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                      java_script_enabled=js)
+        contexts.append(context)
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+        tab.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+        return tab
+    new.allow = allowed.append  # a console message the test causes on purpose
+    yield new
+    for context in contexts:
+        context.close()
+    errors = [e for e in errors if not any(a in e for a in allowed)]
     assert not errors, errors
 
 

@@ -26,6 +26,23 @@ def test_a_device_sending_too_many_changes_is_asked_to_wait(tmp_path):
     assert "c" in text(client.get(f"/matches/{match_id}"))  # the note from before, unchanged
 
 
+def test_a_script_opening_a_link_without_its_cookie_cannot_fill_the_disk_with_devices(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t",
+                      "WTF_CSRF_ENABLED": False, "NEW_DEVICES_PER_MINUTE": 3})
+    client = app.test_client()
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])  # this phone is the first device
+    with app.app_context():
+        from scorekeeper.web.db import get_db
+        link = f"/w/{store.get_tokens(get_db(), match_id)['watcher_token']}"
+    assert [app.test_client().get(link).status_code for _ in range(3)] == [200, 200, 200]
+    refused = app.test_client().get(link)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "3 new phones opened links from this network in the last minute" in text(refused)
+    assert client.get(link).status_code == 200  # a phone already known is never counted
+    with app.app_context():
+        assert get_db().execute("select count(*) from devices").fetchone()[0] == 4
+
+
 def test_a_matchs_log_is_bounded(app, client, monkeypatch):
     monkeypatch.setattr(store, "MAX_LOG", 4)  # start + 3 changes
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)

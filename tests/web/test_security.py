@@ -29,7 +29,7 @@ def test_every_response_has_the_security_headers(client):
             assert part in csp, (url, part)
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
         assert headers["X-Content-Type-Options"] == "nosniff"
-        assert headers["Referrer-Policy"] == "no-referrer"
+        assert headers["Referrer-Policy"] == "same-origin"
         assert headers["X-Frame-Options"] == "DENY"
         assert "camera=()" in headers["Permissions-Policy"]
 

@@ -1,0 +1,151 @@
+"""deploy/nginx.conf, the README's sample for hosting on the internet, run for real:
+nginx (Debian's, installed by the README's test command) in front of the real
+``scorekeeper serve``, over HTTPS with a self-signed certificate."""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import ssl
+import subprocess
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from test_durability import free_port, serve
+from web.helpers import start_form
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "scores.example.org"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def configure(tmp: Path, app_port: int, http_port: int, https_port: int) -> Path:
+    """The sample with its CHANGE values filled in, inside a minimal nginx.conf."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
+                    "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
+    sample = (ROOT / "deploy" / "nginx.conf").read_text()
+    site = (sample.replace("127.0.0.1:5000", f"127.0.0.1:{app_port}")
+            .replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+            .replace("listen 443 ssl", f"listen 127.0.0.1:{https_port} ssl")
+            .replace(f"/etc/letsencrypt/live/{HOST}/fullchain.pem", str(tmp / "cert.pem"))
+            .replace(f"/etc/letsencrypt/live/{HOST}/privkey.pem", str(tmp / "key.pem")))
+    assert site.count(str(tmp)) == 2 and f":{app_port}" in site, "the sample's CHANGE lines moved"
+    (tmp / "site.conf").write_text(site)
+    temp = {name: tmp / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir()
+    user = "user root;" if os.geteuid() == 0 else ""
+    (tmp / "nginx.conf").write_text(f"""
+{user}
+daemon off; worker_processes 1; pid {tmp}/nginx.pid; error_log {tmp}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp['body']}; proxy_temp_path {temp['proxy']}; fastcgi_temp_path {temp['fastcgi']};
+    uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};
+    include {tmp}/site.conf;
+}}
+""")
+    return tmp / "nginx.conf"
+
+
+@pytest.fixture
+def hosted(tmp_path, monkeypatch):
+    """The app behind nginx, configured as the README says; yields a function making HTTPS requests."""
+    assert Path(NGINX).exists(), "nginx is missing: the README's test command installs it (apt-get install nginx)"
+    monkeypatch.setenv("SCOREKEEPER_PROXIES", "1")
+    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", f'["{HOST}"]')
+    monkeypatch.setenv("SCOREKEEPER_MATCHES_PER_MINUTE", "2")
+    server, app_port = serve(tmp_path / "db.sqlite")
+    http_port, https_port = free_port(), free_port()
+    nginx = subprocess.Popen([NGINX, "-c", str(configure(tmp_path, app_port, http_port, https_port)),
+                              "-p", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+    context.check_hostname = False  # we connect to 127.0.0.1 and name the host in the headers
+
+    def request(method, path, headers=None, body=None, port=https_port):
+        connection = (http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10) if port == https_port
+                      else http.client.HTTPConnection("127.0.0.1", port, timeout=10))
+        connection.request(method, path, body=body, headers={"Host": HOST, **(headers or {})})
+        response = connection.getresponse()
+        text = response.read().decode()
+        connection.close()
+        return response, text
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            request("GET", "/static/app.css")
+            break
+        except OSError:
+            assert nginx.poll() is None, nginx.stdout.read().decode() if nginx.stdout else "nginx stopped"
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+    request.http_port = http_port  # type: ignore[attr-defined]
+    try:
+        yield request
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
+
+
+class Browser:
+    """Cookies and same-origin Referer, as a phone's browser sends them (Referrer-Policy: same-origin)."""
+
+    def __init__(self, request):
+        self.request, self.cookies = request, {}
+
+    def go(self, method, path, form=None, forwarded_for=None):
+        headers = {"Referer": f"https://{HOST}/"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if forwarded_for:
+            headers["X-Forwarded-For"] = forwarded_for
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        response, text = self.request(method, path, headers, body)
+        for cookie in response.msg.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name] = value
+        return response, text
+
+    def start(self, names, forwarded_for=None):
+        _, page = self.go("GET", "/matches/new?game=third_wheel")
+        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        form = dict(start_form("third_wheel", names), csrf_token=csrf)
+        return self.go("POST", "/matches/new", form, forwarded_for)
+
+
+def test_a_phone_starts_and_shares_a_match_through_nginx(hosted):
+    phone = Browser(hosted)
+    response, _ = phone.start(["Ann", "Bob", "Cy"])
+    assert response.status == 303, response.status
+    location = response.getheader("Location")
+    response, page = phone.go("GET", location if location.startswith("/") else "/" + location.split("/", 3)[3])
+    assert response.status == 200 and "Ann" in page
+    # share links carry the real host name and https, from the proxy's headers
+    links = re.findall(r'class="share-url" id="\w+-url" type="text" readonly value="([^"]+)"', page)
+    assert [re.sub(r"/[\w-]+$", "/…", link) for link in links] == [f"https://{HOST}/w/…", f"https://{HOST}/s/…"]
+    assert response.getheader("Content-Security-Policy", "").startswith("default-src 'self'")
+    device = [c for c in phone.go("GET", "/")[0].msg.get_all("Set-Cookie") or [] if c.startswith("scorekeeper_device=")]
+    assert device and "Secure" in device[0] and "HttpOnly" in device[0]
+
+
+def test_the_rate_limit_sees_the_real_address_not_a_forged_header(hosted):
+    phone = Browser(hosted)
+    statuses = [phone.start([f"A{i}", "B", "C"], forwarded_for=f"10.0.0.{i}")[0].status for i in range(3)]
+    assert statuses == [303, 303, 429]  # two per minute (as set), whatever address the phone claims
+
+
+def test_another_host_name_is_refused_and_http_goes_to_https(hosted):
+    response, _ = hosted("GET", "/", {"Host": "evil.example"})
+    assert response.status == 400
+    response, _ = hosted("GET", "/matches/new", port=hosted.http_port)
+    assert response.status == 301 and response.getheader("Location") == f"https://{HOST}/matches/new"
