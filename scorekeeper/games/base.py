@@ -341,8 +341,9 @@ class Game:
         ``dealer`` is None when it cannot be known; seats are then in seat order."""
         raise NotImplementedError
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
-        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"]."""
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
+        ``dealer``: who dealt it, where the caller knows."""
         return []
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:

@@ -329,7 +329,7 @@ class ThirdHand(Game):
                            lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
                            _counter_problems)
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         bids = hand.get("bids") or []
         parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
         if hand.get("trump"):

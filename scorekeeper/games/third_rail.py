@@ -381,7 +381,7 @@ class ThirdRail(Game):
                        alternative_to=tuple(counts)),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         parts = []
         if "scoring_tricks" in hand:
             parts.append(by_player("scoring tricks", players, hand["scoring_tricks"]))

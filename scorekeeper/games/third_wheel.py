@@ -27,6 +27,7 @@ from .base import (  # how it is shown
     check_choice,
     check_count,
     check_seat_counts,
+    is_whole,
     name_list,
     rule,
     show,
@@ -213,7 +214,7 @@ class ThirdWheel(Game):
             FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players)))),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         parts = []
         if "bid" in hand:
             parts.append(f"bid {hand['bid']}")
@@ -221,6 +222,11 @@ class ThirdWheel(Game):
             parts.append(f"{hand['trump']} {hand.get('mode', '')}".strip())
         if hand.get("wheel"):
             parts.append("took the Wheel")
+        tricks, bid = hand.get("tricks"), hand.get("bid")
+        if (isinstance(dealer, int) and isinstance(tricks, list) and 0 <= dealer < len(tricks)
+                and is_whole(tricks[dealer]) and is_whole(bid)):
+            took = tricks[dealer]
+            parts.append("exact" if took == bid else f"missed by {bid - took}" if took < bid else f"over by {took - bid}")
         return parts
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:

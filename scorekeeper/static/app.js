@@ -221,7 +221,14 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); }
+  /* Watchers: the page says it updates by itself only where it does (JavaScript on). */
+  function liveHow(root) {
+    Array.prototype.forEach.call((root || document).querySelectorAll("[data-live-how]"), function (el) {
+      el.textContent = "the score updates by itself.";
+    });
+  }
+
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); liveHow(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); liveHow(e.target); });
 })();

@@ -326,7 +326,7 @@ def undo(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id), 303)
     result = page.replayed(info)
     last = result.hands[-1]
-    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra)
+    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
     if request.method == "POST":
         from flask_wtf import FlaskForm
         form = FlaskForm()
@@ -376,7 +376,7 @@ def why(match_id: int, number: int):
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
-                                                                 result.players, hand.extra),
+                                                                 result.players, hand.extra, hand.dealer),
                                        match_id=match_id)
 
 
