@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from .conftest import PHONE, SCREENSHOTS
 from .test_referee import PLAYERS
 from .test_referee import start_match as quick_match
 from .test_table_app import choose, save_hand, start_match, type_numbers, wait_htmx
@@ -256,3 +257,55 @@ def test_the_referee_starts_from_the_hand_being_typed(page, live_server, screens
     expect(page.locator("#ref-high")).to_have_value("Q")
     expect(page.locator(".ref-source")).to_contain_text("hand 1, Ann deals. Set from hand 1's form as typed so far")
     screenshot("table-referee-from-form", full_page=False)
+
+
+# --- Wi-Fi drops ----------------------------------------------------------------------------
+
+@pytest.fixture
+def flaky_page(browser):
+    """A phone tab whose network fails on purpose: the browser and htmx log each failed
+    request to the console, which is expected here; a script error still fails the test."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+def test_a_save_that_cannot_reach_the_server_keeps_the_entry_and_is_never_saved_twice(flaky_page, live_server):
+    page = flaky_page
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    expect(page.locator("#preview .preview-line")).to_have_text("If saved: Ann +9, Bob 0, Cy +2")
+    # 1. no connection at all: nothing is sent
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save hand 1").click()
+    offline = page.locator("#hand-form .offline")
+    expect(offline).to_contain_text("Not sent: this phone could not reach the scorekeeper")
+    expect(page.locator('#hand-form input[name="tricks_1"]')).to_have_value("4")  # what was typed stays
+    page.screenshot(path=str(SCREENSHOTS / "table-offline.png"), caret="initial")
+    page.context.set_offline(False)
+    # 2. the save reaches the server but its answer is lost on the way back
+    lost = {"count": 0}
+
+    def answer_lost(route):
+        if route.request.method == "POST" and lost["count"] == 0:
+            lost["count"] += 1
+            route.fetch()  # the server saves it...
+            route.abort("internetdisconnected")  # ...and the phone never hears back
+        else:
+            route.continue_()
+    page.route(re.compile(r"/matches/\d+/hands$"), answer_lost)
+    offline.get_by_role("button", name="Try again").click()
+    expect(offline).to_contain_text("Not sent")
+    assert lost["count"] == 1
+    offline.get_by_role("button", name="Try again").click()  # the connection is back
+    expect(page.locator(".notice")).to_contain_text("Hand 1 saved: Ann +9, Bob 0, Cy +2.")
+    expect(page.locator("#hand-form .offline")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#hands tbody.hand")).to_have_count(1)  # saved once, not twice
+    expect(page.locator("#record h2")).to_contain_text("Hand 2")
