@@ -309,3 +309,12 @@ def test_a_save_that_cannot_reach_the_server_keeps_the_entry_and_is_never_saved_
     page.reload()
     expect(page.locator("#hands tbody.hand")).to_have_count(1)  # saved once, not twice
     expect(page.locator("#record h2")).to_contain_text("Hand 2")
+
+
+def test_chromium_reads_the_manifest_without_errors(page, live_server):
+    page.goto(live_server + "/")
+    session = page.context.new_cdp_session(page)
+    manifest = session.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/static/manifest.json")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert '"display": "standalone"' in manifest["data"]

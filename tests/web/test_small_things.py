@@ -65,3 +65,29 @@ def test_the_tally_adds_the_bonus_once_every_trick_is_in(app, client):
     cells = [e.text for e in page.find_all("td", cls="tally-pts")]
     assert cells == ["2 (0 + 2 bonus)", "0", "5"]
     assert "If saved: Ann +2, Bob 0, Cy +5" in page.text
+
+
+def test_installable_a_manifest_and_icons(client):
+    """"Add to Home Screen" opens the app full screen, with its icon."""
+    import struct
+
+    page = page_of(client.get("/"))
+    manifest_url = page.find("link", rel="manifest").attrs["href"]
+    manifest = client.get(manifest_url)
+    assert manifest.status_code == 200 and manifest.mimetype in ("application/json", "application/manifest+json")
+    data = json.loads(manifest.get_data())
+    assert data["name"] == "Scorekeeper" and data["start_url"] == "/" and data["display"] == "standalone"
+    sizes = set()
+    for icon in data["icons"]:
+        response = client.get("/static/" + icon["src"])
+        assert response.status_code == 200, icon
+        if icon["type"] == "image/png":
+            body = response.get_data()
+            assert body[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", body[16:24])
+            assert f"{width}x{height}" == icon["sizes"]
+            sizes.add((width, icon["purpose"]))
+    assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
+    touch = client.get(page.find("link", rel="apple-touch-icon").attrs["href"])
+    assert touch.status_code == 200 and touch.get_data()[:4] == b"\x89PNG"
+    assert page.find("meta", name="theme-color") is not None
