@@ -109,10 +109,13 @@ def test_referee_judges_random_tricks(key):
     for seats in seat_counts(key):
         match = random_match(key, 3, seed=seats, players=seats)
         info = {"players": match.players, "settings": match.settings}
-        for last in ({}, match.hands[-1]):
-            context = game.referee_context(last, len(info["players"]), info["settings"])
+        for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
+            context = game.referee_context(typed, len(info["players"]), info["settings"])
             setup = game.referee_setup(context, in_match=True)
             assert all(c.options for c in setup.choices)
+            for choice in setup.choices:  # not known yet: the referee asks, and the table picks
+                if choice.required and not context.get(choice.name):
+                    context[choice.name] = choice.options[0][0]
             slots, decks = game.referee_slots(context), game.referee_decks(context)
             options = game.referee_options(decks)
             grid = [f for _, _, faces in game.referee_groups(decks) for f in faces]

@@ -341,8 +341,9 @@ class Game:
         ``dealer`` is None when it cannot be known; seats are then in seat order."""
         raise NotImplementedError
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
-        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"]."""
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
+        ``dealer``: who dealt it, where the caller knows."""
         return []
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
@@ -360,9 +361,11 @@ class Game:
     # The rules page's template, under templates/ (the game's own page).
     rules_template: str = ""
 
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        """The trick context (trump, high or low...) from the last recorded hand;
-        ``seats`` and ``settings`` are None outside a match."""
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        """The trick context (trump, high or low...) of the hand being played, from what
+        is known of it (``hand``: the fields typed into its form so far, often none); in
+        a match what is not known yet is None (the referee asks for it), outside a match
+        (``seats`` and ``settings`` None) the game's defaults."""
         return {}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:

@@ -182,7 +182,7 @@ class DummySpades(Game):
             FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         parts = [by_player("bids", players, hand.get("bids") or [])]
         declarer = extra.get("declarer")
         if isinstance(declarer, int) and 0 <= declarer < len(players):

@@ -329,7 +329,7 @@ class ThirdHand(Game):
                            lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
                            _counter_problems)
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         bids = hand.get("bids") or []
         parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
         if hand.get("trump"):
@@ -403,18 +403,23 @@ class ThirdHand(Game):
         ]
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        bids = last.get("bids")
-        return {"trump": last.get("trump") if last.get("trump") in TRUMPS else "spades",
-                "high": high_rank_for(bids) if isinstance(bids, list) and len(bids) == 2 else "K"}
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        in_match = settings is not None
+        bids = hand.get("bids")
+        high = None if in_match else "K"
+        if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
+            high = high_rank_for(bids)
+        return {"trump": hand.get("trump") if hand.get("trump") in TRUMPS else None if in_match else "spades",
+                "high": high}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) for key in ("trump", "high") if key in args})
+        context.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
         return []
 
     def referee_setup(self, context: dict, in_match: bool) -> Setup:
         highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
-        return Setup([Choice("trump", "Trump", suit_options(SUITS.values())), Choice("high", "High rank", highs)],
+        return Setup([Choice("trump", "Trump", suit_options(SUITS.values()), required=True),
+                      Choice("high", "High rank", highs, required=True)],
                      hints=["The holder's bid rank is high; K with no contract."])
 
     def referee_slots(self, context: dict) -> int:

@@ -381,7 +381,7 @@ class ThirdRail(Game):
                        alternative_to=tuple(counts)),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         parts = []
         if "scoring_tricks" in hand:
             parts.append(by_player("scoring tricks", players, hand["scoring_tricks"]))
@@ -395,12 +395,13 @@ class ThirdRail(Game):
         return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        context: dict = {"players": seats or 4, "trump": None, "trump_fixed": False}
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        context: dict = {"players": seats or 4, "trump": None, "trump_fixed": False,
+                         "trump_each_hand": bool(settings and settings.get("trump"))}
         if settings is not None and not settings.get("trump"):
             context["trump_fixed"] = True  # a match without the trump variation
         else:
-            context["trump"] = last.get("trump") if last.get("trump") in SUITS else None
+            context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
         return context
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
@@ -423,7 +424,11 @@ class ThirdRail(Game):
         if context["trump_fixed"]:
             setup.notes.append("This match plays without trump. King high, Ace low.")
         else:
-            setup.choices.append(Choice("trump", "Trump", (("", "no trump"),) + suit_options(_SUIT_LETTERS.values())))
+            if context.get("trump_each_hand"):  # a match that flips a trump every hand: this hand's suit
+                setup.choices.append(Choice("trump", "Trump", suit_options(_SUIT_LETTERS.values()), required=True))
+            else:
+                setup.choices.append(Choice("trump", "Trump", (("", "no trump"),)
+                                            + suit_options(_SUIT_LETTERS.values())))
         decks = self.referee_decks(context)
         setup.hints.append(f"{context['players']} players: " + (
             "two decks without 2s, 3s and 4s, so two identical cards can meet" if decks == 2 else "one 52-card deck")

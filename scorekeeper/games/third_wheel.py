@@ -27,6 +27,7 @@ from .base import (  # how it is shown
     check_choice,
     check_count,
     check_seat_counts,
+    is_whole,
     name_list,
     rule,
     show,
@@ -213,7 +214,7 @@ class ThirdWheel(Game):
             FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players)))),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         parts = []
         if "bid" in hand:
             parts.append(f"bid {hand['bid']}")
@@ -221,6 +222,11 @@ class ThirdWheel(Game):
             parts.append(f"{hand['trump']} {hand.get('mode', '')}".strip())
         if hand.get("wheel"):
             parts.append("took the Wheel")
+        tricks, bid = hand.get("tricks"), hand.get("bid")
+        if (isinstance(dealer, int) and isinstance(tricks, list) and 0 <= dealer < len(tricks)
+                and is_whole(tricks[dealer]) and is_whole(bid)):
+            took = tricks[dealer]
+            parts.append("exact" if took == bid else f"missed by {bid - took}" if took < bid else f"over by {took - bid}")
         return parts
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
@@ -286,17 +292,18 @@ class ThirdWheel(Game):
         ]
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, last: dict, seats: int | None, settings: dict | None) -> dict:
-        return {"trump": last.get("trump") if last.get("trump") in SUITS else "moons",
-                "mode": last.get("mode") if last.get("mode") in MODES else "high"}
+    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+        in_match = settings is not None
+        return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
+                "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) for key in ("trump", "mode") if key in args})
+        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
         return []
 
     def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True)),
-                      Choice("mode", "High or low", tuple((m, m) for m in MODES))])
+        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
+                      Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
 
     def referee_slots(self, context: dict) -> int:
         return 3

@@ -29,6 +29,9 @@ class Choice:
     name: str
     label: str
     options: tuple[tuple[str, str], ...]  # (value, label)
+    # The hand's own fact (its trump): not known until the table says, so it starts
+    # unpicked in a match and the referee asks for it rather than guessing.
+    required: bool = False
 
 
 @dataclass

@@ -101,7 +101,17 @@
     notice.scrollIntoView({ block: "start" });
     return true;
   }
-  document.addEventListener("htmx:afterSettle", function () { showNotice(); });
+  /* A link followed in place (hx-boost) opens its page at the top, or at its #anchor, as
+     a plain link would (the boost keeps the old scroll position otherwise); a notice that
+     just arrived goes first. */
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (showNotice()) return;
+    var config = e.detail.requestConfig;
+    if (!config || !config.boosted || config.verb !== "get") return;
+    var id = (config.path || "").split("#")[1];
+    var target = id && document.getElementById(decodeURIComponent(id));
+    if (target) target.scrollIntoView({ block: "start" }); else window.scrollTo(0, 0);
+  });
 
   /* A sent form that comes back with errors: bring the first one into view. */
   document.addEventListener("htmx:afterSettle", function (e) {
@@ -168,6 +178,55 @@
     if (e.detail.target && e.detail.target.id === "preview") fillFromCounter(e.detail.target);
   });
 
+  /* Wi-Fi drops: a form whose request never got an answer (no connection, or no answer
+     in time) keeps everything typed, says so, and offers to send it again. Its request
+     key is unchanged, so a save that did reach the server is not saved twice. */
+  function offlineBox(form, submitter) {
+    var old = form.querySelector(".offline");
+    if (old) old.remove();  /* one message, for the latest try */
+    var box = document.createElement("div");
+    box.className = "alert error offline";
+    box.setAttribute("role", "alert");
+    var text = document.createElement("p");
+    text.textContent = "Not sent: this phone could not reach the scorekeeper (Wi-Fi or signal?). " +
+      "Everything you typed is still here. Nothing is saved twice: try again when the connection is back.";
+    var again = document.createElement("button");
+    again.type = "button";
+    again.className = "button primary";
+    again.textContent = "Try again";
+    again.addEventListener("click", function () {
+      box.remove();
+      /* the same button again (a tally's tap carries its player) */
+      if (form.requestSubmit) form.requestSubmit(submitter && submitter.isConnected ? submitter : undefined);
+      else htmx.trigger(form, "submit");
+    });
+    box.appendChild(text);
+    box.appendChild(again);
+    var submit = form.querySelector("button[type=submit]");
+    form.insertBefore(box, submit && submit.parentNode === form ? submit : null);
+    box.scrollIntoView({ block: "center" });
+    return box;
+  }
+  function unreached(e) {
+    var elt = e.detail && e.detail.elt;
+    if (!elt || !elt.closest) return;
+    if (elt.id === "preview") {  /* the preview waits for the connection too */
+      elt.textContent = "No connection: the preview comes back when the phone is online again.";
+      return;
+    }
+    var form = elt.tagName === "FORM" ? elt : elt.closest("form");
+    var config = e.detail.requestConfig || {};
+    var event = config.triggeringEvent;
+    if (form && config.verb === "post") offlineBox(form, event && event.submitter);
+  }
+  document.addEventListener("htmx:sendError", unreached);
+  document.addEventListener("htmx:timeout", unreached);
+  document.addEventListener("htmx:afterRequest", function (e) {  /* the form itself got through */
+    var form = e.detail.elt;
+    var box = form && form.tagName === "FORM" && e.detail.successful && form.querySelector(".offline");
+    if (box) box.remove();
+  });
+
   /* Share links: tap the address to select it; a Copy button where the clipboard is allowed. */
   function shareUrls(root) {
     var inputs = (root || document).querySelectorAll("input.share-url:not([data-copy])");
@@ -211,7 +270,14 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); }
+  /* Watchers: the page says it updates by itself only where it does (JavaScript on). */
+  function liveHow(root) {
+    Array.prototype.forEach.call((root || document).querySelectorAll("[data-live-how]"), function (el) {
+      el.textContent = "the score updates by itself.";
+    });
+  }
+
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); liveHow(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); liveHow(e.target); });
 })();

@@ -169,7 +169,7 @@ def csv_rows(info: dict):
         header += [f"{name} points", f"{name} total"] + ([f"{name} {counter}"] if counter else [])
     yield header + ["explanation"]
     for scored, hand in zip(result.hands, match.hands):
-        row = [scored.number, players[scored.dealer], view.hand_summary(match.game, hand, players, scored.extra)]
+        row = [scored.number, players[scored.dealer], view.hand_summary(match.game, hand, players, scored.extra, scored.dealer)]
         for seat in range(len(players)):
             row += [scored.scores[seat], scored.totals[seat]] + ([scored.extra[counter][seat]] if counter else [])
         yield row + ["\n".join(scored.explanation)]
@@ -195,6 +195,17 @@ def export_csv(match_id: int):
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
 
 
+CSV_BY_MISTAKE = ("This is a CSV file (the spreadsheet export), which cannot be read back into a match. "
+                  "Import takes the JSON match file: on the match's page tap Export JSON, then import that file.")
+
+
+def looks_like_csv(data: bytes, filename: str) -> bool:
+    """A CSV export picked by mistake: its name, or its first line (this app's CSV header
+    starts "hand,dealer"), rather than a JSON object."""
+    head = data[:200].decode("utf-8", "replace").lstrip("\ufeff").lstrip()
+    return filename.lower().endswith(".csv") or head.startswith(("hand,dealer", '"hand","dealer"'))
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_match():
     form = ImportMatchForm()
@@ -203,8 +214,12 @@ def import_match():
         refused = security.refuse_new_match()
         if refused:
             return refused
+        data = form.file.data.read()
+        if looks_like_csv(data, form.file.data.filename or ""):
+            problems = [CSV_BY_MISTAKE]
+            return render_template("import.html", form=form, problems=problems), 400
         try:
-            match = loads(form.file.data.read())
+            match = loads(data)
             # whoever imports a match scores it on this device
             match_id = store.import_match(get_db(), match, device=access.device(create=True))
         except MatchError as error:

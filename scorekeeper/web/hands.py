@@ -37,6 +37,8 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
            "counted_into": form.word(counter.into) if counter else ""}
     if final and missing:  # on save, every blank at once
         out["general"].append(f"Still to fill in: {still}.")
+    if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
+        out["referee_url"] = page.referee_url(info, hand)
     if errors:
         return out
     match = info["match"]
@@ -324,7 +326,7 @@ def undo(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id), 303)
     result = page.replayed(info)
     last = result.hands[-1]
-    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra)
+    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
     if request.method == "POST":
         from flask_wtf import FlaskForm
         form = FlaskForm()
@@ -374,7 +376,7 @@ def why(match_id: int, number: int):
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
-                                                                 result.players, hand.extra),
+                                                                 result.players, hand.extra, hand.dealer),
                                        match_id=match_id)
 
 

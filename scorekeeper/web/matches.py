@@ -49,8 +49,16 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
         fname = f"setting_{s.name}"
         item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
                 "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
-        if s.kind in ("int", "int_or_null"):
-            render: dict[str, Any] = {"inputmode": "numeric"}
+        if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
+            # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
+            attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
+                                       choices=[(n, str(n)) for n in range(s.minimum, s.maximum + 1)])
+            item["kind"] = "choice"
+        elif s.kind in ("int", "int_or_null"):
+            # a number that may be below zero ("ends at -200") gets the keyboard with a minus key
+            # (no inputmode): an iPhone's numeric keypad has none
+            negative = s.minimum is None or s.minimum < 0
+            render: dict[str, Any] = {} if negative else {"inputmode": "numeric"}
             if s.minimum is not None:
                 render["min"] = s.minimum
             if s.maximum is not None:

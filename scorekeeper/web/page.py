@@ -191,3 +191,29 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     scores = ", ".join(f"{p}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
     totals = ", ".join(f"{p}\u00a0{t}" for p, t in zip(result.players, hand.totals))
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}."
+
+
+REFEREE_ARGS = ("trump", "mode", "high", "players")  # the trick context a referee address carries
+
+
+def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
+    """The trick context as the referee's address carries it: the choices it shows, set."""
+    from ..games import GAMES
+
+    shown = {c.name for c in GAMES[game_key].referee_setup(ctx, in_match=in_match).choices}
+    return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
+
+
+def referee_url(info: dict, hand: dict | None = None) -> str:
+    """The referee for the hand being played in a match, set from what its form holds so
+    far (``hand``: the fields typed; none: nothing known yet)."""
+    from ..games import GAMES
+
+    game = GAMES[info["game"]]
+    params: dict = {"match": info["id"]}
+    if hand:
+        ctx = game.referee_context(hand, len(info["players"]), info["settings"])
+        known = referee_params(info["game"], ctx, True)
+        if known:
+            params.update(known, **{"from": "form"})
+    return url_for("referee.trick", game=info["game"], **params)

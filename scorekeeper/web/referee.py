@@ -21,18 +21,16 @@ from .db import get_db
 bp = Blueprint("referee", __name__)
 
 SLOT_NAMES = ("Led", "2nd", "3rd", "4th", "5th", "6th")
-# The context keys a trick's address carries, in this order.
-CONTEXT_ARGS = ("trump", "mode", "high", "players")
 
 
 def defaults_from_match(game: str, info: dict | None) -> dict:
-    """The app's best knowledge of the current hand: the last recorded hand's
-    trump / mode / high rank, the match's player count and settings."""
-    hands = info["match"].hands if info else []
-    last = hands[-1] if hands else {}
+    """The trick context before the address says more: in a match, the hand being
+    played, of which only the match's player count and settings are known (its trump is
+    the table's to say: the hand form sends what it holds, see ``page.referee_url``);
+    outside a match, the game's defaults. Never the last recorded hand: it is over."""
     if not info:
-        return GAMES[game].referee_context(last, None, None)
-    return GAMES[game].referee_context(last, len(info["players"]), info["settings"])
+        return GAMES[game].referee_context({}, None, None)
+    return GAMES[game].referee_context({}, len(info["players"]), info["settings"])
 
 
 def read_context(game: str, info: dict | None, args) -> tuple[dict, list[str]]:
@@ -102,7 +100,12 @@ def trick(game: str):
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
         return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots)), 303)
     result = None
-    if not problems and all(slots):
+    unpicked = [c.label for c in GAMES[game].referee_setup(ctx, in_match=bool(info)).choices
+                if c.required and not ctx.get(c.name)]
+    if not problems and all(slots) and unpicked:
+        problems.append(f"Pick this hand's {words_and([label.lower() for label in unpicked])} above first: "
+                        "who wins depends on it.")
+    elif not problems and all(slots):
         try:
             best, reason = GAMES[game].judge(slots, ctx)
         except ValueError as error:
@@ -124,12 +127,33 @@ def canonical(info, ctx: dict, game: str, slots: list[str]) -> dict:
     params: dict = {}
     if info:
         params["match"] = info["id"]
-    shown = {c.name for c in GAMES[game].referee_setup(ctx, in_match=bool(info)).choices}
-    params.update({key: ctx[key] for key in CONTEXT_ARGS if key in shown and ctx.get(key)})
+    params.update(page.referee_params(game, ctx, bool(info)))
     for i, card in enumerate(slots):
         if card:
             params[f"c{i + 1}"] = card
     return params
+
+
+def words_and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _hand_in_progress(info: dict | None, ctx: dict, game: str) -> dict | None:
+    """For the "This hand" box in a match: which hand is being played, who deals it,
+    and where its trick context came from (the hand form as typed, or not known yet)."""
+    if not info:
+        return None
+    try:
+        result = page.replayed(info)
+    except MatchError:
+        return None
+    setup = GAMES[game].referee_setup(ctx, in_match=True)
+    unpicked = [c.label.lower() for c in setup.choices if c.required and not ctx.get(c.name)]
+    return {"number": len(result.hands) + 1 if result.next_dealer is not None else None,
+            "dealer": None if result.next_dealer is None else result.players[result.next_dealer],
+            "unpicked": words_and(unpicked) if unpicked else "",
+            "from_form": request.args.get("from") == "form" and not unpicked,
+            "asks": any(c.required for c in setup.choices)}
 
 
 def page_context(game: str, info, ctx: dict, slots: list[str], result, problems) -> dict:
@@ -159,6 +183,7 @@ def page_context(game: str, info, ctx: dict, slots: list[str], result, problems)
         "problems": problems,
         "decks": decks,
         "action": url_for("referee.trick", game=game),
+        "in_progress": _hand_in_progress(info, ctx, game),
     }
 
 

@@ -44,9 +44,10 @@ def suit_name(suit) -> str:
     return base.suit_name(suit)
 
 
-def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None) -> str:
+def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None,
+                 dealer: int | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
-    parts = GAMES[game].hand_summary(hand, players, extra or {})
+    parts = GAMES[game].hand_summary(hand, players, extra or {}, dealer)
     if "dealer" in hand and isinstance(hand["dealer"], int):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -105,7 +106,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         rows.append({
             "number": hand_result.number,
             "dealer": players[hand_result.dealer],
-            "summary": hand_summary(match.game, hand, players, hand_result.extra),
+            "summary": hand_summary(match.game, hand, players, hand_result.extra, hand_result.dealer),
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
@@ -201,7 +202,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, players, scored.extra),
+            "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
             "dealer_name": players[scored.dealer],
             "explanation": scored.explanation,
         })

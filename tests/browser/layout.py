@@ -42,11 +42,16 @@ OVERFLOWING = r"""() => {
   const out = [];
   for (const el of document.querySelectorAll("main *, .topbar *")) {
     if (!el.getClientRects().length || el.closest(".visually-hidden, svg")) continue;
+    const shut = el.closest("details:not([open])");
+    if (shut && !el.closest("summary")) continue;  /* inside a closed disclosure: not shown */
     const style = getComputedStyle(el);
     const own = el.getBoundingClientRect();
     if (own.width <= 1 || own.height <= 1) continue;  /* hidden for the eye, kept for screen readers */
     if (style.overflowX === "visible" && style.overflow === "visible") {
       const box = el.getBoundingClientRect();
+      if (el.matches("button, .button, .chip > span") && el.scrollWidth > el.clientWidth + 1)
+        out.push("spills out of its button: <" + el.tagName.toLowerCase() + " class=" + el.className + "> "
+                 + (el.textContent || "").trim().slice(0, 30));
       if (box.right > document.documentElement.clientWidth + 1 && style.position !== "fixed")
         out.push("past the right edge: <" + el.tagName.toLowerCase() + " class=" + el.className + "> "
                  + (el.textContent || "").trim().slice(0, 30));

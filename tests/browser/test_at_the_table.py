@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from .conftest import PHONE, SCREENSHOTS
 from .test_referee import PLAYERS
 from .test_referee import start_match as quick_match
 from .test_table_app import choose, save_hand, start_match, type_numbers, wait_htmx
@@ -15,9 +17,17 @@ from .test_table_app import choose, save_hand, start_match, type_numbers, wait_h
 WINNERS = [0, 1, 2] * 5 + [0, 1]  # Third Rail, 3 players: 17 tricks; 3, 6, 9, 12, 15 all Cy's
 
 
+IN_VIEW = """(s) => { const e = document.querySelector(s); if (!e) return false;
+    const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }"""
+
+
 def in_view(page, selector: str) -> bool:
-    return page.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+    """Whether ``selector`` is on the screen, waiting a moment for a scroll under way."""
+    try:
+        page.wait_for_function(IN_VIEW, arg=selector, timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 # --- 2: after Save ---------------------------------------------------------------------
@@ -28,12 +38,12 @@ def test_after_save_the_points_and_totals_are_in_view_and_read_out(page, live_se
         choose(page, name, value)
     type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
     page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
-    assert not in_view(page, "#match-notice")  # the Save button is far below the scoreboard
+    assert not page.evaluate(IN_VIEW, "#match-notice")  # the Save button is far below the scoreboard
     save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
     notice = page.locator("#match-notice .notice")
     # rules.md worked example: bid 5, D5/S1 4/S2 2 -> D 9, S1 0, S2 2
     expect(notice).to_contain_text("Hand 1 saved: Ann +9, Bob 0, Cy +2. Totals: Ann 9, Bob 0, Cy 2.")
-    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('notice')")
     assert in_view(page, "#match-notice .notice") and in_view(page, "#totals .standings")
     expect(page.locator("#match-notice")).to_have_attribute("role", "status")
     expect(page.get_by_role("link", name="Next: hand 2")).to_be_visible()
@@ -48,11 +58,11 @@ def test_after_save_the_points_and_totals_are_in_view_and_read_out(page, live_se
     page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
     save_hand(page, 2, "Ann +5, Bob 0, Cy +7")
     expect(notice).to_contain_text("Hand 2 saved: Ann +5, Bob 0, Cy +7. Totals: Ann 14, Bob 0, Cy 9.")
-    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('notice')")
     assert in_view(page, "#match-notice .notice")
     expect(page.locator("#totals .last").first).to_contain_text("in hand 2")
     page.get_by_role("link", name="Next: hand 3").click()  # one tap to the next hand's form
-    page.wait_for_function("document.querySelector('#record').getBoundingClientRect().top < 100")
+    page.wait_for_function("() => document.querySelector('#record').getBoundingClientRect().top < 100")
 
 
 # --- 3: no page inside a page --------------------------------------------------------------
@@ -197,3 +207,114 @@ def test_rename_change_a_setting_and_delete_with_undo(page, live_server, screens
     page.locator("#deleted li", has_text="Ann, Thomas, Cy").get_by_role("button", name="Restore").click()
     expect(page.locator(".notice")).to_contain_text("Match restored, exactly as it was.")
     expect(page.locator("#totals")).to_contain_text("Thomas")
+
+
+# --- 9: landscape and tablets use the width ---------------------------------------------------
+
+def test_landscape_puts_the_form_beside_the_scoreboard_and_every_tally_tap_in_view(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Christopher", "Dee", "Evangeline", "Fay"], {})
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.reload()
+    totals, record = page.locator("#totals").bounding_box(), page.locator("#record").bounding_box()
+    assert record["x"] > totals["x"] + totals["width"] - 1  # side by side, not one under the other
+    assert record["y"] < 390  # the next hand's form starts on the first screen
+    screenshot("table-landscape-match", full_page=False)
+    page.get_by_role("link", name="Record trick by trick").click()
+    page.wait_for_url(re.compile(r"/tally$"))
+    for button in page.locator("button.tally-tap").all():
+        box = button.bounding_box()
+        assert box["y"] + box["height"] <= 390, "a tally button is below the fold"
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth")  # its name fits inside
+    screenshot("table-landscape-tally", full_page=False)
+
+
+def test_a_link_followed_from_far_down_opens_its_page_at_the_top(page, live_server):
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
+    page.locator("#hand-1").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 300)")
+    assert page.evaluate("scrollY") > 300
+    page.locator("#hand-1 .hand-actions a", has_text="Edit").click()
+    page.wait_for_url(re.compile(r"/hands/1/edit$"))
+    page.wait_for_function("() => window.scrollY === 0")
+    assert in_view(page, ".edit h1")
+
+
+# --- 10: the referee starts from the hand in progress ------------------------------------------
+
+def test_the_referee_starts_from_the_hand_being_typed(page, live_server, screenshot):
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {})
+    choose(page, "bids_1", "9")  # Bob bids first (Ann deals), Ann tops it with Q
+    choose(page, "bids_0", "Q")
+    choose(page, "trump", "clubs")
+    expect(page.locator("#referee-link")).to_have_attribute("href", re.compile(r"trump=clubs&high=Q&from=form"))
+    page.locator("#referee-link").click()
+    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+&trump=clubs&high=Q&from=form$"))
+    expect(page.locator("#ref-trump")).to_have_value("clubs")
+    expect(page.locator("#ref-high")).to_have_value("Q")
+    expect(page.locator(".ref-source")).to_contain_text("hand 1, Ann deals. Set from hand 1's form as typed so far")
+    screenshot("table-referee-from-form", full_page=False)
+
+
+# --- Wi-Fi drops ----------------------------------------------------------------------------
+
+@pytest.fixture
+def flaky_page(browser):
+    """A phone tab whose network fails on purpose: the browser and htmx log each failed
+    request to the console, which is expected here; a script error still fails the test."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+def test_a_save_that_cannot_reach_the_server_keeps_the_entry_and_is_never_saved_twice(flaky_page, live_server):
+    page = flaky_page
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    expect(page.locator("#preview .preview-line")).to_have_text("If saved: Ann +9, Bob 0, Cy +2")
+    # 1. no connection at all: nothing is sent
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save hand 1").click()
+    offline = page.locator("#hand-form .offline")
+    expect(offline).to_contain_text("Not sent: this phone could not reach the scorekeeper")
+    expect(page.locator('#hand-form input[name="tricks_1"]')).to_have_value("4")  # what was typed stays
+    page.screenshot(path=str(SCREENSHOTS / "table-offline.png"), caret="initial")
+    page.context.set_offline(False)
+    # 2. the save reaches the server but its answer is lost on the way back
+    lost = {"count": 0}
+
+    def answer_lost(route):
+        if route.request.method == "POST" and lost["count"] == 0:
+            lost["count"] += 1
+            route.fetch()  # the server saves it...
+            route.abort("internetdisconnected")  # ...and the phone never hears back
+        else:
+            route.continue_()
+    page.route(re.compile(r"/matches/\d+/hands$"), answer_lost)
+    offline.get_by_role("button", name="Try again").click()
+    expect(offline).to_contain_text("Not sent")
+    assert lost["count"] == 1
+    offline.get_by_role("button", name="Try again").click()  # the connection is back
+    expect(page.locator(".notice")).to_contain_text("Hand 1 saved: Ann +9, Bob 0, Cy +2.")
+    expect(page.locator("#hand-form .offline")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#hands tbody.hand")).to_have_count(1)  # saved once, not twice
+    expect(page.locator("#record h2")).to_contain_text("Hand 2")
+
+
+def test_chromium_reads_the_manifest_without_errors(page, live_server):
+    page.goto(live_server + "/")
+    session = page.context.new_cdp_session(page)
+    manifest = session.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/static/manifest.json")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert '"display": "standalone"' in manifest["data"]

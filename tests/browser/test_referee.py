@@ -43,6 +43,9 @@ def tap_card(page, code: str) -> None:
     page.locator(f'#referee button[name="add"][value="{code}"]').click()
 
 
+CONTEXT = {"third_hand": ("spades",), "third_wheel": ("moons",), "dummy_spades": ("spades",), "third_rail": ("",)}
+
+
 @pytest.mark.parametrize("game, cards, winner, reason", [
     ("third_hand", ["KS", "AS"], "2nd card wins", "An Ace played second is highest in Third Hand"),
     ("third_wheel", ["The Author", "The Journey", "The Sea"], "card wins", "in a high hand"),
@@ -55,6 +58,15 @@ def test_referee_from_a_match_in_two_taps(page, live_server, screenshot, game, c
     screenshot(f"referee-match-{game}")
     page.get_by_role("link", name="Who won the trick?").click()  # tap 1: from the match page
     page.wait_for_url(re.compile(rf"/referee/{game}\?match=\d+"))
+    # the hand being played has its own trump (and high rank or mode): nothing is typed in
+    # its form yet, so the referee asks for them rather than guessing from an earlier hand
+    for select in page.locator("#referee .ref-context select").all():
+        if select.evaluate("s => s.value") == "":
+            expect(page.locator(".ref-source")).to_contain_text("not recorded yet: pick")
+            value = {"ref-trump": CONTEXT[game][0], "ref-high": "K", "ref-mode": "high"}[select.get_attribute("id")]
+            select.select_option(value)
+            expect(select).to_have_value(value)
+            page.wait_for_load_state("networkidle")
     for i, code in enumerate(cards):
         tap_card(page, code)
         if i < len(cards) - 1:

@@ -53,7 +53,7 @@ def test_two_scorers_and_a_watcher(phones, live_server):
 
     watcher = phones()
     watcher.goto(watcher_url)
-    expect(watcher.locator(".live-status")).to_contain_text("Watching")
+    expect(watcher.locator(".live-status")).to_contain_text("Watching: the score updates by itself.")
     expect(watcher.locator("form")).to_have_count(0)
     expect(watcher.locator("#scorer-url")).to_have_count(0)
     expect(watcher.locator(".live-checked")).to_contain_text("checked", timeout=8000)  # polling runs

@@ -150,23 +150,48 @@ def test_standard_pickers_have_the_right_deck(client, game, count):
 
 # --- defaults from a match ------------------------------------------------------
 
-def test_third_hand_defaults_from_the_last_hand(app, client):
+def test_the_referee_starts_from_the_hand_in_progress_not_the_last_one(app, client):
+    """Issue "At the table" item 10: the last recorded hand's trump is over; the hand being
+    played has its own, which the referee asks for until the table says it."""
     hand = {"bids": ["Q", None], "trump": "diamonds", "points": [70, 50]}
     match_id = make_match(app, "third_hand", ["Ann", "Bob"], hands=[hand])
     html = client.get(f"/referee/third_hand?match={match_id}").get_data(as_text=True)
-    assert '<option value="diamonds" selected>' in html
-    assert '<option value="Q" selected>' in html
+    assert '<option value="diamonds" selected>' not in html and '<option value="Q" selected>' not in html
+    assert html.count('<option value="" selected>— pick —</option>') == 2
+    words = text(client.get(f"/referee/third_hand?match={match_id}"))
+    assert "For Ann, Bob: hand 2, Bob deals. This hand's trump and high rank are not recorded yet: pick them below." \
+        in words
     assert f'name="match" value="{match_id}"' in html
-    fresh = make_match(app, "third_hand", ["Ann", "Bob"])
-    html = client.get(f"/referee/third_hand?match={fresh}").get_data(as_text=True)
-    assert '<option value="K" selected>' in html
+    # a whole trick with nothing picked: asked for, never guessed
+    trick = text(client.get(f"/referee/third_hand?match={match_id}&c1=KS&c2=AS"))
+    assert "Pick this hand's trump and high rank above first: who wins depends on it." in trick
+    # what the hand form holds so far, sent along by the match page
+    typed = client.get(f"/referee/third_hand?match={match_id}&trump=hearts&high=J&from=form")
+    html = typed.get_data(as_text=True)
+    assert '<option value="hearts" selected>' in html and '<option value="J" selected>' in html
+    assert "Set from hand 2's form as typed so far" in text(typed)
+    # outside a match the game's defaults still stand
+    assert '<option value="K" selected>' in client.get("/referee/third_hand").get_data(as_text=True)
 
 
-def test_third_wheel_defaults_from_the_last_hand(app, client):
+def test_the_match_page_sends_the_hand_in_progress_to_the_referee(client):
+    from .helpers import start, version
+    match_id = start(client, "third_hand", ["Ann", "Bob"])
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'id="referee-link" href="/referee/third_hand?match={match_id}"' in html
+    preview = client.post(f"/matches/{match_id}/hands/preview", data={
+        "bids_0": "9", "bids_1": "Q", "trump": "clubs", "version": version(client, match_id)})
+    answer = preview.get_data(as_text=True)
+    assert (f'id="referee-link" href="/referee/third_hand?match={match_id}&amp;trump=clubs&amp;high=Q&amp;from=form"'
+            ' hx-swap-oob="true"') in answer
+
+
+def test_third_wheel_asks_for_this_hands_trump_and_mode(app, client):
     hand = {"trump": "knots", "mode": "low", "wheel": False, "bid": 4, "tricks": [4, 4, 3]}
     match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], hands=[hand])
     html = client.get(f"/referee/third_wheel?match={match_id}").get_data(as_text=True)
-    assert '<option value="knots" selected>' in html and '<option value="low" selected>' in html
+    assert '<option value="knots" selected>' not in html and '<option value="low" selected>' not in html
+    assert "trump and high or low are not recorded yet" in text(client.get(f"/referee/third_wheel?match={match_id}"))
 
 
 def test_third_rail_match_sets_players_decks_and_trump(app, client):
@@ -179,7 +204,9 @@ def test_third_rail_match_sets_players_decks_and_trump(app, client):
                             hands=[{"scoring_tricks": [5, 0, 0], "other_tricks": [12, 0, 0], "trump": "clubs"}])
     html = client.get(f"/referee/third_rail?match={with_trump}").get_data(as_text=True)
     assert len(re.findall(r'<li class="ref-slot[ "]', html)) == 3
-    assert '<option value="clubs" selected>' in html
+    # the flipped suit of the hand being played, asked for: not the last hand's, and not "no trump"
+    assert '<option value="clubs" selected>' not in html and "no trump" not in html
+    assert '<option value="" selected>— pick —</option>' in html
 
 
 def test_referee_for_a_match_of_another_game_or_no_match_is_404(app, client):

@@ -87,7 +87,8 @@ def test_a_device_that_opened_the_watcher_link_sees_the_match_read_only(app, cli
     assert "/s/" not in html  # the scorer link is never shown to a watcher
     assert tokens(app, match_id)["watcher_token"] in html
     assert f'hx-get="/matches/{match_id}/board"' in html and 'hx-trigger="every 3s"' in html
-    assert "Watching: the score updates by itself" in html
+    # without JavaScript the page does not update itself, and says how to see new scores
+    assert "Watching: <span data-live-how>reload this page to see new scores.</span>" in html
     assert f"/matches/{match_id}/print" in html and f"/matches/{match_id}/export.csv" in html
     home = watcher.get("/").get_data(as_text=True)
     assert "Ann, Bob, Cy" in home and "watching" in home
