@@ -137,6 +137,14 @@ def m003_devices_and_summaries(db: Database) -> None:
         db.table("summaries").insert({"match_id": row["id"], "imported": int(row["id"] in imported), **summary})
 
 
+@migrations()
+def m004_play_again(db: Database) -> None:
+    """Play again: a match started from another remembers it (``previous_id``), so
+    each links to the other ("next match" and back)."""
+    db.table("matches").add_column("previous_id", int)
+    db.table("matches").create_index(["previous_id"])
+
+
 MAX_HANDS = 1000  # hands one match can hold
 MAX_LOG = 5000  # changes one match's log keeps: every save, edit, undo and note change is one
 
@@ -330,6 +338,17 @@ def imported_match_ids(db: Database) -> set[int]:
     return {row["match_id"] for row in db.query("select match_id from audit where action = 'import'")}
 
 
+def linked_matches(db: Database, match_id: int) -> dict:
+    """The match this one plays again ("previous", or None) and the matches started
+    from it with Play again ("next", oldest first)."""
+    row = db.execute("select previous_id from matches where id = ?", [_match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    following = [r[0] for r in db.execute("select id from matches where previous_id = ? order by id",
+                                          [match_id]).fetchall()]
+    return {"previous": row[0], "next": following}
+
+
 def get_version(db: Database, match_id: int) -> int:
     """The match's version alone (one primary-key lookup): what a watcher's
     poll compares. Raises NotFound."""
@@ -451,9 +470,11 @@ def _check_details(date: str | None, note: str | None) -> None:
         raise MatchError.of(problems)
 
 
-def create_match(db: Database, match: Match, action: str = "create", device: str | None = None) -> int:
+def create_match(db: Database, match: Match, action: str = "create", device: str | None = None,
+                 previous: int | None = None) -> int:
     """Store a new match (hands included, for an import) and return its id; the
-    ``device`` (a digest, see ``device_key``) that started it may score it.
+    ``device`` (a digest, see ``device_key``) that started it may score it;
+    ``previous``: the match it plays again (see ``linked_matches``).
     Raises MatchError when the engine refuses it; nothing is stored then."""
     _check_details(match.date, match.note)
     if len(match.hands) > MAX_HANDS:
@@ -474,6 +495,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
             "version": 1,
             "scorer_token": new_token(),
             "watcher_token": new_token(),
+            "previous_id": _match_key(previous) if previous is not None else None,
         })
         match_id: int = table.last_pk  # type: ignore[assignment]  # a new row: its key is never None
         if match.hands:
