@@ -90,15 +90,22 @@ TOO_MANY_WRITES = ("This device has sent {limit} changes in the last minute, the
                    "Wait a minute, then save again: what you typed is still on your screen.")
 
 
-def refuse_write():
-    """None when this address may change a match now (and count it), else the 429 page."""
-    limiter: RateLimiter = current_app.extensions["scorekeeper.write_limiter"]
+def _refused(limiter_name: str, message: str, count: bool = True):
+    """None when this address is under the limit (and, when ``count``, counts this one),
+    else the 429 page saying why and when to try again."""
+    limiter: RateLimiter = current_app.extensions[limiter_name]
     address = _address()
     if not limiter.allowed(address):
-        body, status = render_error(429, TOO_MANY_WRITES.format(limit=limiter.limit))
+        body, status = render_error(429, message.format(limit=limiter.limit))
         return body, status, {"Retry-After": str(limiter.retry_after(address))}
-    limiter.note(address)
+    if count:
+        limiter.note(address)
     return None
+
+
+def refuse_write():
+    """None when this address may change a match now (and count it), else the 429 page."""
+    return _refused("scorekeeper.write_limiter", TOO_MANY_WRITES)
 
 
 NEW_DEVICES_PER_MINUTE = 30  # phones opening a link for the first time, per address (a club's Wi-Fi is one)
@@ -110,17 +117,7 @@ def refuse_new_device():
     """None when one more new device may be remembered for this address now (and count
     it), else the 429 page: a script opening a link without its cookie again and again
     cannot fill the disk with devices."""
-    limiter: RateLimiter = current_app.extensions["scorekeeper.device_limiter"]
-    address = _address()
-    if not limiter.allowed(address):
-        body, status = render_error(429, TOO_MANY_DEVICES.format(limit=limiter.limit))
-        return body, status, {"Retry-After": str(limiter.retry_after(address))}
-    limiter.note(address)
-    return None
-
-
-def _limiter() -> RateLimiter:
-    return current_app.extensions["scorekeeper.match_limiter"]
+    return _refused("scorekeeper.device_limiter", TOO_MANY_DEVICES)
 
 
 def _address() -> str:
@@ -128,17 +125,14 @@ def _address() -> str:
 
 
 def refuse_new_match():
-    """None when this address may start another match now, else the 429 page."""
-
-    limiter = _limiter()
-    if limiter.allowed(_address()):
-        return None
-    body, status = render_error(429, TOO_MANY_MATCHES.format(limit=limiter.limit))
-    return body, status, {"Retry-After": str(limiter.retry_after(_address()))}
+    """None when this address may start another match now, else the 429 page (a start
+    is counted once it succeeded: ``note_new_match``)."""
+    return _refused("scorekeeper.match_limiter", TOO_MANY_MATCHES, count=False)
 
 
 def note_new_match() -> None:
-    _limiter().note(_address())
+    limiter: RateLimiter = current_app.extensions["scorekeeper.match_limiter"]
+    limiter.note(_address())
 
 
 def init_app(app: Flask) -> None:

@@ -81,6 +81,28 @@ def page(browser):
 
 
 @pytest.fixture
+def phones(browser):
+    """new(js=True) -> a fresh phone-sized tab in its own context; console
+    errors and page errors in any of them fail the test."""
+    contexts, errors, allowed = [], [], []
+
+    def new(js: bool = True):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                      java_script_enabled=js)
+        contexts.append(context)
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+        tab.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+        return tab
+    new.allow = allowed.append  # a console message the test causes on purpose
+    yield new
+    for context in contexts:
+        context.close()
+    errors = [e for e in errors if not any(a in e for a in allowed)]
+    assert not errors, errors
+
+
+@pytest.fixture
 def screenshot(page):
     """Save a screenshot under screenshots/ (git-ignored) for a person to look at."""
     def take(name: str) -> Path:

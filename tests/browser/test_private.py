@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import SCREENSHOTS
-from .test_two_scorers import phones, settle, share_links, start_wheel  # noqa: F401  (phones: a fixture)
+from .test_two_scorers import settle, share_links, start_wheel
 
 
 def test_a_match_is_private_until_its_link_is_opened_and_a_new_link_ends_the_old(phones, live_server):
