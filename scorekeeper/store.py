@@ -682,6 +682,31 @@ def _summary_row(row) -> dict:
     return out
 
 
+def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
+    """The players this device has kept score for: ``names`` (each name once, as the
+    rules compare names, spelled as it was last typed; the most played first) and
+    ``groups``, the last few tables ({"game", "players"} in seat order, newest first,
+    each table once)."""
+    counts: dict[str, int] = {}
+    spelling: dict[str, str] = {}
+    tables: list[dict] = []
+    seen: set[tuple] = set()
+    rows = db.execute("select m.game, m.players from device_matches d join matches m on m.id = d.match_id "
+                      "where d.device_id = ? order by m.id desc", [device or ""]).fetchall()
+    for game, players_json in rows:
+        players = json.loads(players_json)
+        for name in players:
+            folded = same_name(name)
+            counts[folded] = counts.get(folded, 0) + 1
+            spelling.setdefault(folded, name)  # newest first: the last spelling used
+        key = (game, tuple(same_name(n) for n in players))
+        if key not in seen and len(tables) < groups:
+            seen.add(key)
+            tables.append({"game": game, "players": players})
+    names = sorted(spelling, key=lambda f: (-counts[f], f))
+    return {"names": [spelling[f] for f in names], "groups": tables}
+
+
 def all_matches(db: Database, search: str = "") -> list[dict]:
     """Every match on this server with its links (for the person who runs it:
     ``scorekeeper list``), newest first, from the summaries."""

@@ -88,7 +88,7 @@ def start_match_form(game_key: str, formdata=None):
                                                             "placeholder": "Where, what is at stake…"}),
     }
     for i in range(game.max_players):
-        render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words"}
+        render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words", "list": "known-players"}
         attrs[f"player_{i}"] = StringField(f"Player {i + 1}", render_kw=render)
     settings_attrs, shown = setting_fields(game_key)
     attrs.update(settings_attrs)
@@ -232,8 +232,21 @@ def _game_from_request(default: str | None = None) -> str:
 
 @bp.get("/matches/new")
 def new_match():
+    """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
     form = start_match_form(_game_from_request())
+    for fname in form.player_fields:
+        name = request.args.get(fname)
+        if isinstance(name, str) and name.strip():
+            form[fname].data = name.strip()[:40]
     return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+
+
+def known_players() -> dict:
+    """The names and last tables this device has kept score for (the start form offers them)."""
+    return store.known_players(get_db(), access.device())
+
+
+bp.add_app_template_global(known_players)
 
 
 def _without_settings(formdata) -> MultiDict:
