@@ -193,6 +193,25 @@ class DummySpades(Game):
             parts.append("nil: " + ", ".join(bidders))
         return parts
 
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
+        # two nils made (own hand and the team's other hand) on a bid of 0.
+        nil_value = settings["nil_value"]
+        return max(10 * TRICKS + nil_value, 2 * nil_value)
+
+    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+        lines = []
+        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
+        bags = progress.state[seat] if progress.state else 0
+        if limit:
+            more = limit - bags
+            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
+                         f"{'costs' if more == 1 else 'cost'} {penalty} points.")
+        if lose_at is not None:
+            lines.append(f"is {progress.totals[seat] - lose_at} points above {lose_at} "
+                         f"(the game also ends when a total falls to {lose_at} or below).")
+        return lines
+
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         counts = split_tricks(TRICKS, 4, rng)
         hand = {"bids": [rng.randrange(TRICKS + 1) for _ in range(3)], "tricks": counts[:3], "dummy_tricks": counts[3]}

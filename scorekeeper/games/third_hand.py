@@ -4,6 +4,7 @@ Scoring, rulings and the trick referee follow rules.md section 1.
 """
 from __future__ import annotations
 
+import functools
 from itertools import product
 from typing import Any, ClassVar
 
@@ -48,6 +49,31 @@ _SAMPLE_POINTS = {"A": 1, "9": 9, "10": 10, "P": 10}
 
 
 # --- card points and the 14-card check --------------------------------------
+
+@functools.cache
+def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
+    """(least, most) one player can score in one hand: every possible split of the card
+    points under every valid pair of bids, scored by ``score_hand`` itself."""
+    game = ThirdHand()
+    table = Table(("a", "b"), {"contract_values": dict(zip(RANKS, values)), "target": 500})
+    low = high = 0
+    seen = set()
+    for bids in product((None, *RANKS), repeat=2):
+        hand: dict = {"bids": list(bids), "trump": TRUMPS[0], "points": list(min(POSSIBLE_POINTS))}
+        if game.check_hand(hand, table, 0):  # only the bids can be wrong here
+            continue
+        holder = holder_of(list(bids))
+        # the score depends on the bids only through the holder, the contract's value and doubling
+        kind = (holder, None if holder is None else values[RANKS.index(bids[holder])], None not in bids)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        for pair in POSSIBLE_POINTS:
+            hand["points"] = list(pair)
+            scores = game.score_hand(hand, table, 0, None).scores
+            low, high = min(low, *scores), max(high, *scores)
+    return low, high
+
 
 def points_from_counts(aces: int, nines: int, tens_and_pictures: int) -> int:
     """Card points of captured cards: Ace 1, nine 9, ten and K/Q/J 10."""
@@ -344,6 +370,12 @@ class ThirdHand(Game):
         if hand.get("exchanged"):
             parts.append("exchanged")
         return parts
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         non_dealer = 1 - dealer

@@ -376,6 +376,14 @@ class ThirdRail(Game):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
 
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        # every scoring trick, and the bonus for the most other tricks when it is played
+        return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
+            + (2 if settings["most_other_tricks_bonus"] else 0)
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return 0  # nothing is ever taken off
+
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
 
