@@ -22,6 +22,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from .engine import Match, MatchError, MatchResult, replay, same_name
+from .games import GAMES
+from .games.base import Table
 from .matchfile import date_problems, note_problems
 
 migrations = Migrations("scorekeeper")
@@ -143,6 +145,48 @@ def m004_play_again(db: Database) -> None:
     each links to the other ("next match" and back)."""
     db.table("matches").add_column("previous_id", int)
     db.table("matches").create_index(["previous_id"])
+
+
+def _player_rows(match_id: int, match: Match, result: MatchResult) -> list[dict]:
+    """What the stats keep of a match, one row per player (so the stats page never
+    replays): their place and whether they won (a shared win is a win), and the game's
+    per-player facts, each with the hand numbers it counts, from the engine's replay."""
+    game = GAMES[result.game]
+    table = Table(tuple(result.players), result.settings)
+    facts = game.match_facts(table, match.hands, result.hands)
+    rows = []
+    for seat, name in enumerate(result.players):
+        place = 1 + sum(1 for t in result.totals if t > result.totals[seat])
+        rows.append({"match_id": match_id, "seat": seat, "name": name, "name_key": same_name(name),
+                     "game": result.game, "finished": int(bool(result.finished)),
+                     "won": int(bool(result.finished) and seat in result.winners), "place": place,
+                     "hands": len(result.hands), "facts": json.dumps(facts[seat], separators=(",", ":"))})
+    return rows
+
+
+def _refresh_players(db: Database, match_id: int, match: Match, result: MatchResult) -> None:
+    """Inside a write transaction: the match's stats rows, as of this write."""
+    db.execute("delete from match_players where match_id = ?", [match_id])
+    db.table("match_players").insert_all(_player_rows(match_id, match, result))
+
+
+@migrations()
+def m005_player_stats(db: Database) -> None:
+    """Per-player facts of every match (see ``_player_rows``), for the stats pages."""
+    db.table("match_players").create(
+        {"match_id": int, "seat": int, "name": str, "name_key": str, "game": str, "finished": int, "won": int,
+         "place": int, "hands": int, "facts": str},
+        pk=("match_id", "seat"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db.table("match_players").create_index(["name_key"])
+    for row in list(db.query("select * from matches")):
+        match = _to_match(row, _hands(db, row["id"]))
+        try:
+            result = replay(match)
+        except MatchError:  # cannot happen through this module; left out of the stats, never fatal
+            continue
+        _refresh_players(db, row["id"], match, result)
 
 
 MAX_HANDS = 1000  # hands one match can hold
@@ -503,6 +547,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
         _audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
         db.table("summaries").insert({"match_id": match_id, "imported": int(action == "import"),
                                       **_summary(result, result.players)})
+        _refresh_players(db, match_id, match, result)
         if device:
             _grant(db, device, match_id, score=True, how="imported" if action == "import" else "started")
     return match_id
@@ -531,6 +576,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, new_hands, hands)
         db.table("summaries").update(match_id, _summary(after, after.players))
+        _refresh_players(db, match_id, new, after)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
     return before, after
@@ -705,6 +751,43 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
             tables.append({"game": game, "players": players})
     names = sorted(spelling, key=lambda f: (-counts[f], f))
     return {"names": [spelling[f] for f in names], "groups": tables}
+
+
+def player_rows(db: Database, device: str | None, name_keys: list[str]) -> list[dict]:
+    """The stats rows of the players ``name_keys`` (names folded as the rules compare
+    them) in the matches ``device`` may open, oldest first, with the match's date."""
+    marks = ", ".join("?" for _ in name_keys)
+    rows = db.execute(
+        "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.facts, "
+        "m.date, m.players from device_matches d join match_players p on p.match_id = d.match_id "
+        f"join matches m on m.id = p.match_id where d.device_id = ? and p.name_key in ({marks}) "
+        "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys]).fetchall()
+    keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "facts", "date",
+            "players")
+    out = []
+    for row in rows:
+        item = dict(zip(keys, row))
+        item["facts"] = json.loads(item["facts"])
+        item["players"] = json.loads(item["players"])
+        item["finished"], item["won"] = bool(item["finished"]), bool(item["won"])
+        out.append(item)
+    return out
+
+
+def player_list(db: Database, device: str | None) -> list[dict]:
+    """Everyone in the matches ``device`` may open: name (as last typed), key, matches,
+    finished, won; most matches first."""
+    rows = db.execute(
+        "select p.name_key, p.name, p.finished, p.won from device_matches d join match_players p "
+        "on p.match_id = d.match_id where d.device_id = ? order by p.match_id", [device or ""]).fetchall()
+    people: dict[str, dict] = {}
+    for key, name, finished, won in rows:
+        person = people.setdefault(key, {"key": key, "matches": 0, "finished": 0, "won": 0})
+        person["name"] = name
+        person["matches"] += 1
+        person["finished"] += finished
+        person["won"] += won
+    return sorted(people.values(), key=lambda p: (-p["matches"], p["key"]))
 
 
 def all_matches(db: Database, search: str = "") -> list[dict]:

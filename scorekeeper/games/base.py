@@ -266,6 +266,20 @@ class Needs:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """One statistic a game keeps per player (the stats page). ``key`` names the fact
+    the game's ``hand_facts`` reports; ``kind`` says how the facts make the figure:
+    ``count`` (the hands counted), ``sum`` (their values added), ``mean`` (their values
+    per counted hand) or ``per_hand`` (their values per hand the player played).
+    ``of``: for a count, the figure it is a part of ("made" of "held"), shown as a share."""
+
+    key: str
+    label: str
+    kind: str = "count"
+    of: str | None = None
+
+
+@dataclass(frozen=True)
 class NextDeal:
     """Who deals the next hand, and why."""
 
@@ -363,6 +377,32 @@ class Game:
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
         raise NotImplementedError
+
+    # --- statistics (the stats page) --------------------------------------------
+    # The figures this game keeps per player, in the order the stats page shows them.
+    stat_figures: ClassVar[tuple[Figure, ...]] = ()
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        """What one scored hand counts for each player (seat order): fact key -> value
+        (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
+        the previous hand's (empty for the first)."""
+        return [{} for _ in range(table.seats)]
+
+    def match_facts(self, table: Table, hands: list[dict], results: list[Any]) -> list[dict[str, dict]]:
+        """Per seat, every fact of a replayed match: key -> {"n": [hand numbers], "p": values
+        added}, from ``hand_facts`` of each hand and the engine's ``HandResult`` of it."""
+        facts: list[dict[str, dict]] = [{} for _ in range(table.seats)]
+        before: dict = {}
+        for hand, result in zip(hands, results):
+            for seat, found in enumerate(self.hand_facts(hand, table, result.dealer, result.scores,
+                                                         result.extra, before)):
+                for key, value in found.items():
+                    fact = facts[seat].setdefault(key, {"n": [], "p": 0})
+                    fact["n"].append(result.number)
+                    fact["p"] += value
+            before = result.extra
+        return facts
 
     # --- what each player needs (the scoreboard's panel) ---------------------------
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:

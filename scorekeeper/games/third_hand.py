@@ -13,6 +13,7 @@ from .base import (  # how it is shown
     TOTAL,
     CardCounter,
     FieldGroup,
+    Figure,
     Game,
     NextDeal,
     Problem,
@@ -370,6 +371,30 @@ class ThirdHand(Game):
         if hand.get("exchanged"):
             parts.append("exchanged")
         return parts
+
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("held", "Contracts held"),
+        Figure("made", "Made", of="held"),
+        Figure("failed", "Failed", of="held"),
+        Figure("doubled_made", "Doubled contracts made"),
+        Figure("doubled_failed", "Doubled contracts failed"),
+        Figure("as_holder", "Average hand score as holder", "mean"),
+        Figure("as_opponent", "Average hand score as opponent", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
+        facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
+        if holder is None:
+            return facts
+        outcome = "made" if made else "failed"
+        facts[holder] = {"held": 1, outcome: 1, "as_holder": scores[holder]}
+        if doubled:
+            facts[holder][f"doubled_{outcome}"] = 1
+        opponent = table.left_of(holder)
+        facts[opponent] = {"as_opponent": scores[opponent]}
+        return facts
 
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]

@@ -14,6 +14,7 @@ from .base import (  # how it is shown
     TOTAL,
     Ending,
     FieldGroup,
+    Figure,
     Game,
     Problem,
     Progress,
@@ -236,6 +237,28 @@ class ThirdWheel(Game):
         last = [(seat - next_dealer) % seats + (deals - count - 1) * seats + 1
                 for seat, count in enumerate(dealt) if count < deals]
         return max(last, default=0)
+
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("dealt", "Hands dealt"),
+        Figure("exact", "Exact as dealer", of="dealt"),
+        Figure("missed", "Missed as dealer", of="dealt"),
+        Figure("over", "Over as dealer", of="dealt"),
+        Figure("wheel", "Took the Wheel", of="dealt"),
+        Figure("wheel_made", "Took the Wheel and made the bid", of="wheel"),
+        Figure("as_setter", "Points per hand as setter", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        took, bid = hand["tricks"][dealer], hand["bid"]
+        outcome = "exact" if took == bid else "missed" if took < bid else "over"
+        facts: list[dict[str, int]] = [{"as_setter": scores[seat]} for seat in range(table.seats)]
+        facts[dealer] = {"dealt": 1, outcome: 1}
+        if hand["wheel"]:
+            facts[dealer]["wheel"] = 1
+            if outcome == "exact":
+                facts[dealer]["wheel_made"] = 1
+        return facts
 
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]

@@ -349,9 +349,11 @@ def details(match_id: int):
 
 
 @bp.route("/matches/<match_id:match_id>/again", methods=["GET", "POST"])
+@access.scorer_required
 def play_again(match_id: int):
     """Start the next match of this table: same game, players, seats and settings,
-    linked to this one. GET shows the form alone (a watcher's page links to it)."""
+    linked to this one; for the phones that keep its score. GET shows the form alone
+    (without JavaScript, after a refused form)."""
     info = page.load(match_id)
     form = play_again_form(info)
     problems: list[str] = []
