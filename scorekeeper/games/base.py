@@ -446,10 +446,10 @@ class Game:
             if has_target:
                 goal = target + 1 if self.past_target else target
                 if total < goal:
-                    lines.append(f"needs {goal - total} more to {'pass' if self.past_target else 'reach'} {target}.")
+                    lines.append(f"needs {goal - total} more to {'pass' if self.past_target else 'reach'} {target}")
                 else:
                     lines.append(f"is {'past' if self.past_target else 'at or over'} {target}: "
-                                 "needs to be alone at the top at the end of a hand.")
+                                 "needs to be alone at the top at the end of a hand")
             if left is not None and seat not in leaders:
                 gap = best - total
                 leader = name_list([names[s] for s in leaders])
@@ -457,17 +457,18 @@ class Game:
                     out = True
                     lines.append(f"can no longer win: {gap} behind {leader} with {left} "
                                  f"hand{'' if left == 1 else 's'} left, and a hand moves two players "
-                                 f"at most {most - least} apart.")
+                                 f"at most {most - least} apart")
                 else:
-                    lines.append(f"is {gap} behind {leader} with {left} hand{'' if left == 1 else 's'} left.")
+                    lines.append(f"is {gap} behind {leader} with {left} hand{'' if left == 1 else 's'} left")
             elif left is not None and len(leaders) == 1:
-                lines.append("leads.")
+                lines.append("leads")
             lines += self.seat_needs(table, progress, seat)
             seat_lines.append(Need(seat, tuple(lines), out))
         return Needs(tuple(general), tuple(seat_lines))
 
     def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
-        """The game's own lines for one player (bags, a losing floor...), after the shared ones."""
+        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
+        each a clause without a full stop (the panel joins them with semicolons)."""
         return []
 
     # --- the trick referee (``trick_referee`` holds the pieces) ------------

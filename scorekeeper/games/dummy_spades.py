@@ -253,10 +253,10 @@ class DummySpades(Game):
         if limit:
             more = limit - bags
             lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {penalty} points.")
+                         f"{'costs' if more == 1 else 'cost'} {penalty} points")
         if lose_at is not None:
             lines.append(f"is {progress.totals[seat] - lose_at} points above {lose_at} "
-                         f"(the game also ends when a total falls to {lose_at} or below).")
+                         f"(the game also ends when a total falls to {lose_at} or below)")
         return lines
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:

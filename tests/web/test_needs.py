@@ -71,7 +71,7 @@ def test_third_wheel_a_player_far_behind_with_hands_left_is_not_told_they_are_ou
     # 4 hands left: Cy 22 behind, 4 × 22 = 88: still in it; target 33 too
     seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], hands=hands))
     assert out == set()
-    assert seats["Cy"] == "needs 33 more to reach 33. is 22 behind Ann and Bob with 4 hands left."
+    assert seats["Cy"] == "needs 33 more to reach 33; is 22 behind Ann and Bob with 4 hands left."
     assert "4 hands left if the deal goes round in turn (fewer if someone reaches the target)." in general
 
 
@@ -96,9 +96,9 @@ def test_dummy_spades_bags_and_lose_at(app, client):
     hands = [{"bids": [7, 5, 6], "tricks": [4, 3, 2], "dummy_tricks": 4}]
     seats, general, out = _panel(app, client, Match("dummy_spades", ["Ann", "Bob", "Cy"],
                                                     {"lose_at": -200, "target": 300}, hands=hands))
-    assert seats["Ann"] == ("needs 229 more to reach 300. has 1 bag: 9 more bags cost 100 points. "
+    assert seats["Ann"] == ("needs 229 more to reach 300; has 1 bag: 9 more bags cost 100 points; "
                             "is 271 points above -200 (the game also ends when a total falls to -200 or below).")
-    assert seats["Cy"].startswith("needs 360 more to reach 300. has 0 bags: 10 more bags cost 100 points. "
+    assert seats["Cy"].startswith("needs 360 more to reach 300; has 0 bags: 10 more bags cost 100 points; "
                                   "is 140 points above -200")
     assert "The most a player can score in one hand: 230." in general  # 13 × 10 and a nil of 100
     assert out == set()
