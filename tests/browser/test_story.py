@@ -54,10 +54,10 @@ def test_a_regular_group_plays_again_uses_the_roster_and_reads_the_stats(phones,
     assert fits(phone)
     assert axe_check(phone) == []
 
-    for match in (2, 3):  # one tap each
+    for _ in (2, 3):  # one tap each
         before = phone.url
         phone.locator("#play-again").get_by_role("button", name="Play again").click()
-        phone.wait_for_url(lambda url: url != before and re.search(r"/matches/\d+$", url) is not None)
+        phone.wait_for_url(lambda url, before=before: url != before and re.search(r"/matches/\d+$", url) is not None)
         expect(phone.locator("a[rel=prev]")).to_be_visible()
         expect(phone.locator("#totals")).to_contain_text("Cy")
     expect(phone.locator("#record")).to_contain_text("Cy")  # the third match: Cy deals first
