@@ -160,7 +160,10 @@ def _player_rows(match_id: int, match: Match, result: MatchResult) -> list[dict]
         rows.append({"match_id": match_id, "seat": seat, "name": name, "name_key": same_name(name),
                      "game": result.game, "finished": int(bool(result.finished)),
                      "won": int(bool(result.finished) and seat in result.winners), "place": place,
-                     "hands": len(result.hands), "facts": json.dumps(facts[seat], separators=(",", ":"))})
+                     "hands": len(result.hands), "facts": json.dumps(facts[seat], separators=(",", ":")),
+                     # the same facts without their hand numbers: all the stats page reads
+                     "figures": json.dumps({k: [len(f["n"]), f["p"]] for k, f in facts[seat].items()},
+                                           separators=(",", ":"))})
     return rows
 
 
@@ -175,7 +178,7 @@ def m005_player_stats(db: Database) -> None:
     """Per-player facts of every match (see ``_player_rows``), for the stats pages."""
     db.table("match_players").create(
         {"match_id": int, "seat": int, "name": str, "name_key": str, "game": str, "finished": int, "won": int,
-         "place": int, "hands": int, "facts": str},
+         "place": int, "hands": int, "facts": str, "figures": str},
         pk=("match_id", "seat"),
         foreign_keys=[("match_id", "matches", "id")],
     )
@@ -753,22 +756,30 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
     return {"names": [spelling[f] for f in names], "groups": tables}
 
 
-def player_rows(db: Database, device: str | None, name_keys: list[str]) -> list[dict]:
+def player_rows(db: Database, device: str | None, name_keys: list[str], hands: bool = False,
+                game: str | None = None) -> list[dict]:
     """The stats rows of the players ``name_keys`` (names folded as the rules compare
-    them) in the matches ``device`` may open, oldest first, with the match's date."""
+    them) in the matches ``device`` may open, oldest first, with the match's date.
+    ``figures`` holds each fact's [count, values added]; with ``hands``, ``facts`` also
+    holds the hand numbers each fact counts and ``players`` the match's names. ``game``:
+    that game's matches only."""
     marks = ", ".join("?" for _ in name_keys)
+    only, params = ("and p.game = ?", [game]) if game else ("", [])
+    extra = "p.facts, m.players" if hands else "null, null"
     rows = db.execute(
-        "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.facts, "
-        "m.date, m.players from device_matches d join match_players p on p.match_id = d.match_id "
-        f"join matches m on m.id = p.match_id where d.device_id = ? and p.name_key in ({marks}) "
-        "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys]).fetchall()
-    keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "facts", "date",
-            "players")
+        "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.figures, "
+        f"m.date, {extra} from device_matches d join match_players p on p.match_id = d.match_id "
+        f"join matches m on m.id = p.match_id where d.device_id = ? and p.name_key in ({marks}) {only} "
+        "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys, *params]).fetchall()
+    keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "figures", "date",
+            "facts", "players")
     out = []
     for row in rows:
         item = dict(zip(keys, row))
-        item["facts"] = json.loads(item["facts"])
-        item["players"] = json.loads(item["players"])
+        item["figures"] = json.loads(item["figures"])
+        if hands:
+            item["facts"] = json.loads(item["facts"])
+            item["players"] = json.loads(item["players"])
         item["finished"], item["won"] = bool(item["finished"]), bool(item["won"])
         out.append(item)
     return out

@@ -32,6 +32,7 @@ class Refused(Exception):
 def refused(error: Refused):
     return render_error(error.code, error.message)
 
+VERSUS_LISTED = 50  # the matches head-to-head lists, newest first (the figures count them all)
 MATCH_FIGURES = {"played": "Matches played (finished)", "won": "Won (a shared win counts)"}
 
 
@@ -76,9 +77,9 @@ def game_figures(game_key: str, rows: list[dict]) -> list[dict]:
     counted: dict[str, int] = {}
     out = []
     for figure in game.stat_figures:
-        facts = [r["facts"].get(figure.key) for r in rows]
-        count = sum(len(f["n"]) for f in facts if f)
-        points = sum(f["p"] for f in facts if f)
+        facts = [r["figures"].get(figure.key) for r in rows]
+        count = sum(f[0] for f in facts if f)
+        points = sum(f[1] for f in facts if f)
         counted[figure.key] = count
         if figure.kind == "count":
             text = str(count)
@@ -159,7 +160,7 @@ def hands():
     figures = {f.key: f.label for f in GAMES[game_key].stat_figures}
     if key not in figures and key not in MATCH_FIGURES:
         raise Refused(400, f"No figure called {key!r} in {view.game_title(game_key)}.")
-    rows = [r for r in store.player_rows(get_db(), access.device(), [same_name(name)]) if r["game"] == game_key]
+    rows = store.player_rows(get_db(), access.device(), [same_name(name)], hands=True, game=game_key)
     if not rows:
         raise Refused(404, f"No match of {view.game_title(game_key)} on this phone has a player called {name}.")
     items = []
@@ -183,7 +184,7 @@ def versus():
     a, b = same_name(first), same_name(second)
     if a == b:
         raise Refused(400, "Pick two different players.")
-    rows = store.player_rows(get_db(), access.device(), [a, b])
+    rows = store.player_rows(get_db(), access.device(), [a, b], hands=True)
     by_match: dict[int, dict] = {}
     for row in rows:
         by_match.setdefault(row["match_id"], {})[row["name_key"]] = row
@@ -203,7 +204,8 @@ def versus():
     matches = [{"id": m[a]["match_id"], "date": m[a]["date"], "game": view.game_title(m[a]["game"]),
                 "players": m[a]["players"], "finished": m[a]["finished"],
                 "ahead": "level" if m[a]["place"] == m[b]["place"]
-                else names[a] if m[a]["place"] < m[b]["place"] else names[b]} for m in reversed(together)]
+                else names[a] if m[a]["place"] < m[b]["place"] else names[b]}
+               for m in list(reversed(together))[:VERSUS_LISTED]]
     return partials.render_page_or_partial("versus.html", names=names, a=a, b=b, together=len(together),
                                            finished=len(done), ahead=ahead, level=len(done) - ahead[a] - ahead[b],
                                            games=games, matches=matches)
