@@ -801,6 +801,20 @@ def player_list(db: Database, device: str | None) -> list[dict]:
     return sorted(people.values(), key=lambda p: (-p["matches"], p["key"]))
 
 
+def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
+    """Every match ``device`` may open (its id and the match as recorded), in the order
+    they were started."""
+    rows = list(db.query("select m.* from device_matches d join matches m on m.id = d.match_id "
+                         "where d.device_id = ? order by m.id", [device or ""]))
+    hands: dict[int, list[dict]] = {row["id"]: [] for row in rows}
+    if rows:
+        for match_id, data in db.execute(
+                "select h.match_id, h.data from device_matches d join hands h on h.match_id = d.match_id "
+                "where d.device_id = ? order by h.match_id, h.position", [device or ""]).fetchall():
+            hands[match_id].append(json.loads(data))
+    return [(row["id"], _to_match(row, hands[row["id"]])) for row in rows]
+
+
 def all_matches(db: Database, search: str = "") -> list[dict]:
     """Every match on this server with its links (for the person who runs it:
     ``scorekeeper list``), newest first, from the summaries."""
