@@ -271,12 +271,15 @@ class Figure:
     the game's ``hand_facts`` reports; ``kind`` says how the facts make the figure:
     ``count`` (the hands counted), ``sum`` (their values added), ``mean`` (their values
     per counted hand) or ``per_hand`` (their values per hand the player played).
-    ``of``: for a count, the figure it is a part of ("made" of "held"), shown as a share."""
+    ``of``: for a count, the figure it is a part of ("made" of "held"), shown as a share;
+    ``trend``: that share is charted match by match ("bid accuracy over time")."""
 
     key: str
     label: str
     kind: str = "count"
     of: str | None = None
+    # drawn match by match on the stats page (the game's bid accuracy: a share ``of`` another count)
+    trend: bool = False
 
 
 @dataclass(frozen=True)

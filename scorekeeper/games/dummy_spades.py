@@ -196,7 +196,7 @@ class DummySpades(Game):
 
     stat_figures: ClassVar[tuple[Figure, ...]] = (
         Figure("declarer", "Times declarer"),
-        Figure("made_declarer", "Contracts made as declarer", of="declarer"),
+        Figure("made_declarer", "Contracts made as declarer", of="declarer", trend=True),
         Figure("made_defender", "Contracts made as defender"),
         Figure("set", "Times set"),
         Figure("nil_own", "Nils bid on own hand (that counted)"),

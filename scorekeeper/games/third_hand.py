@@ -374,7 +374,7 @@ class ThirdHand(Game):
 
     stat_figures: ClassVar[tuple[Figure, ...]] = (
         Figure("held", "Contracts held"),
-        Figure("made", "Made", of="held"),
+        Figure("made", "Made", of="held", trend=True),
         Figure("failed", "Failed", of="held"),
         Figure("doubled_made", "Doubled contracts made"),
         Figure("doubled_failed", "Doubled contracts failed"),

@@ -240,7 +240,7 @@ class ThirdWheel(Game):
 
     stat_figures: ClassVar[tuple[Figure, ...]] = (
         Figure("dealt", "Hands dealt"),
-        Figure("exact", "Exact as dealer", of="dealt"),
+        Figure("exact", "Exact as dealer", of="dealt", trend=True),
         Figure("missed", "Missed as dealer", of="dealt"),
         Figure("over", "Over as dealer", of="dealt"),
         Figure("wheel", "Took the Wheel", of="dealt"),

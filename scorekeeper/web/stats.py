@@ -123,6 +123,54 @@ def win_rate_svg(rates: list[tuple[str, float | None]]) -> Markup:
     return Markup("".join(parts))
 
 
+TREND_MATCHES = 30  # the matches the accuracy chart draws, the newest
+
+
+def trend(game_key: str, rows: list[dict]) -> dict | None:
+    """The game's bid accuracy match by match (its ``trend`` figure as a share of the
+    count it is part of), over the last matches where it was counted."""
+    figure = next((f for f in GAMES[game_key].stat_figures if f.trend), None)
+    if figure is None or figure.of is None:
+        return None
+    of = figure.of
+    points = []
+    for row in rows:
+        whole = (row["figures"].get(of) or [0, 0])[0]
+        if whole:
+            points.append((row["date"] or "", (row["figures"].get(figure.key) or [0, 0])[0] / whole))
+    points = points[-TREND_MATCHES:]
+    if len(points) < 2:
+        return None
+    return {"label": f"{figure.label} (share of {_label(game_key, of).lower()}), match by match",
+            "svg": trend_svg(points, figure.label)}
+
+
+def _label(game_key: str, key: str) -> str:
+    return next((f.label for f in GAMES[game_key].stat_figures if f.key == key), key)
+
+
+def trend_svg(points: list[tuple[str, float]], label: str) -> Markup:
+    """A line of shares (0 to 100%) match by match, oldest on the left (SVG, classes only)."""
+    width, height, left, top, bottom, right = 320, 140, 40, 10, 22, 10
+    inner_w, inner_h = width - left - right, height - top - bottom
+    step = inner_w / (len(points) - 1)
+    xy = [(left + i * step, top + inner_h * (1 - share)) for i, (_, share) in enumerate(points)]
+    first, last = round(100 * points[0][1]), round(100 * points[-1][1])
+    words = f"{label}: {len(points)} matches, from {first}% in the first to {last}% in the last"
+    parts = [f'<svg class="chart trend" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(words)}">']
+    for share in (0, 50, 100):
+        y = top + inner_h * (1 - share / 100)
+        parts.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}"/>')
+        parts.append(f'<text class="tick" x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{share}%</text>')
+    parts.append('<polyline class="trend-line" points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in xy) + '"/>')
+    parts += [f'<circle class="trend-point" cx="{x:.1f}" cy="{y:.1f}" r="3"/>' for x, y in xy]
+    parts.append(f'<text class="tick" x="{left}" y="{height - 6}">{escape(points[0][0])}</text>')
+    parts.append(f'<text class="tick" x="{width - right}" y="{height - 6}" text-anchor="end">'
+                 f'{escape(points[-1][0])}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
 @bp.get("/players")
 def players():
     """Everyone this device has kept score for, with a link to their stats."""
@@ -140,7 +188,8 @@ def player():
     shown = rows[-1]["name"]  # as last typed
     games = _by_game(rows)
     sections: list[dict] = [{"key": key, "title": view.game_title(key), "summary": summary(game_rows),
-                 "figures": game_figures(key, game_rows)} for key, game_rows in games.items()]
+                             "figures": game_figures(key, game_rows), "trend": trend(key, game_rows)}
+                            for key, game_rows in games.items()]
     others = [p for p in store.player_list(get_db(), access.device()) if p["key"] != same_name(name)]
     form = ComparePlayersForm(data={"player": shown})
     form.other.choices = [(p["name"], p["name"]) for p in others]

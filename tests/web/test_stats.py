@@ -210,3 +210,25 @@ def test_bad_addresses_say_what_is_wrong(table, app, client):
     assert client.get("/stats/versus?player=Ann&other=Zed").status_code == 404
     # another phone sees none of this phone's players
     assert app.test_client().get("/stats?player=Ann").status_code == 404
+
+
+def test_bid_accuracy_is_charted_match_by_match(app, client):
+    # Third Wheel, Ann deals hand 1 of each match: exact in the first (bid 5, took 5), missed in
+    # the second (bid 6, took 5), exact in the third: 100%, 0%, 100%
+    db = store.connect(app.config["DATABASE"])
+    try:
+        ids = [store.create_match(db, Match("third_wheel", ["Ann", "Bob", "Cy"],
+                                            hands=[{"trump": "moons", "mode": "high", "wheel": False, "bid": bid,
+                                                    "tricks": [5, 4, 2]}], date=f"2026-11-0{day}"))
+               for day, bid in ((1, 5), (2, 6), (3, 5))]
+    finally:
+        db.close()
+    for match_id in ids:
+        as_scorer(app, match_id, client)
+    page = page_of(client.get("/stats", query_string={"player": "Ann"}))
+    chart = page.find("svg", cls="trend")
+    assert chart is not None
+    assert chart.attrs["aria-label"] == "Exact as dealer: 3 matches, from 100% in the first to 100% in the last"
+    points = [e for e in page.elements if e.tag == "circle" and "trend-point" in e.classes]
+    assert [float(p.attrs["cy"]) for p in points] == [10.0, 118.0, 10.0]  # 100%, 0%, 100%
+    assert "Exact as dealer (share of hands dealt), match by match" in text(client.get("/stats?player=Ann"))
