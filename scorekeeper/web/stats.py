@@ -106,7 +106,7 @@ def _by_game(rows: list[dict]) -> dict[str, list[dict]]:
 def win_rate_svg(rates: list[tuple[str, float | None]]) -> Markup:
     """Bars of the win rate per game (server-rendered SVG, classes only; the figures
     are also in the table beside it)."""
-    bar, gap, label_width, width = 22, 10, 120, 320
+    bar, gap, label_width, width = 22, 10, 140, 320
     height = len(rates) * (bar + gap) + gap
     parts = [f'<svg class="chart win-rate" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="Win rate per game">']
