@@ -56,6 +56,9 @@ class HandResult:
     # reached (also the explanation's last line); None when there is nothing to say.
     ending: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # Why the next hand's dealer deals it (None once the game is over); not in the
+    # rescore output, which gives the seat only.
+    next_why: str | None = None
 
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
@@ -245,7 +248,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
         lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings))
+                                  scored.warnings, None if deal is None else deal.why))
         if deal is not None:
             dealer = deal.seat
     if problems:
@@ -278,3 +281,53 @@ def what_happens_next(table: Table, in_turn: int, dealer: int, ending: Ending, d
         why = f"{ending.why}. " if ending.why else ""
         lines.append(f"{why}{names[deal.seat]} deals next: {deal.why}.")
     return lines
+
+
+@dataclass(frozen=True)
+class DealerMark:
+    """A later hand a correction would give another dealer: ``number`` was recorded
+    with ``recorded`` dealing; in turn after the correction ``in_turn`` would deal."""
+
+    number: int
+    recorded: int
+    in_turn: int
+
+
+def later_dealers(match: Match, number: int, hand: dict) -> list[DealerMark]:
+    """The later hands whose dealer replacing hand ``number`` with ``hand`` changes
+    (a game whose deal follows the scores, or a deal out of turn). ``match`` is the
+    stored, valid match. Empty when nothing changes or the new hand itself is invalid."""
+    return keep_dealers(match, number, hand)[1]
+
+
+def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], list[DealerMark]]:
+    """The hands with hand ``number`` replaced by ``hand`` and every later hand that
+    would then come round to someone else marked as dealt by the player it was recorded
+    with (out of turn), so the later hands stay exactly as the table played them; and
+    the marks made. Folds each hand once. Stops at the first hand that cannot be
+    scored for another reason (the caller's replay will say why)."""
+    recorded = [h.dealer for h in replay(match).hands]
+    hands = [dict(h) for h in match.hands]
+    hands[number - 1] = hand
+    marks: list[DealerMark] = []
+    try:
+        result = replay(_with_hands(match, hands[:number]))
+    except MatchError:
+        return hands, marks
+    for index in range(number, len(hands)):
+        if result.next_dealer is None:
+            break  # the game now ends earlier: no dealer can fix that
+        later = hands[index]
+        if isinstance(later, dict) and "dealer" not in later and result.next_dealer != recorded[index]:
+            marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
+            hands[index] = {**later, "dealer": recorded[index]}
+        try:
+            result = replay(_with_hands(match, hands[:index + 1]), resume=result)
+        except MatchError:
+            break
+    return hands, marks
+
+
+def _with_hands(match: Match, hands: list[dict]) -> Match:
+    return Match(game=match.game, players=match.players, settings=match.settings, first_dealer=match.first_dealer,
+                 hands=hands, date=match.date, note=match.note)

@@ -22,6 +22,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from .engine import Match, MatchError, MatchResult, replay, same_name
+from .engine import keep_dealers as engine_keep_dealers
 from .games import GAMES
 from .games.base import Table
 from .matchfile import date_problems, note_problems
@@ -140,7 +141,17 @@ def m003_devices_and_summaries(db: Database) -> None:
 
 
 @migrations()
-def m004_play_again(db: Database) -> None:
+def m004_deleted_matches(db: Database) -> None:
+    """A deleted match is kept (and can be restored) for ``KEEP_DELETED_DAYS``: until
+    then only its ``deleted_at`` is set, and nothing shows it but its restore button."""
+    db.table("matches").add_column("deleted_at", str)
+
+
+KEEP_DELETED_DAYS = 30
+
+
+@migrations()
+def m005_play_again(db: Database) -> None:
     """Play again: a match started from another remembers it (``previous_id``), so
     each links to the other ("next match" and back)."""
     db.table("matches").add_column("previous_id", int)
@@ -174,7 +185,7 @@ def _refresh_players(db: Database, match_id: int, match: Match, result: MatchRes
 
 
 @migrations()
-def m005_player_stats(db: Database) -> None:
+def m006_player_stats(db: Database) -> None:
     """Per-player facts of every match (see ``_player_rows``), for the stats pages."""
     db.table("match_players").create(
         {"match_id": int, "seat": int, "name": str, "name_key": str, "game": str, "finished": int, "won": int,
@@ -311,9 +322,10 @@ def _match_key(match_id: int) -> int:
     return match_id
 
 
-def _row(db: Database, match_id: int) -> dict:
+def _row(db: Database, match_id: int, deleted: bool = False) -> dict:
+    """The match's row; a deleted match is no match (NotFound) unless ``deleted``."""
     rows = list(db.query("select * from matches where id = ?", [_match_key(match_id)]))
-    if not rows:
+    if not rows or (rows[0].get("deleted_at") and not deleted):
         raise NotFound(f"no match {match_id}")
     return rows[0]
 
@@ -377,7 +389,8 @@ def list_matches(db: Database) -> list[dict]:
 
 def match_ids_on(db: Database, date: str) -> list[int]:
     """The ids of the matches dated ``date`` (YYYY-MM-DD), in the order they were started."""
-    return [row[0] for row in db.execute("select id from matches where date = ? order by id", [date]).fetchall()]
+    return [row[0] for row in db.execute("select id from matches where date = ? and deleted_at is null order by id",
+                                         [date]).fetchall()]
 
 
 def imported_match_ids(db: Database) -> set[int]:
@@ -388,18 +401,20 @@ def imported_match_ids(db: Database) -> set[int]:
 def linked_matches(db: Database, match_id: int) -> dict:
     """The match this one plays again ("previous", or None) and the matches started
     from it with Play again ("next", oldest first)."""
-    row = db.execute("select previous_id from matches where id = ?", [_match_key(match_id)]).fetchone()
+    row = db.execute("select p.id from matches m left join matches p on p.id = m.previous_id "
+                     "and p.deleted_at is null where m.id = ?", [_match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
-    following = [r[0] for r in db.execute("select id from matches where previous_id = ? order by id",
-                                          [match_id]).fetchall()]
+    following = [r[0] for r in db.execute("select id from matches where previous_id = ? and deleted_at is null "
+                                          "order by id", [match_id]).fetchall()]
     return {"previous": row[0], "next": following}
 
 
 def get_version(db: Database, match_id: int) -> int:
     """The match's version alone (one primary-key lookup): what a watcher's
     poll compares. Raises NotFound."""
-    row = db.execute("select version from matches where id = ?", [_match_key(match_id)]).fetchone()
+    row = db.execute("select version from matches where id = ? and deleted_at is null",
+                     [_match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
     return row[0]
@@ -407,7 +422,7 @@ def get_version(db: Database, match_id: int) -> int:
 
 def get_tokens(db: Database, match_id: int) -> dict:
     """{"scorer_token", "watcher_token"} of a match; raises NotFound."""
-    row = db.execute("select scorer_token, watcher_token from matches where id = ?",
+    row = db.execute("select scorer_token, watcher_token from matches where id = ? and deleted_at is null",
                      [_match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
@@ -418,7 +433,7 @@ def match_for_token(db: Database, kind: str, token: str) -> int:
     """The id of the match whose ``kind`` ("scorer" or "watcher") token this
     is; raises NotFound."""
     column = {"scorer": "scorer_token", "watcher": "watcher_token"}[kind]
-    row = db.execute(f"select id from matches where {column} = ?", [token]).fetchone()
+    row = db.execute(f"select id from matches where {column} = ? and deleted_at is null", [token]).fetchone()
     if row is None or not token:
         raise NotFound("no match with that link")
     return row[0]
@@ -558,11 +573,13 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
 
 def _apply(db: Database, match_id: int, expected_version: int | None, change,
            request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
-    """Run ``change(hands) -> (new_hands, action, hand_number, before, after)``
-    inside one transaction, validating the new match with the engine before
-    committing. Returns (result before, result after). A ``request_key``
-    already in the audit log raises AlreadySaved and changes nothing.
-    ``known`` is the caller's result of the match at ``expected_version``."""
+    """Run ``change(hands, match) -> (new_hands, action, hand_number, before, after)``
+    (``match``: the stored match) inside one transaction, validating the new match
+    with the engine before committing. Returns (result before, result after). A
+    ``request_key`` already in the audit log raises AlreadySaved and changes nothing.
+    ``known`` is the caller's result of the match at ``expected_version``. A change
+    may return a sixth item: more (action, hand_number, before, after) entries for
+    the log, one per other hand it changed."""
     with writing(db):
         row = _lock(db, match_id, expected_version, request_key)
         hands = _hands(db, match_id)
@@ -572,7 +589,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
                  and len(known.hands) == len(hands))
         before = known if reuse and known is not None else replay(old)
-        new_hands, action, number, hand_before, hand_after = change(list(hands))
+        new_hands, action, number, hand_before, hand_after, *more = change(list(hands), old)
         new = _to_match(row, new_hands)
         # A save only extends the match, so the fold goes on from ``before``.
         extends = new_hands[:len(hands)] == hands and len(new_hands) >= len(hands)
@@ -582,13 +599,15 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         _refresh_players(db, match_id, new, after)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
+        for other_action, other_number, other_before, other_after in (more[0] if more else []):
+            _audit(db, match_id, other_action, other_number, other_before, other_after, None, None, row["version"])
     return before, after
 
 
 def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | None = None,
              request_key: str | None = None, known: MatchResult | None = None):
     """Record the next hand. Returns (result before, result after)."""
-    def change(hands):
+    def change(hands, _match):
         if not isinstance(hand, dict):
             raise MatchError(["hand: must be an object"])
         if len(hands) >= MAX_HANDS:
@@ -598,22 +617,29 @@ def add_hand(db: Database, match_id: int, hand: dict, expected_version: int | No
 
 
 def edit_hand(db: Database, match_id: int, number: int, hand: dict, expected_version: int | None = None,
-              request_key: str | None = None, known: MatchResult | None = None):
+              request_key: str | None = None, known: MatchResult | None = None, keep_dealers: bool = False):
     """Replace hand ``number`` (1-based); everything after it is re-scored.
-    Refused (MatchError, nothing changed) if the match would not replay."""
-    def change(hands):
+    Refused (MatchError, nothing changed) if the match would not replay. With
+    ``keep_dealers``, every later hand the correction would give another dealer is
+    marked as dealt by the player it was recorded with (out of turn), in the same
+    transaction, each mark in the log."""
+    def change(hands, match):
         if not 1 <= number <= len(hands):
             raise NotFound(f"no hand {number}")
         old = hands[number - 1]
-        hands[number - 1] = hand
-        return hands, "edit", number, old, hand
+        if not keep_dealers:
+            hands[number - 1] = hand
+            return hands, "edit", number, old, hand
+        kept, marks = engine_keep_dealers(match, number, hand)
+        more = [("edit", m.number, hands[m.number - 1], kept[m.number - 1]) for m in marks]
+        return kept, "edit", number, old, hand, more
     return _apply(db, match_id, expected_version, change, request_key, known)
 
 
 def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None,
               known: MatchResult | None = None):
     """Remove the last hand (kept in the audit log)."""
-    def change(hands):
+    def change(hands, _match):
         if not hands:
             raise MatchError(["there is no hand to undo"])
         return hands[:-1], "undo", len(hands), hands[-1], None
@@ -631,6 +657,87 @@ def update_details(db: Database, match_id: int, date: str | None, note: str | No
         _audit(db, match_id, "details", None,
                {"date": row["date"], "note": row["note"]}, {"date": date or row["date"], "note": note},
                None, None, row["version"], request_key)
+
+
+def update_setup(db: Database, match_id: int, players: list[str], settings: dict, first_dealer: int,
+                 expected_version: int | None = None, request_key: str | None = None,
+                 ) -> tuple[MatchResult, MatchResult]:
+    """Change the players' names (same seats), the settings or the first dealer of a
+    match under way: the engine replays every recorded hand under the new header
+    before anything is written (MatchError: refused, nothing changed). The log keeps
+    the old and new header and both totals. Returns (result before, result after)."""
+    with writing(db):
+        row = _lock(db, match_id, expected_version, request_key)
+        hands = _hands(db, match_id)
+        old = _to_match(row, hands)
+        before = replay(old)
+        new = Match(game=old.game, players=list(players), settings=settings, first_dealer=first_dealer,
+                    hands=hands, date=old.date, note=old.note)
+        if len(new.players) != len(old.players):
+            raise MatchError(["players: the number of players cannot change once hands are recorded "
+                              "for their seats; start a new match"])
+        after = replay(new)  # MatchError rolls the whole transaction back
+        header_before = {"players": before.players, "settings": before.settings, "first_dealer": old.first_dealer}
+        header_after = {"players": after.players, "settings": after.settings, "first_dealer": first_dealer}
+        db.execute("update matches set players = ?, settings = ?, first_dealer = ? where id = ?",
+                   [json.dumps(after.players, ensure_ascii=False), json.dumps(after.settings, ensure_ascii=False),
+                    first_dealer, match_id])
+        db.table("summaries").update(match_id, _summary(after, after.players))
+        _refresh_players(db, match_id, new, after)
+        _audit(db, match_id, "setup", None, header_before, header_after, before.totals, after.totals,
+               row["version"], request_key)
+    return before, after
+
+
+def delete_match(db: Database, match_id: int, expected_version: int | None = None,
+                 request_key: str | None = None) -> None:
+    """Delete a match, recoverably: it leaves every history and link (404) but is kept,
+    with its log, for ``KEEP_DELETED_DAYS`` days, during which ``restore_match`` brings
+    it back as it was. Matches deleted longer ago than that are removed for good here."""
+    with writing(db):
+        row = _lock(db, match_id, expected_version, request_key)
+        stamp = now()
+        db.execute("update matches set deleted_at = ? where id = ?", [stamp, match_id])
+        _audit(db, match_id, "delete", None, None, None, None, None, row["version"], request_key)
+        _purge_deleted(db)
+
+
+def _purge_deleted(db: Database) -> None:
+    """Inside a transaction: remove the matches deleted more than KEEP_DELETED_DAYS ago."""
+    limit = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=KEEP_DELETED_DAYS)).isoformat(
+        timespec="seconds")
+    gone = [r[0] for r in db.execute("select id from matches where deleted_at is not null and deleted_at < ?",
+                                     [limit]).fetchall()]
+    for match_id in gone:
+        for table in ("hands", "audit", "summaries", "match_players", "device_matches"):
+            db.execute(f"delete from {table} where match_id = ?", [match_id])
+        db.execute("update matches set previous_id = null where previous_id = ?", [match_id])
+        db.execute("delete from matches where id = ?", [match_id])
+
+
+def deleted_matches(db: Database, device: str | None) -> list[dict]:
+    """The matches ``device`` scored that were deleted and can still be restored, the
+    latest deleted first: id, game, players, date, deleted_at."""
+    rows = db.execute(
+        "select m.id, m.game, m.players, m.date, m.deleted_at from device_matches d join matches m "
+        "on m.id = d.match_id where d.device_id = ? and d.score = 1 and m.deleted_at is not null "
+        "order by m.deleted_at desc", [device or ""]).fetchall()
+    return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4]} for r in rows]
+
+
+def restore_match(db: Database, match_id: int, device: str | None, request_key: str | None = None) -> None:
+    """Bring back a deleted match exactly as it was (a device that scored it asks).
+    NotFound when there is no such deleted match for that device."""
+    with writing(db):
+        allowed = db.execute("select 1 from device_matches d join matches m on m.id = d.match_id where "
+                             "m.id = ? and d.device_id = ? and d.score = 1 and m.deleted_at is not null",
+                             [_match_key(match_id), device or ""]).fetchone()
+        if allowed is None:
+            raise NotFound(f"no deleted match {match_id}")
+        db.execute("update matches set deleted_at = null, version = version + 1, updated_at = ? where id = ?",
+                   [now(), match_id])
+        version = db.execute("select version from matches where id = ?", [match_id]).fetchone()[0]
+        _audit(db, match_id, "restore", None, None, None, None, None, version, request_key)
 
 
 def import_match(db: Database, match: Match, device: str | None = None) -> int:
@@ -671,7 +778,7 @@ def access_of(db: Database, device: str | None, match_id: int) -> str | None:
     """What ``device`` may do in the match: "score", "watch" or None (not even see it).
     Raises NotFound when there is no such match."""
     row = db.execute("select d.score, d.watch from matches m left join device_matches d "
-                     "on d.match_id = m.id and d.device_id = ? where m.id = ?",
+                     "on d.match_id = m.id and d.device_id = ? where m.id = ? and m.deleted_at is null",
                      [device or "", _match_key(match_id)]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id}")
@@ -704,13 +811,13 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
     in progress first, then finished, newest first within each; only those with a
     player whose name contains ``search`` (compared as the rules compare names).
     Returns (the page's matches, how many match in all)."""
-    where, params = "d.device_id = ?", [device or ""]
+    where, params = "d.device_id = ? and m.deleted_at is null", [device or ""]
     folded = same_name(search.strip())
     if folded:
         where += " and instr(s.names, ?) > 0"
         params.append(folded)
     total = db.execute(f"select count(*) from device_matches d join summaries s on s.match_id = d.match_id "
-                       f"where {where}", params).fetchone()[0]
+                       f"join matches m on m.id = d.match_id where {where}", params).fetchone()[0]
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
         f"s.imported, d.score from device_matches d join matches m on m.id = d.match_id "
@@ -741,7 +848,7 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
     tables: list[dict] = []
     seen: set[tuple] = set()
     rows = db.execute("select m.game, m.players from device_matches d join matches m on m.id = d.match_id "
-                      "where d.device_id = ? order by m.id desc", [device or ""]).fetchall()
+                      "where d.device_id = ? and m.deleted_at is null order by m.id desc", [device or ""]).fetchall()
     for game, players_json in rows:
         players = json.loads(players_json)
         for name in players:
@@ -769,7 +876,8 @@ def player_rows(db: Database, device: str | None, name_keys: list[str], hands: b
     rows = db.execute(
         "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.figures, "
         f"m.date, {extra} from device_matches d join match_players p on p.match_id = d.match_id "
-        f"join matches m on m.id = p.match_id where d.device_id = ? and p.name_key in ({marks}) {only} "
+        f"join matches m on m.id = p.match_id where d.device_id = ? and m.deleted_at is null "
+        f"and p.name_key in ({marks}) {only} "
         "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys, *params]).fetchall()
     keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "figures", "date",
             "facts", "players")
@@ -790,7 +898,8 @@ def player_list(db: Database, device: str | None) -> list[dict]:
     finished, won; most matches first."""
     rows = db.execute(
         "select p.name_key, p.name, p.finished, p.won from device_matches d join match_players p "
-        "on p.match_id = d.match_id where d.device_id = ? order by p.match_id", [device or ""]).fetchall()
+        "on p.match_id = d.match_id join matches m on m.id = p.match_id "
+        "where d.device_id = ? and m.deleted_at is null order by p.match_id", [device or ""]).fetchall()
     people: dict[str, dict] = {}
     for key, name, finished, won in rows:
         person = people.setdefault(key, {"key": key, "matches": 0, "finished": 0, "won": 0})
@@ -805,23 +914,24 @@ def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
     """Every match ``device`` may open (its id and the match as recorded), in the order
     they were started."""
     rows = list(db.query("select m.* from device_matches d join matches m on m.id = d.match_id "
-                         "where d.device_id = ? order by m.id", [device or ""]))
+                         "where d.device_id = ? and m.deleted_at is null order by m.id", [device or ""]))
     hands: dict[int, list[dict]] = {row["id"]: [] for row in rows}
     if rows:
         for match_id, data in db.execute(
                 "select h.match_id, h.data from device_matches d join hands h on h.match_id = d.match_id "
                 "where d.device_id = ? order by h.match_id, h.position", [device or ""]).fetchall():
-            hands[match_id].append(json.loads(data))
+            if match_id in hands:  # a deleted match's hands are left out with it
+                hands[match_id].append(json.loads(data))
     return [(row["id"], _to_match(row, hands[row["id"]])) for row in rows]
 
 
 def all_matches(db: Database, search: str = "") -> list[dict]:
     """Every match on this server with its links (for the person who runs it:
     ``scorekeeper list``), newest first, from the summaries."""
-    where, params = "1", []
+    where, params = "m.deleted_at is null", []
     folded = same_name(search.strip())
     if folded:
-        where, params = "instr(s.names, ?) > 0", [folded]
+        where, params = "m.deleted_at is null and instr(s.names, ?) > 0", [folded]
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
         f"s.imported, 1, m.scorer_token, m.watcher_token from matches m join summaries s on s.match_id = m.id "

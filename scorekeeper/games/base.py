@@ -122,6 +122,9 @@ class FieldGroup:
     stepper: bool = True  # +/- buttons help with small counts, not with card points
     label: str = ""  # the input's own label when it differs from the legend
     placeholder: str = ""
+    # Groups this one replaces when it is filled in (another way to enter the same
+    # thing): left blank, they are not asked for; filled in too, the engine refuses both.
+    alternative_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,8 +141,11 @@ class CardCounter:
 
 @dataclass(frozen=True)
 class TrickTally:
-    """A hand recorded trick by trick, the winner of each tapped in turn; saved as
-    the hand field ``winners`` (with ``trump`` when ``trump_on``)."""
+    """A hand recorded trick by trick, the winner of each tapped in turn. The game
+    says how taps become a hand (``to_hand``), which recorded hands were taken trick
+    by trick (``from_hand``: their winners and trump, else None) so a correction
+    opens them the same way, and how such a hand reads as per-player counts
+    (``as_counts``) when the scorer chooses to correct it as counts instead."""
 
     tricks: int
     is_scoring: Callable[[int], bool]  # trick number (from 1) -> scores a point
@@ -147,6 +153,9 @@ class TrickTally:
     suits: tuple[str, ...]
     trump_on: bool
     bonus: bool  # most other tricks earn a bonus
+    to_hand: Callable[[list[int], str | None], dict]  # winners, trump -> the hand as recorded
+    from_hand: Callable[[dict], tuple[list[int], str | None] | None]
+    as_counts: Callable[[dict], dict]  # a hand recorded trick by trick -> the same hand as counts
 
 
 @dataclass(frozen=True)

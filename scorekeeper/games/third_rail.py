@@ -213,8 +213,15 @@ class ThirdRail(Game):
             return self._check_winners(hand, table)
         if len(counts) == 2:
             return self._check_counts(hand, table)
+        if counts == ["scoring_tricks"] and not table.settings["most_other_tricks_bonus"]:
+            # Only what the settings score is asked for: without the bonus, other
+            # tricks change nothing, so the scoring tricks alone will do.
+            return self._check_counts(hand, table)
         if counts:
             other = "other_tricks" if counts == ["scoring_tricks"] else "scoring_tricks"
+            if other == "other_tricks":
+                return [Problem(other, "missing", {"with": counts[0], "why": "the bonus for most other tricks "
+                                                                            "counts them"})]
             return [Problem(other, "missing", {"with": counts[0]})]
         return [rule("winners", prefix=False, plain="no tricks recorded: give either winners (who won each "
                      "trick) or scoring tricks and other tricks (each player's counts)", text="no tricks recorded: give either winners (who won each trick) "
@@ -240,6 +247,8 @@ class ThirdRail(Game):
             ("other_tricks", tricks - len(scoring),
              f"{tricks} tricks a hand, {len(scoring)} of them scoring"),
         ):
+            if name not in hand:
+                continue  # other tricks left out: the bonus is off
             found = check_seat_counts(hand, name, table, expected)
             if not found and sum(hand[name]) != expected:
                 found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected, "why": f" ({why})"})]
@@ -280,7 +289,8 @@ class ThirdRail(Game):
         """Per seat: scoring tricks won, other tricks won, and (winners form only)
         the numbers of the scoring tricks each won, for the explanation."""
         if "winners" not in hand:
-            return list(hand["scoring_tricks"]), list(hand["other_tricks"]), None
+            # other tricks may be left out without the bonus (then nothing reads them)
+            return list(hand["scoring_tricks"]), list(hand.get("other_tricks") or [0] * table.seats), None
         return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
 
     @staticmethod
@@ -358,13 +368,18 @@ class ThirdRail(Game):
                                      choices=suit_choices(SUITS), optional=True))
         first = settings.get("scoring_from", 3)
         hint = f"Tricks {first}, {first + 3}, {first + 6}, … each score a point." if is_whole(first) else ""
+        counts = ["scoring_tricks"]
+        groups.append(FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint))
+        if settings.get("most_other_tricks_bonus"):  # without the bonus other tricks score nothing: not asked
+            groups.append(FieldGroup("other_tricks", "Other tricks won", "seat_int", everyone,
+                                     hint="For the bonus: most other tricks scores 2 more."))
+            counts.append("other_tricks")
         return groups + [
-            FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint),
-            FieldGroup("other_tricks", "Other tricks won", "seat_int", everyone),
             FieldGroup("winners", "Or every trick's winner, in order", "winners", optional=True,
                        hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(players))
-                            + ". Leave empty to use the counts above.", in_details=True,
-                       label="Or: every trick's winner, in order", placeholder="e.g. 1 2 2 3 1 …"),
+                            + ". Leave empty to use the counts above; fill in one or the other, not both.",
+                       in_details=True, label="Or: every trick's winner, in order", placeholder="e.g. 1 2 2 3 1 …",
+                       alternative_to=tuple(counts)),
         ]
 
     def hand_summary(self, hand: dict, players: list[str], extra: dict) -> list[str]:
@@ -504,8 +519,22 @@ class ThirdRail(Game):
         def count(winners: list[int]) -> tuple[list[int], list[int]]:
             points, other, _ = tally_winners(winners, seats, scoring_from)
             return points, other
+        def to_hand(winners: list[int], trump: str | None) -> dict:
+            return {"winners": list(winners), **({"trump": trump} if trump else {})}
+
+        def from_hand(hand: dict) -> tuple[list[int], str | None] | None:
+            if not isinstance(hand.get("winners"), list):
+                return None
+            return list(hand["winners"]), hand.get("trump") if hand.get("trump") in SUITS else None
+
+        def as_counts(hand: dict) -> dict:
+            points, other = count(hand["winners"])
+            counted = {"scoring_tricks": points, "other_tricks": other}
+            return {**counted, **{k: v for k, v in hand.items() if k not in ("winners", "scoring_tricks", "other_tricks")}}
+
         return TrickTally(tricks_per_hand(seats), lambda number: is_scoring_trick(number, scoring_from), count,
-                          SUITS, bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")))
+                          SUITS, bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")),
+                          to_hand, from_hand, as_counts)
 
     def rules_context(self, settings: dict) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),

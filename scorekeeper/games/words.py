@@ -17,6 +17,8 @@ def reason(problem: Any) -> str:
     """What is wrong, after the "field: " part of the line."""
     code, a = problem.code, problem.params
     if code == "missing":
+        if "why" in a:
+            return f"missing ({a['why']})"
         return "missing" + (f" ({a['with']} and {problem.field} go together)" if "with" in a else "")
     if code == "not_whole":
         return f"must be a whole number, got {a['got']}"
@@ -79,6 +81,8 @@ def plain(problem: Any, word: Callable[[str], str], in_place: bool = False) -> s
 def _plain_reason(problem: Any, word: Callable[[str], str]) -> str:
     code, a = problem.code, problem.params
     if problem.is_blank:
+        if "why" in a:
+            return f"still to fill in ({a['why']})"
         together = f" ({word(a['with'])} and {word(problem.field)} go together)" if "with" in a else ""
         return "still to fill in" + together
     if a.get("one_based") and code == "not_seat":

@@ -90,6 +90,19 @@
       e.detail.isError = true;
     }
   });
+  /* A notice that just arrived (a hand saved, corrected or undone): bring it to the top
+     of the screen, with the totals under it, and focus it so a screen reader reads it
+     out (its box is also a live region). Once: the attribute goes. */
+  function showNotice() {
+    var notice = document.querySelector("#main [data-focus]");
+    if (!notice) return false;
+    notice.removeAttribute("data-focus");
+    notice.focus({ preventScroll: true });
+    notice.scrollIntoView({ block: "start" });
+    return true;
+  }
+  document.addEventListener("htmx:afterSettle", function () { showNotice(); });
+
   /* A sent form that comes back with errors: bring the first one into view. */
   document.addEventListener("htmx:afterSettle", function (e) {
     var config = e.detail.requestConfig;
@@ -106,6 +119,53 @@
     var live = document.querySelector("#match-live [data-live-checked]");
     if (live) live.textContent = e.detail.successful || (e.detail.xhr && e.detail.xhr.status === 304)
       ? "checked " + clock(new Date()) : "can't reach the scorekeeper, retrying";
+  });
+
+  /* A card counter's points (the preview says what the counted cards make): fill them
+     into the points box when it is blank or was filled from the counter before, and
+     list it in the form's counter_filled field so the server knows it was not typed.
+     A number the scorer typed is never overwritten: the server says when they disagree. */
+  function counterFilled(form) { return form && form.querySelector("input[data-counter-filled]"); }
+  function setFilled(form, name, on) {
+    var list = counterFilled(form);
+    if (!list) return;
+    var names = list.value.split(" ").filter(function (n) { return n && n !== name; });
+    if (on) names.push(name);
+    list.value = names.join(" ");
+  }
+  function fillFromCounter(preview) {
+    var form = preview.closest("form");
+    if (!counterFilled(form)) return;
+    var offered = {};
+    Array.prototype.forEach.call(preview.querySelectorAll("[data-fill]"), function (el) {
+      offered[el.getAttribute("data-fill")] = el.getAttribute("data-fill-value");
+    });
+    Array.prototype.forEach.call(counterFilled(form).value.split(" ").filter(Boolean), function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (input && !(name in offered) && input.value === input.getAttribute("data-filled-value")) {
+        input.value = ""; input.removeAttribute("data-filled-value"); setFilled(form, name, false);
+      }
+    });
+    Object.keys(offered).forEach(function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (!input) return;
+      if (input.value === "" || input.value === input.getAttribute("data-filled-value")) {
+        input.value = offered[name];
+        input.setAttribute("data-filled-value", offered[name]);
+        setFilled(form, name, true);
+      }
+    });
+  }
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input || !input.hasAttribute || !input.hasAttribute("data-filled-value")) return;
+    if (input.value !== input.getAttribute("data-filled-value")) {  /* typed over: the scorer's own number now */
+      input.removeAttribute("data-filled-value");
+      setFilled(input.form, input.name, false);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "preview") fillFromCounter(e.detail.target);
   });
 
   /* Share links: tap the address to select it; a Copy button where the clipboard is allowed. */
@@ -151,7 +211,7 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); });
 })();

@@ -102,6 +102,7 @@ def _register_filters(app: Flask) -> None:
     app.jinja_env.filters["signed"] = view.signed
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
-    from .changes import hand_changes
+    from .changes import hand_changes, setup_changes
 
     app.jinja_env.globals["hand_changes"] = hand_changes  # the match log: what a correction changed
+    app.jinja_env.globals["setup_changes"] = setup_changes  # and what a change of players or settings did

@@ -193,6 +193,8 @@ def describe_changes(match_id: int, since_version: int | None, players: list[str
             lines.append(f"Hand {hand} was undone on another phone.")
         elif entry["action"] == "details":
             lines.append("The date or note was changed on another phone.")
+        elif entry["action"] == "setup":
+            lines.append("The players' names, the settings or the first dealer were changed on another phone.")
     return lines
 
 

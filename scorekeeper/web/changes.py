@@ -21,11 +21,48 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def hand_changes(before: Any, after: Any) -> list[str]:
+def hand_changes(before: Any, after: Any, players: list[str] | None = None) -> list[str]:
     """One line per input field that differs between two stored hands, in the
-    order the fields were entered; [] when either is not a hand."""
+    order the fields were entered; [] when either is not a hand. The dealer of a
+    hand dealt out of turn is named ("dealer: in turn → Bob")."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
     keys = list(before) + [k for k in after if k not in before]
-    return [f"{key.replace('_', ' ')}: {_value(before.get(key))} → {_value(after.get(key))}"
+
+    def shown(key: str, value: Any) -> str:
+        if key == "dealer":
+            if value is None:
+                return "in turn"
+            if players and isinstance(value, int) and 0 <= value < len(players):
+                return f"{players[value]} (out of turn)"
+        return _value(value)
+    return [f"{key.replace('_', ' ')}: {shown(key, before.get(key))} → {shown(key, after.get(key))}"
             for key in keys if before.get(key) != after.get(key)]
+
+
+def setup_changes(before: Any, after: Any, labels: dict[str, str]) -> list[str]:
+    """What a change of players, settings or first dealer changed, for the match log:
+    "Tom is now Thomas", "Target: 500 → 300", "first dealer: Ann → Bob"."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    old_names, new_names = before.get("players") or [], after.get("players") or []
+    lines = [f"{a} is now {b}" for a, b in zip(old_names, new_names) if a != b]
+    old_settings, new_settings = before.get("settings") or {}, after.get("settings") or {}
+    for name in list(old_settings) + [k for k in new_settings if k not in old_settings]:
+        if old_settings.get(name) != new_settings.get(name):
+            label = labels.get(name, name.replace("_", " "))
+            lines.append(f"{label}: {_setting(old_settings.get(name))} → {_setting(new_settings.get(name))}")
+    a, b = before.get("first_dealer"), after.get("first_dealer")
+    if a != b and isinstance(a, int) and isinstance(b, int) and max(a, b) < len(new_names):
+        lines.append(f"first dealer: {new_names[a]} → {new_names[b]}")
+    return lines
+
+
+def _setting(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value).replace("_", " ")

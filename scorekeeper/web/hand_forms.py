@@ -82,6 +82,7 @@ class Group:
     optional: bool = False
     hint: str = ""
     in_details: bool = False
+    alternative_to: tuple[str, ...] = ()  # groups this one replaces when filled in
 
 
 def build(game: str, players: list[str], settings: dict, dealer: int | None):
@@ -92,7 +93,8 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
         if described.kind == "counts":  # the game's card counter
             counter = GAMES[game].card_counter()
             assert counter is not None  # a "counts" group comes only from a game with a card counter
-            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter)
+            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter,
+                                     HiddenField)
         else:
             groups.append(_add_group(attrs, described, players))
     # optional dealer for a hand dealt out of turn
@@ -107,7 +109,7 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
 def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
     """The WTForms fields for one described group, added to ``attrs``."""
     group = Group(d.name, d.legend, d.kind, [], list(d.seats), optional=d.optional, hint=d.hint,
-                  in_details=d.in_details)
+                  in_details=d.in_details, alternative_to=d.alternative_to)
     for index, seat in enumerate(d.seats):
         fname = f"{d.name}_{seat}"
         label = d.label.format(player=players[seat]) if d.label else players[seat]
@@ -189,10 +191,13 @@ def form_to_hand(form) -> tuple[dict, list[Blank]]:
     hand: dict = {}
     missing: list[Blank] = []
     groups: list[Group] = form.groups
-    uses_winners = any(g.kind == "winners" and (form.winners.data or "").strip() for g in groups)
+    # Another way to enter the same thing, filled in: the groups it replaces are not
+    # asked for when blank; filled in as well, both go to the engine, which refuses the
+    # pair and says so (nothing typed is ever dropped without a word).
+    replaced = {name for g in groups if g.alternative_to and _filled(form, g) for name in g.alternative_to}
     for g in groups:
         if g.kind == "seat_int":
-            if uses_winners and g.name in ("scoring_tricks", "other_tricks"):
+            if g.name in replaced and not _filled(form, g):
                 continue
             values: dict[int, Any] = {}
             for s, fname in zip(g.seats, g.fields):
@@ -249,6 +254,12 @@ def form_to_hand(form) -> tuple[dict, list[Blank]]:
         del hand["bids"]
     point_counter.apply(form, hand, missing)  # counted cards become points
     return hand, missing
+
+
+def _filled(form, g: Group) -> bool:
+    """Whether anything was typed or chosen in group ``g``."""
+    return any(form[f].data not in (None, "", [], "None") and str(form[f].data).strip() for f in g.fields) \
+        or any(form[f].errors for f in g.fields)
 
 
 def missing_summary(form, missing: list[Blank]) -> str:

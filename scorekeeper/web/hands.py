@@ -2,10 +2,11 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import store
 from ..engine import Match, MatchError, replay
+from ..games import GAMES
 from . import access, hand_forms, page, partials, view
 from .chart import running_totals_svg
 from .db import get_db
@@ -28,8 +29,12 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
     hand, missing = hand_forms.form_to_hand(form)
     errors = hand_forms.field_errors(form)
     still = hand_forms.missing_summary(form, missing)
+    counter = getattr(form, "card_counter", None)
+    counted = [{"name": form.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
+               for seat, points in sorted(getattr(form, "counted", {}).items())] if counter else []
     out = {"hand": hand, "missing": missing, "still": still, "errors": errors, "general": [], "preview": None,
-           "groups": form.groups, "number": number}
+           "groups": form.groups, "number": number, "counted": counted,
+           "counted_into": form.word(counter.into) if counter else ""}
     if final and missing:  # on save, every blank at once
         out["general"].append(f"Still to fill in: {still}.")
     if errors:
@@ -49,6 +54,8 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         if missing and not final:
             return out  # still typing: only say what is still to fill in
         known = {g.name for g in form.groups}
+        # refused only for hands after this one (a correction changing their dealer)
+        out["later_only"] = not error.header and bool(error.hand_problems) and number not in error.hand_problems
         for problem in error.hand_problems.get(number, []):
             if missing and problem.is_blank:
                 continue  # said once, with every other blank, in "Still to fill in"
@@ -117,16 +124,17 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
     save's result ``after`` and ``saved``, the info of the match as that save
     left it, an htmx answer carries only what the save changed; the page after
     a redirect resumes from ``after`` too."""
-    notice = f"Hand {number} saved."
     if after is not None and saved is not None:
         page.remember(match_id, saved["version"], after)
+    notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     if partials.is_partial_request():
         if saved is not None and number is not None and number > 1:
             return _changed_only(match_id, saved, number, notice)
         context = page.scoreboard_context(match_id, notice=notice)
         return partials.render_page_or_partial("match.html", **context)
     flash(notice)
-    return redirect(url_for("matches.show", match_id=match_id, _anchor="totals"), 303)
+    # the notice (points and totals), then the totals, the guide and the next hand's form
+    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
 
 def _changed_only(match_id: int, info: dict, number: int, notice: str):
@@ -212,7 +220,38 @@ def edit_preview(match_id: int, number: int):
     info = page.load(match_id)
     _hand_number(info, number)
     form = _hand_form(info, number, formdata=request.form)
-    return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
+    check = check_candidate(info, form, number)
+    check["dealers"] = dealer_changes(info, number, check)
+    return render_template("partial/preview.html", check=check, match_id=match_id)
+
+
+def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
+    """What a correction of hand ``number`` does to the later hands' dealers (a game
+    whose deal follows the scores): the hands that would come round to someone else,
+    whether the correction can be saved as it is, and whether it can be saved with
+    those hands kept as recorded (marked as dealt out of turn). None when no later
+    dealer changes or the hand itself still has problems."""
+    match = info["match"]
+    if number >= len(match.hands) or check["errors"] or check["missing"]:
+        return None
+    if check["preview"] is None and not check.get("later_only"):
+        return None  # the hand's own problems come first
+    return page.dealer_offer(info, number, check["hand"], check["preview"] is not None)
+
+
+def _tally_of(info: dict):
+    """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
+    return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
+
+
+def _edit_page(info: dict, form, number: int, original: dict, status: int = 200, as_counts: bool = False):
+    tally = _tally_of(info)
+    by_tally = tally.from_hand(original) if tally else None
+    context = {"info": info, "form": form, "number": number, "match_id": info["id"], "original": original,
+               "by_tally": by_tally is not None, "as_counts": as_counts, "posted": request.method == "POST",
+               "tally_url": url_for("tally.tally", match_id=info["id"], hand=number) if by_tally else None,
+               "tricks_recorded": len(by_tally[0]) if by_tally else 0}
+    return partials.render_page_or_partial("edit_hand.html", **context), status
 
 
 @bp.route("/hands/<int:number>/edit", methods=["GET", "POST"])
@@ -221,11 +260,15 @@ def edit(match_id: int, number: int):
     info = page.load(match_id)
     _hand_number(info, number)
     original = info["match"].hands[number - 1]
+    tally = _tally_of(info)
+    # A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
+    # or turned into counts on purpose (?as=counts): never shown as a string of seats.
+    as_counts = bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
+    shown = tally.as_counts(original) if as_counts and tally else original
     if request.method == "GET":
-        form = _hand_form(info, number, hand=original)
+        form = _hand_form(info, number, hand=shown)
         form.problems, form.general = {}, []
-        return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
-                                           match_id=match_id, original=original)
+        return _edit_page(info, form, number, original, as_counts=as_counts)
     key = access.posted_request_key()
     done = store.saved_request(get_db(), match_id, key) if key else None
     if done:  # the same correction sent twice: it is saved once
@@ -237,23 +280,20 @@ def edit(match_id: int, number: int):
         form.version.data = str(info["version"])
         form.problems = {}
         form.general = access.stale_message(match_id, based_on, info["players"], "Your correction")
-        return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
-                                           match_id=match_id, original=original), 409
+        return _edit_page(info, form, number, original, 409, as_counts)
+    keep = request.form.get("keep_dealers") == "1"
     check = check_candidate(info, form, number, final=True)
+    dealers = dealer_changes(info, number, check)
+    if keep and dealers and dealers["keep_ok"] and check["preview"] is None:
+        check["preview"], check["general"] = {"keep": True}, []  # refused only for the later dealers: kept
     if check["preview"] is not None:
         def on_saved(written: page.Written):
             if written.again:
                 flash(f"Hand {number} corrected.")
             else:
                 before, after = written.result
-                old_totals = {h.number: h.totals for h in before.hands}
-                changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
-                if based_on is not None:
-                    page.remember(match_id, based_on + 1, after)
-                session["changed"] = {"match": match_id, "from": number, "hands": changed}
-                flash(" ".join([f"Hand {number} corrected. Totals changed from hand {changed[0]} on."
-                                if changed else f"Hand {number} corrected; no totals changed."]
-                               + _new_dealers(before, after, number)))
+                flash(page.correction_saved(match_id, number, before, after, based_on,
+                                            " as counts" if as_counts else ""))
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
 
         def on_stale(_: store.StaleVersion) -> None:
@@ -265,26 +305,13 @@ def edit(match_id: int, number: int):
 
         answer = page.answer_write(
             lambda: store.edit_hand(get_db(), match_id, number, check["hand"], expected_version=based_on,
-                                    request_key=key, known=page.replayed(info)),
+                                    request_key=key, known=page.replayed(info), keep_dealers=keep),
             saved=on_saved, stale=on_stale, refused=on_refused)
         if answer is not None:
             return answer
     _apply_check(form, check)
-    return partials.render_page_or_partial("edit_hand.html", info=info, form=form, number=number,
-                                       match_id=match_id, original=original), 422
-
-
-def _new_dealers(before, after, number: int) -> list[str]:
-    """Later hands whose dealer an edit changed (Third Hand's deal follows the
-    scores): their bids were entered for the old dealer, so say to check them."""
-    old = {h.number: h.dealer for h in before.hands}
-    lines = []
-    for h in after.hands:
-        if h.number > number and h.number in old and old[h.number] != h.dealer:
-            name = after.players[h.dealer]
-            turn = "second" if len(after.players) == 2 else "last"
-            lines.append(f"Hand {h.number} is now dealt by {name}, so {name} bid {turn} there; check it.")
-    return lines
+    form.dealers = dealers
+    return _edit_page(info, form, number, original, 422, as_counts)
 
 
 @bp.route("/undo", methods=["GET", "POST"])
@@ -334,7 +361,9 @@ def log(match_id: int):
             entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id)
+    labels = {s.name: s.label for s in GAMES[info["game"]].settings}
+    return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
+                                           setting_labels=labels)
 
 
 @bp.get("/hands/<int:number>/why")

@@ -1,6 +1,9 @@
-"""History list, starting a match, the scoreboard, and a match's date and note."""
+"""History list, starting a match, the scoreboard, a match's date and note, its
+players' names, settings and first dealer, and deleting (and restoring) a match."""
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
@@ -12,7 +15,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import DateInput
 
 from .. import store
-from ..engine import Match, MatchError
+from ..engine import Match, MatchError, replay
 from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view
@@ -103,15 +106,8 @@ def start_match_form(game_key: str, formdata=None):
     return form
 
 
-def read_start_form(form) -> tuple[Match, dict, list[int]]:
-    """A Match from the start form, or None and the problems by place."""
-    game = form.game_obj
-    names, seats = [], []
-    for i, fname in enumerate(form.player_fields):
-        value = (form[fname].data or "").strip()
-        if value or game.min_players == game.max_players:
-            names.append(value)
-            seats.append(i)
+def read_settings(form) -> dict[str, Any]:
+    """The settings as typed into a form made with ``setting_fields``."""
     settings: dict[str, Any] = {}
     for item in form.settings_shown:
         if item["kind"] == "table":
@@ -121,6 +117,19 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
             settings[item["name"]] = bool(form[item["fields"][0]].data)
         else:
             settings[item["name"]] = form[item["fields"][0]].data
+    return settings
+
+
+def read_start_form(form) -> tuple[Match, dict, list[int]]:
+    """A Match from the start form, or None and the problems by place."""
+    game = form.game_obj
+    names, seats = [], []
+    for i, fname in enumerate(form.player_fields):
+        value = (form[fname].data or "").strip()
+        if value or game.min_players == game.max_players:
+            names.append(value)
+            seats.append(i)
+    settings = read_settings(form)
     problems: dict = {"players": [], "first_dealer": [], "general": [], "date": [], "note": []}
     raw_dealer = form.first_dealer.data
     if raw_dealer == "random" or raw_dealer in (None, ""):
@@ -221,8 +230,12 @@ def index():
         matches, total = store.device_history(get_db(), access.device(), search, number, PER_PAGE)
     for m in matches:
         m["status"] = _status(m)
+    # only the notices meant for the history (a match deleted); a match's own wait for its page
+    notice = " ".join(str(message) for message in get_flashed_messages(category_filter=["history"])) or None
+    deleted = store.deleted_matches(get_db(), access.device()) if number == 1 and not search else []
     return partials.render_page_or_partial("index.html", matches=matches, form=form, search=search, total=total,
-                                           page=number, pages=pages)
+                                           page=number, pages=pages, notice=notice, deleted=deleted,
+                                           restore_form=RestoreMatchForm(), keep_days=store.KEEP_DELETED_DAYS)
 
 
 def _game_from_request(default: str | None = None) -> str:
@@ -379,3 +392,217 @@ def play_again(match_id: int):
     status = 422 if problems else 200
     return partials.render_page_or_partial("again.html", info=info, form=form, problems=problems,
                                            match_id=match_id), status
+
+# --- players, settings and first dealer of a match under way ------------------------------
+
+def change_setup_form(info: dict, formdata=None):
+    """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
+    filled in from the match (or from the posted form)."""
+    game = GAMES[info["game"]]
+    players = info["players"]
+    attrs: dict = {"version": HiddenField(), "confirm": HiddenField(),
+                   "first_dealer": SelectField("First dealer", choices=[(str(i), p) for i, p in enumerate(players)])}
+    for i in range(len(players)):
+        attrs[f"player_{i}"] = StringField(f"Seat {i + 1}", render_kw={
+            "maxlength": 40, "autocomplete": "off", "autocapitalize": "words"})
+    settings_attrs, shown = setting_fields(info["game"])
+    attrs.update(settings_attrs)
+    form_class = type("ChangeSetupForm", (FlaskForm,), attrs)
+    data: dict[str, Any] = {"version": str(info["version"]), "first_dealer": str(info["first_dealer"])}
+    data.update({f"player_{i}": name for i, name in enumerate(players)})
+    current = game.defaults()
+    current.update(info["settings"])
+    for item in shown:
+        value = current.get(item["name"])
+        if item["kind"] == "table" and isinstance(value, dict):
+            data.update({f: value.get(f[len(f"setting_{item['name']}_"):]) for f in item["fields"]})
+        else:
+            data[item["fields"][0]] = value
+    form = form_class(formdata=formdata, data=data) if formdata is not None else form_class(formdata=None, data=data)
+    form.settings_shown = shown
+    form.player_fields = [f"player_{i}" for i in range(len(players))]
+    form.setting_errors = {}
+    form.game_obj = game
+    return form
+
+
+def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
+    """What a change of setup changes, in words: names, settings, first dealer, totals."""
+    lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
+    for s in GAMES[info["game"]].settings:
+        old, new = before.settings.get(s.name), after.settings.get(s.name)
+        if old != new:
+            lines.append(f"{s.label}: {_setting_text(old)} → {_setting_text(new)}")
+    if first_dealer != info["first_dealer"]:
+        lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
+    return lines
+
+
+def _setting_text(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value).replace("_", " ")
+
+
+def _totals_change(before, after) -> list[str]:
+    """How the totals and the result move, where they do: "Ann 45 → 50"."""
+    lines = [f"{p}: {a} → {b}" for p, a, b in zip(after.players, before.totals, after.totals) if a != b]
+    if before.finished != after.finished or before.winners != after.winners:
+        if after.finished:
+            lines.append("the game is then over: " + " and ".join(after.players[s] for s in after.winners)
+                         + (" win" if len(after.winners) > 1 else " wins"))
+        else:
+            lines.append("the game is then not over: the next hand can be recorded")
+    return lines
+
+
+@bp.route("/matches/<match_id:match_id>/setup", methods=["GET", "POST"])
+@access.scorer_required
+def setup(match_id: int):
+    """Rename a player (a typo), change a setting such as the target, or the first
+    dealer: every recorded hand is scored again under the new setup; where totals
+    change, the change is shown and confirmed before it is saved."""
+    info = page.load(match_id)
+    form = change_setup_form(info, request.form if request.method == "POST" else None)
+    problems: dict = {"general": []}
+    confirm: dict | None = None
+    if request.method == "POST" and form.validate():
+        names = [(form[f].data or "").strip() for f in form.player_fields]
+        settings = read_settings(form)
+        raw_dealer = hand_forms.whole(form.first_dealer.data or "")
+        first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info["first_dealer"]
+        for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
+            problems["general"] += form[fname].errors
+        candidate = Match(game=info["game"], players=names, settings=settings, first_dealer=first_dealer,
+                          hands=info["match"].hands)
+        before = page.replayed(info)
+        after = None
+        if not problems["general"]:
+            try:
+                after = replay(candidate)
+            except MatchError as error:
+                if error.header:  # the names or settings themselves
+                    place_problems(form, error, problems, list(range(len(names))))
+                hands = [f"hand {n}: {hand_forms.plain(form_for_words(info), p)}"
+                         for n, found in sorted(error.hand_problems.items()) for p in found]
+                if hands:
+                    problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
+                                           "changed:"] + hands + problems["general"]
+        if after is not None:
+            changes = _setup_changes(info, before, after, first_dealer)
+            totals = _totals_change(before, after)
+            if not changes:
+                problems["general"].append("Nothing was changed.")
+            elif totals and form.confirm.data != _digest(after.players, after.settings, first_dealer):
+                # confirmed only for exactly this change: edited again, it is shown again
+                confirm = {"changes": changes, "totals": totals}
+                form.confirm.data = _digest(after.players, after.settings, first_dealer)
+            else:
+                def on_saved(written: page.Written):
+                    if written.again:
+                        flash("Saved.")
+                    else:
+                        old, new = written.result
+                        page.remember(match_id, info["version"] + 1, new)
+                        moved = _totals_change(old, new)
+                        flash("Saved: " + "; ".join(changes) + "." + (
+                            " Scored again from the first hand: " + "; ".join(moved) + "." if moved
+                            else " No totals changed."))
+                    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
+
+                def on_stale(stale: store.StaleVersion) -> None:
+                    problems["general"] += access.stale_message(match_id, stale.expected, info["players"],
+                                                                "Your change")
+                    form.version.data = str(stale.current)
+                    form.confirm.data = ""
+
+                answer = page.answer_write(
+                    lambda: store.update_setup(get_db(), match_id, names, settings, first_dealer,
+                                               expected_version=access.posted_version(form.version.data),
+                                               request_key=access.posted_request_key()),
+                    saved=on_saved, stale=on_stale,
+                    refused=lambda error: problems["general"].extend(error.problems))
+                if answer is not None:
+                    return answer
+    elif request.method == "POST":
+        problems["general"] += [m for errs in form.errors.values() for m in errs]
+    status = 422 if any(problems.values()) else 200
+    return partials.render_page_or_partial("setup.html", info=info, form=form, problems=problems,
+                                           confirm=confirm, match_id=match_id), status
+
+
+def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
+    """What a confirmation of a setup change confirms: this change and no other."""
+    text = json.dumps([players, settings, first_dealer], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def form_for_words(info: dict):
+    """A hand form of the match, only for naming its fields in messages."""
+    return hand_forms.make_form(info["game"], info["players"], info["settings"], None)
+
+
+# --- deleting a match, and bringing it back -------------------------------------------------
+
+class DeleteMatchForm(FlaskForm):
+    version = HiddenField()
+
+
+class RestoreMatchForm(FlaskForm):
+    pass
+
+
+@bp.route("/matches/<match_id:match_id>/delete", methods=["GET", "POST"])
+@access.scorer_required
+def delete(match_id: int):
+    info = page.load(match_id)
+    form = DeleteMatchForm(data={"version": str(info["version"])}) if request.method == "GET" else DeleteMatchForm()
+    problems: list[str] = []
+    if request.method == "POST" and form.validate():
+        def on_saved(_: page.Written):
+            flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
+                  f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
+            return redirect(url_for("matches.index", _anchor="deleted"), 303)
+
+        def on_stale(stale: store.StaleVersion) -> None:
+            problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Nothing was deleted; "
+                                                 "the match")[:-1] + ["Check the scoreboard, then delete again if "
+                                                                      "you still want to."])
+            form.version.data = str(stale.current)
+
+        answer = page.answer_write(
+            lambda: store.delete_match(get_db(), match_id, expected_version=access.posted_version(form.version.data),
+                                       request_key=access.posted_request_key()),
+            saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+        if answer is not None:
+            return answer
+    elif request.method == "POST":
+        problems = ["This form has expired. Reload the page and try again."]
+    result = page.replayed(info)
+    return partials.render_page_or_partial("delete.html", info=info, form=form, problems=problems,
+                                           result=result, match_id=match_id, keep_days=store.KEEP_DELETED_DAYS), \
+        422 if problems else 200
+
+
+@bp.post("/deleted/<int:number>/restore")
+def restore(number: int):
+    """Bring back a match this device deleted (and scored). Not under /matches/<id>:
+    a deleted match is no match there (404)."""
+    form = RestoreMatchForm()
+    if not form.validate():
+        flash("This form has expired. Reload the page and try again.", "history")
+        return redirect(url_for("matches.index"), 303)
+    refused = security.refuse_write()
+    if refused:
+        return refused
+    try:
+        store.restore_match(get_db(), number, access.device(), request_key=access.posted_request_key())
+    except store.NotFound:
+        flash("There is no deleted match to restore there (it may be restored already).", "history")
+        return redirect(url_for("matches.index"), 303)
+    flash("Match restored, exactly as it was.")
+    return redirect(url_for("matches.show", match_id=number), 303)

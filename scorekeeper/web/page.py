@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, current_app, g, url_for
+from flask import abort, current_app, g, session, url_for
 from werkzeug.http import quote_etag
 
 from .. import store
-from ..engine import MatchError, MatchResult, replay
+from ..engine import Match, MatchError, MatchResult, keep_dealers, later_dealers, replay
 from . import access, hand_forms, view
 from .db import get_db
 
@@ -129,3 +129,65 @@ def live_context(info: dict) -> dict:
     return {"url": url_for("sharing.board", match_id=info["id"]), "etag": board_etag(info["version"]),
             "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
             "seconds": POLL_SECONDS}
+
+
+def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult,
+                     based_on: int | None, how: str = "") -> str:
+    """After a correction of hand ``number`` was saved: remember the new result, mark the
+    hands whose totals changed for the scoreboard to highlight, and say what changed."""
+    old_totals = {h.number: h.totals for h in before.hands}
+    changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
+    if based_on is not None:
+        remember(match_id, based_on + 1, after)
+    session["changed"] = {"match": match_id, "from": number, "hands": changed}
+    totals = ", ".join(f"{p} {t}" for p, t in zip(after.players, after.totals))
+    head = (f"Hand {number} corrected{how}. Totals changed from hand {changed[0]} on. Totals now: {totals}."
+            if changed else f"Hand {number} corrected{how}; no totals changed.")
+    return " ".join([head] + new_dealers(before, after, number))
+
+
+def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[str]:
+    """Later hands whose dealer a correction changed, in words: their inputs were
+    entered for the old dealer, so say to check them (or that they were kept)."""
+    old = {h.number: h.dealer for h in before.hands}
+    lines = []
+    for h in after.hands:
+        if h.number > number and h.number in old and old[h.number] != h.dealer:
+            name = after.players[h.dealer]
+            turn = "second" if len(after.players) == 2 else "last"
+            lines.append(f"Hand {h.number} is now dealt by {name}, so {name} bid {turn} there; check it.")
+    return lines
+
+
+def dealer_offer(info: dict, number: int, hand: dict, plain_ok: bool) -> dict | None:
+    """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
+    game whose deal follows the scores): the hands that would come round to someone
+    else, whether the correction can be saved as it is (``plain_ok``), and whether it
+    can be saved with those hands kept as recorded, marked as dealt out of turn
+    (``keep_ok``). None when no later dealer changes."""
+    match = info["match"]
+    marks = later_dealers(match, number, hand)
+    if not marks:
+        return None
+    kept, _ = keep_dealers(match, number, hand)
+    try:
+        replay(Match(game=match.game, players=match.players, settings=match.settings,
+                     first_dealer=match.first_dealer, hands=kept))
+        keep_ok = True
+    except MatchError:
+        keep_ok = False
+    players = info["players"]
+    return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
+                      for m in marks], "plain_ok": plain_ok, "keep_ok": keep_ok}
+
+
+def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
+    """What a save says, ready to read out to the table: the hand's points and the
+    new totals ("Hand 5 saved: Ann +12, Bob -3. Totals: Ann 140, Bob 90.")."""
+    if number is None or not 1 <= number <= len(result.hands):
+        return f"Hand {number} saved{how}."
+    hand = result.hands[number - 1]
+    # a name and its number never part at a line break
+    scores = ", ".join(f"{p}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
+    totals = ", ".join(f"{p}\u00a0{t}" for p, t in zip(result.players, hand.totals))
+    return f"Hand {number} saved{how}: {scores}. Totals: {totals}."

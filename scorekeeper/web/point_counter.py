@@ -12,7 +12,7 @@ def field_name(seat: int, kind: str) -> str:
 
 
 def add_fields(attrs: dict, groups: list, players: list[str], group_class, number_field, described,
-               counter: CardCounter) -> None:
+               counter: CardCounter, hidden_field) -> None:
     """The counter's count inputs per player, in the group the game described."""
     names = []
     for seat in described.seats:
@@ -22,6 +22,8 @@ def add_fields(attrs: dict, groups: list, players: list[str], group_class, numbe
                 "inputmode": "numeric", "min": "0", "max": str(most)})
             names.append(fname)
     attrs["card_counter"] = counter  # not a field: what ``apply`` reads the counts with
+    # the point inputs the page filled in from the counter (app.js), so not typed by hand
+    attrs["counter_filled"] = hidden_field(render_kw={"data-counter-filled": ""})
     groups.append(group_class(described.name, described.legend, "counts", names, list(described.seats),
                               optional=True, hint=described.hint, in_details=described.in_details))
 
@@ -34,10 +36,14 @@ def _counts(form, seat: int, counter: CardCounter) -> dict | None:
 
 
 def apply(form, hand: dict, missing: list) -> None:
-    """Replace a player's points with the points of their counted cards; put
-    what is impossible beside the count inputs (as field errors)."""
+    """Replace a player's blank points with the points of their counted cards; put
+    what is impossible beside the count inputs (as field errors). Points typed by
+    hand that disagree with the counted cards are refused, saying both numbers:
+    nothing the scorer typed is dropped without a word. Points the page itself
+    filled in from the counter (listed in the ``counter_filled`` field) are not typed."""
     groups = [g for g in form.groups if g.kind == "counts"]
     counter = getattr(form, "card_counter", None)
+    form.counted = {}
     if not groups or counter is None:
         return
     seats = groups[0].seats
@@ -53,10 +59,26 @@ def apply(form, hand: dict, missing: list) -> None:
         first.errors = list(first.errors) + [f"Impossible: {p}" for p in problems]
         return
     into = counter.into
+    filled = set((form["counter_filled"].data or "").split()) if "counter_filled" in form else set()
     points = list(hand.get(into) or [None] * len(seats))
+    clashes = []
     for seat, c in counts.items():
-        if c is not None:
-            points[seat] = counter.points(c)
-            form[f"{into}_{seat}"].data = points[seat]
-            missing[:] = [m for m in missing if m != (into, seat)]  # counted: no longer blank
+        if c is None:
+            continue
+        counted = counter.points(c)
+        form.counted[seat] = counted
+        typed = form[f"{into}_{seat}"].data
+        if typed is not None and typed != counted and f"{into}_{seat}" not in filled:
+            clashes.append(f"{form.players[seat]}: {typed} typed, but the counted cards make {counted}")
+            continue
+        points[seat] = counted
+        form[f"{into}_{seat}"].data = counted
+        missing[:] = [m for m in missing if m != (into, seat)]  # counted: no longer blank
+    if clashes:
+        # two ways of entering the same points disagree: say so, use neither
+        form.problems_from_counter = [
+            f"Card points and counted cards disagree ({'; '.join(clashes)}). Clear the points or the counts, "
+            "or make them match."]
+        first.errors = list(first.errors) + form.problems_from_counter
+        return
     hand[into] = points

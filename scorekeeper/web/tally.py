@@ -10,7 +10,6 @@ address bar. Either way a reload (a locked screen, a discarded tab) resumes."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
@@ -45,6 +44,16 @@ def _lines(error: MatchError) -> list[str]:
     return [p.message for p in error.header] + found or list(error.problems)
 
 
+def _hand_number(info: dict, raw: str | None) -> int | None:
+    """The recorded hand being corrected (``?hand=N``), or None for the next hand."""
+    if not raw:
+        return None
+    number = hand_forms.whole(raw)
+    if number is None or not 1 <= number <= len(info["match"].hands):
+        abort(404)
+    return number
+
+
 @bp.route("/matches/<match_id:match_id>/tally", methods=["GET", "POST"])
 @access.scorer_required
 def tally(match_id: int):
@@ -59,27 +68,48 @@ def tally(match_id: int):
     tricks = described.tricks
     form = FlaskForm()
     source = request.form if request.method == "POST" else request.args
-    winners = _winners(source.get("w", ""), len(players), tricks)
-    trump = source.get("trump") or None
+    number = _hand_number(info, source.get("hand"))
+    recorded = described.from_hand(match.hands[number - 1]) if number else None
+    if number and recorded is None:
+        abort(404)  # a hand recorded as counts is corrected on its edit page
+    if recorded is not None and "w" not in source:  # opening a correction: every trick as recorded
+        winners, trump = recorded[0][:tricks], recorded[1]
+    else:
+        winners = _winners(source.get("w", ""), len(players), tricks)
+        trump = source.get("trump") or None
     version = source.get("version") or str(info["version"])
     problems: list[str] = []
     tapped = False  # a tap, undo or clear: the new state goes into the address
     if request.method == "POST" and form.validate():
-        tapped = any(k in request.form for k in ("undo", "tap", "clear"))
+        tapped = any(k in request.form for k in ("undo", "tap", "clear", "change"))
         if "undo" in request.form and winners:
             winners.pop()
+        elif "change" in request.form:  # correcting: tap a trick to give it another winner
+            trick, seat = (hand_forms.whole(x) for x in (request.form.get("change", "") + ":").split(":")[:2])
+            if trick is not None and seat is not None and 1 <= trick <= len(winners) and 0 <= seat < len(players):
+                winners[trick - 1] = seat
         elif (seat := hand_forms.whole(request.form.get("tap", ""))) is not None and len(winners) < tricks:
             if 0 <= seat < len(players):
                 winners.append(seat)
         elif "clear" in request.form:
             winners = []
-        elif "save" in request.form:
-            hand: dict[str, Any] = {"winners": winners}
-            if trump:
-                hand["trump"] = trump
-            def on_saved(_: page.Written):
-                flash(f"Hand {len(match.hands) + 1} saved, trick by trick.")
-                target = url_for("matches.show", match_id=match_id, _anchor="totals")
+        elif "save" in request.form or "keep_dealers" in request.form:
+            hand = described.to_hand(winners, trump)
+            keep = request.form.get("keep_dealers") == "1"
+
+            def on_saved(written: page.Written):
+                if number is None:
+                    after = written.result[1] if written.result else page.replayed(page.load(match_id))
+                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"))
+                    target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
+                elif written.again:
+                    flash(f"Hand {number} corrected.")
+                    target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
+                else:
+                    before, after = written.result
+                    flash(page.correction_saved(match_id, number, before, after, access.posted_version(version),
+                                                " trick by trick"))
+                    target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
                 if partials.is_partial_request():
                     response = make_response("", 204)
                     response.headers["HX-Redirect"] = target
@@ -91,9 +121,17 @@ def tally(match_id: int):
                 problems.append(STALE)
                 version = str(page.load(match_id)["version"])
 
-            answer = page.answer_write(
-                lambda: store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version)),
-                saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(_lines(error)))
+            if number is None:
+                def write():
+                    return store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version),
+                                          request_key=access.posted_request_key())
+            else:
+                def write():
+                    return store.edit_hand(get_db(), match_id, number, hand,
+                                           expected_version=access.posted_version(version),
+                                           request_key=access.posted_request_key(), keep_dealers=keep)
+            answer = page.answer_write(write, saved=on_saved, stale=on_stale,
+                                       refused=lambda error: problems.extend(_lines(error)))
             if answer is not None:
                 return answer
     elif request.method == "POST":
@@ -101,21 +139,23 @@ def tally(match_id: int):
     if tapped and not problems:
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
-        target = state_url(match_id, winners, trump, version)
+        target = state_url(match_id, winners, trump, version, number)
         if not partials.is_partial_request():
             return redirect(target, 303)
-        context = _context(info, result, described, winners, trump, version, problems, form)
+        context = _context(info, result, described, winners, trump, version, problems, form, number)
         response = make_response(partials.render_page_or_partial("tally.html", **context))
         response.headers["HX-Push-Url"] = target
         return response
-    context = _context(info, result, described, winners, trump, version, problems, form)
+    context = _context(info, result, described, winners, trump, version, problems, form, number)
     status = 422 if problems and not partials.is_partial_request() else 200
     return partials.render_page_or_partial("tally.html", **context), status
 
 
-def state_url(match_id: int, winners: list[int], trump: str | None, version: str) -> str:
+def state_url(match_id: int, winners: list[int], trump: str | None, version: str, number: int | None = None) -> str:
     """``/matches/<id>/tally?w=0,1,2&version=7``: the tally so far, readable in the address bar."""
-    params = {"w": ",".join(str(s) for s in winners)} if winners else {}
+    params = {"hand": str(number)} if number else {}
+    if winners or number:
+        params["w"] = ",".join(str(s) for s in winners)
     if trump:
         params["trump"] = trump
     if version:
@@ -124,34 +164,47 @@ def state_url(match_id: int, winners: list[int], trump: str | None, version: str
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
-def _context(info, result, described, winners, trump, version, problems, form) -> dict:
+def _context(info, result, described, winners, trump, version, problems, form, number=None) -> dict:
     players = result.players
     tricks = described.tricks
+    match = info["match"]
     points, other = described.count(winners)
-    history = [{"number": number, "name": players[seat], "scoring": described.is_scoring(number)}
-               for number, seat in enumerate(winners, start=1)]
+    history = [{"number": n, "name": players[seat], "seat": seat, "scoring": described.is_scoring(n)}
+               for n, seat in enumerate(winners, start=1)]
     done = len(winners) == tricks
     preview = None
+    dealers = None
+    if number is None:
+        prefix = result
+    else:
+        prefix = replay(replace(match, hands=match.hands[:number - 1]))
+    dealer = match.hands[number - 1].get("dealer", prefix.next_dealer) if number else prefix.next_dealer
     if done:
-        hand = {"winners": winners}
-        if trump:
-            hand["trump"] = trump
+        hand = described.to_hand(winners, trump)
+        hands = match.hands + [hand] if number is None else \
+            match.hands[:number - 1] + [hand] + match.hands[number:]
+        shown = len(match.hands) + 1 if number is None else number
         try:
-            after = replay(replace(info["match"], hands=info["match"].hands + [hand]), resume=result)
-            preview = {"scores": after.hands[-1].scores, "totals": after.totals,
-                       "explanation": after.hands[-1].explanation}
+            after = replay(replace(match, hands=hands), resume=result if number is None else None)
+            preview = {"scores": after.hands[shown - 1].scores, "totals": after.totals,
+                       "explanation": after.hands[shown - 1].explanation}
         except MatchError as error:
             problems = problems + _lines(error)
+        if number is not None:
+            dealers = page.dealer_offer(info, number, hand, preview is not None)
+            if dealers and not dealers["plain_ok"]:
+                problems = []  # the offer says why, and how to save
     next_number = len(winners) + 1
-    dealer = result.next_dealer
     return {
         "info": info, "match_id": info["id"], "form": form, "players": players, "winners": winners,
         "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
         "history": history, "done": done, "preview": preview, "problems": problems, "version": version,
         "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),
-        "finished": result.finished, "dealer": None if dealer is None else players[dealer],
+        "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
         "leader": None if dealer is None else players[(dealer + 1) % len(players)],
         "trump_on": described.trump_on, "trump": trump, "suits": described.suits,
         "signs": SUIT_SIGNS,
-        "bonus": described.bonus,
+        "bonus": described.bonus, "number": number, "dealers": dealers,
+        "hand_no": number or len(match.hands) + 1,
     }
+

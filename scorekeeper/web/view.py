@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    NextDeal,
     SheetCell,
     SheetColumn,
     Table,
@@ -23,14 +24,17 @@ def game_title(key: str) -> str:
     return game.title if game and game.title else key.replace("_", " ").title()
 
 
-def standings(players: list[str], totals: list[int], winners: list[int] | None = None) -> list[dict]:
-    """Players by total, highest first; ties share a place (1st, 1st, 3rd)."""
+def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
+              last: list[int] | None = None) -> list[dict]:
+    """Players by total, highest first; ties share a place (1st, 1st, 3rd). ``last``:
+    each seat's points in the last hand, shown beside the total."""
     rows = []
     for seat, (name, total) in enumerate(zip(players, totals)):
         place = 1 + sum(1 for t in totals if t > total)
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": sum(1 for t in totals if t == total) > 1,
-                     "winner": seat in (winners or [])})
+                     "winner": seat in (winners or []),
+                     "last": None if last is None else last[seat]})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
 
@@ -76,6 +80,20 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     return {"lines": lines, "percent": percent, "hands_left": hands_left}
 
 
+def next_why(match: Match, result: MatchResult) -> str | None:
+    """Why the next dealer deals, where it is more than the deal passing on: the game's
+    own reason (Third Hand's higher hand score, a tie), or a deal out of turn."""
+    if not result.hands or result.next_dealer is None:
+        return None
+    last = result.hands[-1]
+    if last.next_why and last.next_why != NextDeal(0).why:
+        return last.next_why
+    if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
+        return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
+                "out of turn")
+    return None
+
+
 def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
     """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
     match: Match = info["match"]
@@ -99,11 +117,14 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
 
     return {
         "players": players,
-        "standings": standings(players, result.totals, result.winners if result.finished else None),
+        "standings": standings(players, result.totals, result.winners if result.finished else None,
+                               result.hands[-1].scores if result.hands else None),
+        "last_number": len(result.hands),
         "rows": rows,
         "bags": bags,
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
+        "next_why": next_why(match, result),
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],

@@ -105,11 +105,12 @@ def phones(browser):
 @pytest.fixture
 def screenshot(page):
     """Save a screenshot under screenshots/ (git-ignored) for a person to look at."""
-    def take(name: str) -> Path:
+    def take(name: str, full_page: bool = True) -> Path:
+        """``full_page=False``: only what is on the screen, for what must be in view."""
         SCREENSHOTS.mkdir(exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         # caret="initial": hiding the caret writes style="" on inputs, which the CSP (rightly) blocks
-        page.screenshot(path=str(path), full_page=True, caret="initial")
+        page.screenshot(path=str(path), full_page=full_page, caret="initial")
         return path
     return take
 

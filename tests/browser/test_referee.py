@@ -145,8 +145,8 @@ def test_record_a_third_rail_hand_trick_by_trick(page, live_server, screenshot):
     # scoring tricks 3, 6, 9, 12, 15 went to seats 2, 0, 3, 1, 4: one point each
     expect(page.locator(".preview-line")).to_contain_text("Ann +1, Bob +1, Cy +1, Dee +1, Eve +1")
     page.get_by_role("button", name="Save this hand").click()
-    page.wait_for_url(re.compile(r"/matches/\d+(#totals)?$"))
-    expect(page.locator(".notice")).to_contain_text("Hand 1 saved, trick by trick.")
+    page.wait_for_url(re.compile(r"/matches/\d+(#match-notice)?$"))
+    expect(page.locator(".notice")).to_contain_text("Hand 1 saved, trick by trick: ")
     expect(page.locator("#hands")).to_contain_text("16 tricks by winner")
     screenshot("tally-saved")
 

@@ -100,7 +100,7 @@ def save_hand(page, number: int, preview: str, ends: bool = False) -> None:
     if ends:
         expect(page.locator("#preview .preview-end")).to_contain_text("This ends the game")
     page.get_by_role("button", name=f"Save hand {number}").click()
-    expect(page.locator(".notice")).to_have_text(f"Hand {number} saved.")
+    expect(page.locator(".notice")).to_contain_text(f"Hand {number} saved: ")
     expect(page.locator(f"#hand-{number}")).to_be_visible()
     if not ends:
         expect(page.locator("#record h2")).to_contain_text(f"Hand {number + 1}")
@@ -177,7 +177,7 @@ def test_third_wheel_match_with_a_field_error_and_an_edit(page, live_server, scr
     expect(page.locator("#preview .preview-totals")).to_have_text("Totals then: Ann 20, Bob 2, Cy 11")  # after every hand is re-scored
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Save the correction").click()
-    expect(page.locator(".notice")).to_have_text("Hand 1 corrected. Totals changed from hand 1 on.")
+    expect(page.locator(".notice")).to_contain_text("Hand 1 corrected. Totals changed from hand 1 on. Totals now: ")
     expect(page.locator(".changed-note")).to_contain_text("Totals changed from hand 1 on")
     expect(page.locator("tbody.hand.changed")).to_have_count(3)
     expect_totals(page, {"Ann": 20, "Bob": 2, "Cy": 11})
@@ -238,8 +238,9 @@ def test_dummy_spades_match_with_undo(page, live_server, screenshot):
 def test_third_rail_match_with_why(page, live_server, screenshot):
     start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "5"})
     # 3 players: 17 tricks, of which 3, 6, 9, 12 and 15 score.
-    type_numbers(page, {"scoring_tricks_0": 3, "scoring_tricks_1": 1, "scoring_tricks_2": 2,
-                        "other_tricks_0": 4, "other_tricks_1": 4, "other_tricks_2": 4})
+    # without the bonus only the scoring tricks are asked for
+    expect(page.locator('#hand-form input[name="other_tricks_0"]')).to_have_count(0)
+    type_numbers(page, {"scoring_tricks_0": 3, "scoring_tricks_1": 1, "scoring_tricks_2": 2})
     expect(page.locator("#err-scoring_tricks")).to_contain_text("scoring tricks add up to 6, not 5")
     type_numbers(page, {"scoring_tricks_2": 1})
     expect(page.locator("#err-scoring_tricks")).to_have_text("")
@@ -248,8 +249,7 @@ def test_third_rail_match_with_why(page, live_server, screenshot):
     expect(page.locator("#totals .next-dealer")).to_contain_text("Next to deal: Bob")
 
     tap_targets_ok(page)  # the hand form's fields and steppers too
-    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 3, "scoring_tricks_2": 0,
-                        "other_tricks_0": 4, "other_tricks_1": 4, "other_tricks_2": 4})
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 3, "scoring_tricks_2": 0})
     save_hand(page, 2, "Ann +2, Bob +3, Cy 0", ends=True)
     expect_totals(page, {"Ann": 5, "Bob": 4, "Cy": 1})
     expect_game_over(page, "Ann wins")

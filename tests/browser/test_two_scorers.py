@@ -82,7 +82,7 @@ def test_two_scorers_and_a_watcher(phones, live_server):
     # Bob checks his entry and saves again: it becomes hand 2
     settle(bob)
     bob.get_by_role("button", name="Save hand 2").click()
-    expect(bob.locator(".notice")).to_contain_text("Hand 2 saved.")
+    expect(bob.locator(".notice")).to_contain_text("Hand 2 saved: ")
     expect(bob.locator("tbody.hand")).to_have_count(2)
     expect(watcher.locator("tbody.hand")).to_have_count(2, timeout=10000)
     watcher.screenshot(path=str(SCREENSHOTS / "watcher-live.png"), full_page=True, caret="initial")
@@ -107,7 +107,7 @@ def test_a_double_tap_without_javascript_saves_one_hand(phones, live_server):
         plain.fill(f'#record input[name="tricks_{seat}"]', str(count))
     plain.get_by_role("button", name="Save hand 1").dblclick()
     plain.wait_for_load_state("load")
-    expect(plain.locator(".notice")).to_contain_text("Hand 1 saved.")
+    expect(plain.locator(".notice")).to_contain_text("Hand 1 saved: ")
     ann.reload()
     expect(ann.locator("tbody.hand")).to_have_count(1)
     expect(ann.locator('.total[data-seat="0"]')).to_have_text("9")

@@ -201,7 +201,6 @@ def test_hand_after_the_end_is_refused():
     ({"winners": WINNERS, "scoring_tricks": [2, 1, 2]},
      "hand 1: give either winners (who won each trick) or scoring_tricks and other_tricks "
      "(each player's counts), not both"),
-    ({"scoring_tricks": [2, 1, 2]}, "hand 1: other_tricks: missing (scoring_tricks and other_tricks go together)"),
     ({"other_tricks": [4, 4, 4]}, "hand 1: scoring_tricks: missing (other_tricks and scoring_tricks go together)"),
     ({"winners": WINNERS[:16]}, "hand 1: winners: must be a list of 17 seats, one per trick "
                                 "(3 players play 17 tricks), got " + str(WINNERS[:16])),
@@ -220,6 +219,17 @@ def test_hand_after_the_end_is_refused():
 ])
 def test_invalid_hand(hand, message):
     assert problems([hand]) == [message]
+
+
+def test_other_tricks_are_needed_only_for_the_bonus():
+    """Issue 11 item 5: without the bonus other tricks score nothing, so they may be left out;
+    with it they are needed."""
+    alone = {"scoring_tricks": [2, 1, 2]}
+    assert play([alone]).hands[0].scores == [2, 1, 2]
+    assert problems([alone], most_other_tricks_bonus=True) == [
+        "hand 1: other_tricks: missing (the bonus for most other tricks counts them)"]
+    assert problems([{"scoring_tricks": [2, 1, 1]}]) == [
+        "hand 1: scoring_tricks add up to 4, not 5 (the scoring tricks are 3, 6, 9, 12 and 15)"]
 
 
 def test_bad_trump_with_the_setting_on():

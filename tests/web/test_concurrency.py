@@ -78,11 +78,11 @@ def test_the_same_form_sent_twice_saves_one_hand(app, client):
     first = ann.post(f"/matches/{match_id}/hands", data=dict(WHEEL, **fields))
     again = ann.post(f"/matches/{match_id}/hands", data=dict(WHEEL, **fields))
     assert first.status_code == again.status_code == 303
-    assert "Hand 1 saved." in text(ann.get(f"/matches/{match_id}"))
+    assert "Hand 1 saved: " in text(ann.get(f"/matches/{match_id}"))
     hands, _ = state(app, match_id)
     assert len(hands) == 1
     htmx = ann.post(f"/matches/{match_id}/hands", data=dict(WHEEL, **fields), headers={"HX-Request": "true"})
-    assert htmx.status_code == 200 and "Hand 1 saved." in text(htmx)
+    assert htmx.status_code == 200 and "Hand 1 saved: " in text(htmx)
     assert len(state(app, match_id)[0]) == 1
 
 

@@ -34,7 +34,7 @@ def test_third_wheel_worked_example(client):
     assert response.status_code == 303
     html = page(client, match_id)
     assert totals(html) == {"Ann": 9, "Bob": 0, "Cy": 2}
-    assert "Hand 1 saved." in html
+    assert "Hand 1 saved: " in html
     assert "bid 5 · wyrms high" in html
     assert "Next to deal: <strong>Bob</strong>" in html
     assert "hand 2 of 6" in html
@@ -221,7 +221,7 @@ def test_ties_share_a_place(client):
               "other_tricks_0": 4, "other_tricks_1": 4, "other_tricks_2": 4}
     assert record(client, match_id, **fields).status_code == 303
     body = text(client.get(f"/matches/{match_id}"))
-    assert "1st tie Ann 2 1st tie Bob 2 3rd Cy 1" in body
+    assert "1st tie Ann 2 +2 in hand 1 1st tie Bob 2 +2 in hand 1 3rd Cy 1 +1 in hand 1" in body
 
 
 def test_why_explanations(client):

@@ -316,7 +316,7 @@ def test_tally_without_javascript_posts_back_the_page_and_redirects_on_save(app,
     assert "Trick 2 of 13" in text(page)
     saved = client.post(f"/matches/{match_id}/tally", data={"w": " ".join(["3"] * 13), "save": "1"})
     assert saved.status_code == 303
-    assert "Hand 1 saved, trick by trick." in text(client.get(saved.location))
+    assert "Hand 1 saved, trick by trick: " in text(client.get(saved.location))
 
 
 def test_tally_refuses_to_save_an_unfinished_hand_and_records_trump(app, client):

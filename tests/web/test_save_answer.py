@@ -2,6 +2,7 @@
 id), and a save replays the match at most once."""
 from __future__ import annotations
 
+import re
 import uuid
 from html.parser import HTMLParser
 
@@ -93,7 +94,13 @@ def test_htmx_save_answers_with_the_new_row_and_totals_only(app, client, long_ma
     full = Page(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert answer.standings() == full.standings() and answer.standings()
     assert answer.ids["totals"]["attrs"].get("hx-swap-oob") == "true"
-    assert "Hand 8 saved." in answer.ids["match-notice"]["text"]
+    notice = answer.ids["match-notice"]
+    assert notice["attrs"].get("hx-swap-oob") == "innerHTML"  # the live region stays, its words change
+    words = " ".join(notice["text"].split())  # a name and its number are joined by a no-break space
+    assert re.search(r"Hand 8 saved: Ann [+-]?\d+, Bob [+-]?\d+, Cy [+-]?\d+\. Totals: Ann -?\d+, Bob -?\d+, Cy -?\d+\.",
+                     words), words
+    for name, total in full.standings().items():
+        assert f"{name} {total}" in words.split("Totals: ")[1]
     assert "Hand 9" in answer.ids["record"]["text"]  # the next hand's form
     assert "Undo hand 8" in answer.ids["undo-link"]["text"]
     # every part the answer replaces is on the match page
@@ -151,7 +158,8 @@ def test_save_without_javascript_redirects_to_the_page_with_the_hand(client, lon
     assert response.status_code == 303
     page = Page(client.get(response.headers["Location"]).get_data(as_text=True))
     assert "Hand 6" in page.ids["hand-6"]["text"]
-    assert "Hand 6 saved." in page.ids["match-notice"]["text"]
+    assert "Hand 6 saved: " in page.ids["match-notice"]["text"]
+    assert response.headers["Location"].endswith("#match-notice")  # the browser brings the notice into view
 
 
 def test_chart_loads_on_its_own(client, long_match):

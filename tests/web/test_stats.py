@@ -232,3 +232,19 @@ def test_bid_accuracy_is_charted_match_by_match(app, client):
     points = [e for e in page.elements if e.tag == "circle" and "trend-point" in e.classes]
     assert [float(p.attrs["cy"]) for p in points] == [10.0, 118.0, 10.0]  # 100%, 0%, 100%
     assert "Exact as dealer (share of hands dealt), match by match" in text(client.get("/stats?player=Ann"))
+
+
+def test_a_renamed_player_and_a_deleted_match_are_counted_as_they_now_are(table, app, client):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        info = store.get_info(db, table["E"])
+        store.update_setup(db, table["E"], ["Ann", "Bob", "Cy", "Dora"], info["settings"], info["first_dealer"])
+        store.delete_match(db, table["C"])
+    finally:
+        db.close()
+    assert client.get("/stats?player=Dee").status_code == 404  # renamed Dora: her only match
+    assert figures(client, "Dora")["Third Rail"]["Scoring tricks per hand"] == "0.5"
+    ann = figures(client, "Ann")
+    assert "Third Wheel" not in ann  # C deleted
+    assert ann["All games"]["Matches played (finished)"] == "1 + 3 in progress"
+    assert " Dora 1 match " in text(client.get("/players")) and " Dee " not in text(client.get("/players"))

@@ -1,0 +1,86 @@
+"""Layout checks shared by the browser tests: nothing scrolls sideways and no word is
+broken inside, at 320 px, at 200% text (the browser's own text-size setting, as a
+reader sets it) and in landscape."""
+from __future__ import annotations
+
+NARROW = {"width": 320, "height": 640}
+PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
+TABLET = {"width": 1024, "height": 768}
+
+# Every word of visible text, each measured as a Range: a word broken across two lines
+# has two boxes. Words split at hyphens and slashes may wrap there; links and codes
+# shown as text (code, .share-url, .wide inputs) may break anywhere.
+BROKEN_WORDS = r"""() => {
+  const skip = "script, style, code, .visually-hidden, option, select, textarea, svg, [hidden]";
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const el = node.parentElement;
+    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.display === "none") continue;
+    const text = node.textContent;
+    const re = /[^\s\-\/\u2010\u2013\u2014]+/g;
+    let m;
+    while ((m = re.exec(text))) {
+      if (m[0].length < 2) continue;
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+      const tops = new Set(rects.map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0] + " in <" + el.tagName.toLowerCase() + " class=" + el.className + ">");
+    }
+  }
+  return out;
+}"""
+
+# Elements whose content is wider than their box (clipped or spilling), in the visible page.
+OVERFLOWING = r"""() => {
+  const out = [];
+  for (const el of document.querySelectorAll("main *, .topbar *")) {
+    if (!el.getClientRects().length || el.closest(".visually-hidden, svg")) continue;
+    const style = getComputedStyle(el);
+    const own = el.getBoundingClientRect();
+    if (own.width <= 1 || own.height <= 1) continue;  /* hidden for the eye, kept for screen readers */
+    if (style.overflowX === "visible" && style.overflow === "visible") {
+      const box = el.getBoundingClientRect();
+      if (box.right > document.documentElement.clientWidth + 1 && style.position !== "fixed")
+        out.push("past the right edge: <" + el.tagName.toLowerCase() + " class=" + el.className + "> "
+                 + (el.textContent || "").trim().slice(0, 30));
+      continue;
+    }
+    if (el.scrollWidth > el.clientWidth + 1 && style.textOverflow !== "ellipsis" && el.tagName !== "INPUT"
+        && el.tagName !== "SELECT" && el.tagName !== "TEXTAREA")
+      out.push("clipped: <" + el.tagName.toLowerCase() + " class=" + el.className + "> " + (el.textContent || "").trim().slice(0, 30));
+  }
+  return out.slice(0, 20);
+}"""
+
+
+_SESSIONS: dict = {}
+
+
+def text_size(page, percent: int) -> None:
+    """The browser's text-size setting (what a reader with large text sets), through the
+    DevTools protocol: 100 is Chromium's default 16 px. The page's rem and em follow it."""
+    session = page.context.new_cdp_session(page)
+    session.send("Page.setFontSizes", {"fontSizes": {"standard": 16 * percent // 100, "fixed": 13 * percent // 100}})
+    _SESSIONS[page] = session  # the setting lasts as long as its DevTools session
+    page.reload()
+    assert page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") >= 17 * percent / 100 - 1
+
+
+def layout_problems(page) -> list[str]:
+    """Everything wrong with the page's layout as a user would notice it (empty: fine)."""
+    # clientWidth, not innerWidth: a phone (is_mobile) widens its layout viewport to fit
+    # a page that is too wide, and innerWidth then grows with the page
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+                          " window.innerWidth]")
+    problems = [] if width[0] <= width[1] and width[2] <= width[1] + 1 else [
+        f"scrolls sideways: {width[0]} px wide in {width[1]} px"]
+    problems += [f"word broken inside: {w}" for w in page.evaluate(BROKEN_WORDS)]
+    problems += page.evaluate(OVERFLOWING)
+    return problems

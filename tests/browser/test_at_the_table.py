@@ -1,0 +1,199 @@
+"""Issue "At the table" in real Chromium at 390 x 844: every save lands in view and is
+read out, corrections are never silently lost (trick-by-trick hands, the card
+counter, a later hand's dealer), and no page is drawn inside another."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_referee import PLAYERS
+from .test_referee import start_match as quick_match
+from .test_table_app import choose, save_hand, start_match, type_numbers, wait_htmx
+
+WINNERS = [0, 1, 2] * 5 + [0, 1]  # Third Rail, 3 players: 17 tricks; 3, 6, 9, 12, 15 all Cy's
+
+
+def in_view(page, selector: str) -> bool:
+    return page.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+
+
+# --- 2: after Save ---------------------------------------------------------------------
+
+def test_after_save_the_points_and_totals_are_in_view_and_read_out(page, live_server, screenshot):
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2})
+    page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
+    assert not in_view(page, "#match-notice")  # the Save button is far below the scoreboard
+    save_hand(page, 1, "Ann +9, Bob 0, Cy +2")
+    notice = page.locator("#match-notice .notice")
+    # rules.md worked example: bid 5, D5/S1 4/S2 2 -> D 9, S1 0, S2 2
+    expect(notice).to_contain_text("Hand 1 saved: Ann +9, Bob 0, Cy +2. Totals: Ann 9, Bob 0, Cy 2.")
+    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    assert in_view(page, "#match-notice .notice") and in_view(page, "#totals .standings")
+    expect(page.locator("#match-notice")).to_have_attribute("role", "status")
+    expect(page.get_by_role("link", name="Next: hand 2")).to_be_visible()
+    assert in_view(page, "#match-notice .notice-next")
+    screenshot("table-saved-in-view", full_page=False)
+    # the second save (an answer with only what changed) lands the same way
+    wait_htmx(page, "#preview")
+    for name, value in (("trump", "knots"), ("mode", "low")):
+        choose(page, name, value)
+    # rules.md: bid 5, D3/S1 2/S2 6 -> D 0, S1 7, S2 5 (Bob deals: Cy is S1, Ann S2)
+    type_numbers(page, {"bid": 5, "tricks_0": 6, "tricks_1": 3, "tricks_2": 2})
+    page.locator("#hand-form button[type=submit]").scroll_into_view_if_needed()
+    save_hand(page, 2, "Ann +5, Bob 0, Cy +7")
+    expect(notice).to_contain_text("Hand 2 saved: Ann +5, Bob 0, Cy +7. Totals: Ann 14, Bob 0, Cy 9.")
+    page.wait_for_function("document.activeElement && document.activeElement.classList.contains('notice')")
+    assert in_view(page, "#match-notice .notice")
+    expect(page.locator("#totals .last").first).to_contain_text("in hand 2")
+    page.get_by_role("link", name="Next: hand 3").click()  # one tap to the next hand's form
+    page.wait_for_function("document.querySelector('#record').getBoundingClientRect().top < 100")
+
+
+# --- 3: no page inside a page --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_rules_from_the_referee_is_a_page_of_its_own(page, live_server, game):
+    quick_match(page, live_server, game)
+    page.get_by_role("link", name="Who won the trick?").click()
+    page.wait_for_url(re.compile(rf"/referee/{game}\?match=\d+"))
+    wait_htmx(page, "#referee")
+    page.get_by_role("link", name="Rules of this match").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/rules$"))
+    expect(page.locator(".rules")).to_contain_text("This match's settings")
+    expect(page.locator(".topbar")).to_have_count(1)
+    expect(page.locator("#referee")).to_have_count(0)
+    expect(page.locator("main")).to_have_count(1)
+
+
+# --- 1: corrections never silently lost ---------------------------------------------------
+
+def test_a_trick_by_trick_hand_is_corrected_in_the_tally(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {})
+    page.locator("summary", has_text="Or every trick's winner").click()
+    page.fill('#hand-form input[name="winners"]', " ".join(str(w + 1) for w in WINNERS))
+    save_hand(page, 1, "Ann 0, Bob 0, Cy +5")
+    page.locator("#hand-1 .hand-actions a", has_text="Edit").click()
+    page.wait_for_url(re.compile(r"/hands/1/edit$"))
+    expect(page.locator("#tally-choice")).to_contain_text("was recorded trick by trick")
+    expect(page.locator('input[name="winners"]')).to_have_count(0)
+    screenshot("table-edit-tally-choice")
+    page.get_by_role("link", name="Correct it trick by trick").click()
+    expect(page.locator(".tally-count")).to_contain_text("All 17 tricks are in")
+    trick = page.locator(".tally-history details").nth(2)  # trick 3, a scoring trick: Bob's, not Cy's
+    trick.locator("summary").click()
+    trick.get_by_role("button", name="Bob").click()
+    expect(page.locator(".preview-line")).to_contain_text("If saved: Ann 0, Bob +1, Cy +4")
+    screenshot("table-tally-correction")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator(".notice")).to_contain_text(
+        "Hand 1 corrected trick by trick. Totals changed from hand 1 on. Totals now: Ann 0, Bob 1, Cy 4.")
+    expect(page.locator(".topbar")).to_have_count(1)
+
+
+def test_the_card_counter_fills_the_points_and_a_clash_is_said(page, live_server, screenshot):
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {})
+    choose(page, "bids_1", "K")
+    choose(page, "bids_0", "pass")
+    choose(page, "trump", "hearts")
+    page.locator("summary", has_text="Count cards instead of points").click()
+    # Ann: 2 aces, 2 nines, 1 ten, 3 pictures = 2 + 18 + 10 + 30 = 60
+    for kind, count in (("aces", 2), ("nines", 2), ("tens", 1), ("pictures", 3)):
+        page.fill(f'#hand-form input[name="count_0_{kind}"]', str(count))
+    expect(page.locator(".preview-counted")).to_contain_text("Counted cards make Ann 60 card points.")
+    expect(page.locator('#hand-form input[name="points_0"]')).to_have_value("60")
+    type_numbers(page, {"points_1": 80})
+    expect(page.locator("#preview .preview-line")).to_contain_text("If saved: Ann +60, Bob +100")
+    # a number typed over the filled one that disagrees with the counted cards is said, not dropped
+    page.fill('#hand-form input[name="points_0"]', "70")
+    expect(page.locator("#err-count_cards")).to_contain_text(
+        "Card points and counted cards disagree (Ann: 70 typed, but the counted cards make 60)")
+    screenshot("table-counter-clash")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#hands")).to_have_count(0)  # nothing saved
+
+
+def test_a_correction_that_moves_a_later_deal_keeps_that_hand_in_one_tap(page, live_server, screenshot):
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {"target": "300"})
+    choose(page, "bids_1", "K")
+    choose(page, "bids_0", "pass")
+    choose(page, "trump", "hearts")
+    type_numbers(page, {"points_0": 60, "points_1": 80})
+    save_hand(page, 1, "Ann +60, Bob +100")
+    # hand 2: Bob deals; Ann bids 9, Bob tops it with Q
+    choose(page, "bids_0", "9")
+    choose(page, "bids_1", "Q")
+    choose(page, "trump", "spades")
+    type_numbers(page, {"points_0": 60, "points_1": 80})
+    save_hand(page, 2, "Ann +60, Bob +120")
+    page.locator("#hand-1 .hand-actions a", has_text="Edit").click()
+    page.wait_for_url(re.compile(r"/hands/1/edit$"))
+    wait_htmx(page, "#preview")
+    type_numbers(page, {"points_0": 80, "points_1": 60})  # Bob failed: Ann now deals hand 2
+    offer = page.locator("#preview .dealer-offer")
+    expect(offer).to_contain_text("hand 2 would come round to Ann, but it was recorded with Bob dealing")
+    expect(offer).to_contain_text("As it is, the correction cannot be saved")
+    screenshot("table-dealer-offer", full_page=False)
+    offer.get_by_role("button", name="Save, and mark hand 2 dealt by Bob").click()
+    expect(page.locator(".notice")).to_contain_text("Hand 1 corrected. Totals changed from hand 1 on.")
+    expect(page.locator("#hand-2")).to_contain_text("dealt out of turn")
+
+
+# --- 7: why the game goes on, how it ended ----------------------------------------------------
+
+def test_the_board_says_why_the_game_goes_on_and_how_it_ended(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "5"})
+    type_numbers(page, {"scoring_tricks_0": 3, "scoring_tricks_1": 2, "scoring_tricks_2": 0})
+    save_hand(page, 1, "Ann +3, Bob +2, Cy 0")
+    wait_htmx(page, "#preview")
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 3, "scoring_tricks_2": 0})
+    save_hand(page, 2, "Ann +2, Bob +3, Cy 0")
+    banner = page.locator("#playing-on")
+    expect(banner).to_contain_text("Ann and Bob are tied on 5 at the top: another hand is dealt.")
+    assert in_view(page, "#playing-on")  # under the notice, with the totals
+    screenshot("table-playing-on", full_page=False)
+    wait_htmx(page, "#preview")
+    type_numbers(page, {"scoring_tricks_0": 1, "scoring_tricks_1": 0, "scoring_tricks_2": 4})
+    save_hand(page, 3, "Ann +1, Bob 0, Cy +4", ends=True)
+    expect(page.locator("#game-over")).to_contain_text("Ann reached 5 with 6 and wins.")
+    expect(page.locator("#playing-on")).to_have_count(0)
+
+
+# --- 8: names, settings, first dealer; deleting with undo ------------------------------------
+
+def test_rename_change_a_setting_and_delete_with_undo(page, live_server, screenshot):
+    start_match(page, live_server, "third_wheel", ["Ann", "Tom", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    # rules.md: bid 4, D7/S1 1/S2 3 -> D 4, S1 6, S2 0
+    type_numbers(page, {"bid": 4, "tricks_0": 7, "tricks_1": 1, "tricks_2": 3})
+    save_hand(page, 1, "Ann +4, Tom +6, Cy 0")
+    page.get_by_role("link", name="Players & settings").click()
+    page.wait_for_url(re.compile(r"/setup$"))
+    page.fill("#player_1", "Thomas")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".notice")).to_contain_text("Saved: Tom is now Thomas. No totals changed.")
+    expect(page.locator("#totals")).to_contain_text("Thomas")
+    page.get_by_role("link", name="Players & settings").click()
+    page.wait_for_url(re.compile(r"/setup$"))
+    page.select_option("#setting_overtrick_dealer", "penalty")
+    page.get_by_role("button", name="Save").click()
+    confirm = page.locator("#setup-confirm")
+    expect(confirm).to_contain_text("Ann: 4 → 1")  # 4 minus 3 overtricks
+    assert in_view(page, "#setup-confirm h2")
+    screenshot("table-setup-confirm", full_page=False)
+    confirm.get_by_role("button", name="Save, and change the scores").click()
+    expect(page.locator(".notice")).to_contain_text("Scored again from the first hand: Ann: 4 → 1.")
+    page.get_by_role("link", name="Delete match").click()
+    page.get_by_role("button", name="Delete the match").click()
+    page.wait_for_url(re.compile(r"/(#deleted)?$"))
+    expect(page.locator(".notice")).to_contain_text("Deleted Third Wheel with Ann, Thomas, Cy.")
+    screenshot("table-deleted", full_page=False)
+    page.locator("#deleted li", has_text="Ann, Thomas, Cy").get_by_role("button", name="Restore").click()
+    expect(page.locator(".notice")).to_contain_text("Match restored, exactly as it was.")
+    expect(page.locator("#totals")).to_contain_text("Thomas")

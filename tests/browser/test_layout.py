@@ -1,0 +1,116 @@
+"""Issue "At the table" item 6 (and 9): at 320 px, at 200% text (the browser's own
+text-size setting) and in landscape, no page scrolls sideways and no word is broken
+inside, with long names and every game's pages: the scoreboard with hands, its log,
+the referee, the rules, the tally, a correction and an undo."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.matchfile import dumps
+from scorekeeper.samples import random_match
+
+from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
+from .test_print import AXE, AXE_VERSION
+
+NAMES = {"third_hand": ["Maggie", "Tom"], "third_wheel": ["Maggie", "Tom", "Christopher"],
+         "dummy_spades": ["Maggie", "Tom", "Christopher"],
+         "third_rail": ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay"]}
+SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "target": 0},
+            "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000}}
+
+
+def import_match(page, live_server, game: str, tmp_path) -> int:
+    """A match of six random hands with long names, imported through the app's form
+    (the importing phone scores it)."""
+    match = random_match(game, 6, seed=1, players=len(NAMES[game]), settings=SETTINGS[game])
+    match.players, match.note = NAMES[game], "Friday at the club, upstairs"
+    path = tmp_path / f"{game}.json"
+    path.write_text(dumps(match), encoding="utf-8")
+    page.goto(f"{live_server}/import")
+    page.set_input_files("input[type=file]", str(path))
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def pages_of(game: str, match_id: int) -> list[str]:
+    pages = [f"/matches/{match_id}", f"/matches/{match_id}/log", f"/referee/{game}?match={match_id}",
+             f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
+             f"/referee/{game}", f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
+    if game == "third_rail":  # the one game here that records trick by trick
+        pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
+    return pages
+
+
+@pytest.fixture(scope="module")
+def matches(browser, live_server, tmp_path_factory):
+    """One match of each game, and a browser context whose session scores them all."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    ids = {game: import_match(page, live_server, game, tmp_path_factory.mktemp("files")) for game in NAMES}
+    state = context.storage_state()
+    context.close()
+    return ids, state
+
+
+@pytest.mark.parametrize("mode", ["320px", "200% text", "landscape", "tablet"])
+def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches, mode):
+    ids, state = matches
+    viewport = {"320px": NARROW, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}[mode]
+    context = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True, storage_state=state)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/")
+        if mode == "200% text":
+            text_size(page, 200)
+        found = {}
+        paths = ["/", "/matches/new", "/referee", "/import"] + [p for game, i in ids.items() for p in pages_of(game, i)]
+        for path in paths:
+            page.goto(live_server + path)
+            problems = layout_problems(page)
+            if problems:
+                found[path] = problems[:5]
+        assert not found, found
+    finally:
+        context.close()
+
+
+# --- axe-core: no serious or critical violations on the pages a table uses -----------------
+
+def axe_check(page) -> list[str]:
+    """axe-core (vendored) on the page as it is, its experimental rules too (such as
+    label-content-name-mismatch: a button whose name is not what it shows): the serious
+    and critical violations, in words."""
+    source = AXE.read_text(encoding="utf-8")
+    assert f"axe v{AXE_VERSION}" in source[:40]
+    page.evaluate(source + "\n;0")  # evaluated by the driver, so the page's CSP does not apply
+    result = page.evaluate("""() => axe.run(document, {resultTypes: ['violations'], rules: Object.fromEntries(
+        axe.getRules(['experimental']).map(r => [r.ruleId, {enabled: true}]))})""")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, matches):
+    ids, state = matches
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=state)
+    page = context.new_page()
+    try:
+        found = {}
+        paths = ["/", "/matches/new", "/referee", "/import"] + [p for game, i in ids.items() for p in pages_of(game, i)]
+        paths += [f"/rules/{game}" for game in NAMES]
+        for path in paths:
+            page.goto(live_server + path)
+            violations = axe_check(page)
+            if violations:
+                found[path] = violations
+        page.goto(f"{live_server}/matches/{ids['third_hand']}")
+        page.locator("summary", has_text="Count cards instead").click()  # what opens on the page counts too
+        page.locator("#share > summary").click()
+        violations = axe_check(page)
+        if violations:
+            found["match page, opened"] = violations
+        assert found == {}, "\n".join(f"{path}: {v}" for path, vs in found.items() for v in vs)
+    finally:
+        context.close()
