@@ -68,7 +68,7 @@ def test_a_regular_group_plays_again_uses_the_roster_and_reads_the_stats(phones,
 
     # the roster: the last table as a chip, the names offered as you type
     phone.goto(f"{live_server}/matches/new")
-    chip = phone.locator(".chip", has_text="Ann, Bob, Cy")
+    chip = phone.locator(".table-chip", has_text="Ann, Bob, Cy")
     expect(chip).to_have_count(1)
     assert phone.locator("#known-players option").evaluate_all("os => os.map(o => o.value)") == ["Ann", "Bob", "Cy"]
     assert phone.locator("#player_0").get_attribute("list") == "known-players"

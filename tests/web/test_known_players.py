@@ -39,7 +39,7 @@ def test_the_last_tables_are_chips_that_fill_the_game_and_seats(client):
     start(client, "third_hand", ["Ann", "Bob"])
     start(client, "third_wheel", ["ANN", "bob", "cy"])  # the same table as the first: one chip
     page = page_of(client.get("/matches/new"))
-    chips = page.find_all("a", cls="chip")
+    chips = page.find_all("a", cls="table-chip")
     assert [c.text for c in chips] == ["ANN, bob, cy Third Wheel", "Ann, Bob Third Hand"]
     filled = page_of(client.get(chips[1].attrs["href"]))
     assert filled.value("player_0") == "Ann" and filled.value("player_1") == "Bob"
