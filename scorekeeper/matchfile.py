@@ -121,6 +121,45 @@ def note_problems(value: Any) -> list[Problem]:
 
 def loads(text: str | bytes) -> Match:
     """Parse match-file text; raises MatchError for bad JSON too."""
+    return parse(_decode(text))
+
+
+def loads_history(text: str | bytes) -> list[Match]:
+    """A history file (a JSON list of match documents, as ``dumps_history`` writes) or a
+    single match file, as matches; raises MatchError naming each bad match ("match 3: ...")."""
+    doc = _decode(text)
+    if not isinstance(doc, list):
+        return [parse(doc)]
+    if not doc:
+        raise MatchError(["history file: the list holds no matches"])
+    matches, problems = [], []
+    for number, item in enumerate(doc, start=1):
+        try:
+            matches.append(parse(item))
+        except MatchError as error:
+            problems += [f"match {number}: {line}" for line in error.problems]
+    if problems:
+        raise MatchError(problems)
+    return matches
+
+
+def dumps_history(matches: list[Match]) -> str:
+    """A history file: the match documents in a JSON list (one line each, to stay small)."""
+    return "[\n" + ",\n".join(json.dumps(to_document(m), ensure_ascii=False, separators=(",", ":"))
+                               for m in matches) + "\n]\n"
+
+
+def duplicate_key(match: Match) -> str:
+    """What two copies of one match share: the game, the players (as the rules compare
+    names, in seat order), the date and the hands as recorded."""
+    from .engine import same_name
+
+    players = [same_name(p) if isinstance(p, str) else p for p in match.players] \
+        if isinstance(match.players, list) else match.players
+    return json.dumps([match.game, players, match.date, match.hands], sort_keys=True, ensure_ascii=False)
+
+
+def _decode(text: str | bytes) -> Any:
     try:
         doc = json.loads(text, object_pairs_hook=_object)
     except RecursionError:
@@ -133,7 +172,7 @@ def loads(text: str | bytes) -> Match:
     problems = repeated_keys(doc) + broken_text(doc)
     if problems:
         raise MatchError.of(problems)
-    return parse(doc)
+    return doc
 
 
 def to_document(match: Match) -> dict:

@@ -23,6 +23,8 @@ from sqlite_utils.migrations import Migrations
 
 from .engine import Match, MatchError, MatchResult, replay, same_name
 from .engine import keep_dealers as engine_keep_dealers
+from .games import GAMES
+from .games.base import Table
 from .matchfile import date_problems, note_problems
 
 migrations = Migrations("scorekeeper")
@@ -146,6 +148,61 @@ def m004_deleted_matches(db: Database) -> None:
 
 
 KEEP_DELETED_DAYS = 30
+
+
+@migrations()
+def m005_play_again(db: Database) -> None:
+    """Play again: a match started from another remembers it (``previous_id``), so
+    each links to the other ("next match" and back)."""
+    db.table("matches").add_column("previous_id", int)
+    db.table("matches").create_index(["previous_id"])
+
+
+def _player_rows(match_id: int, match: Match, result: MatchResult) -> list[dict]:
+    """What the stats keep of a match, one row per player (so the stats page never
+    replays): their place and whether they won (a shared win is a win), and the game's
+    per-player facts, each with the hand numbers it counts, from the engine's replay."""
+    game = GAMES[result.game]
+    table = Table(tuple(result.players), result.settings)
+    facts = game.match_facts(table, match.hands, result.hands)
+    rows = []
+    for seat, name in enumerate(result.players):
+        place = 1 + sum(1 for t in result.totals if t > result.totals[seat])
+        rows.append({"match_id": match_id, "seat": seat, "name": name, "name_key": same_name(name),
+                     "game": result.game, "finished": int(bool(result.finished)),
+                     "won": int(bool(result.finished) and seat in result.winners), "place": place,
+                     "hands": len(result.hands), "facts": json.dumps(facts[seat], separators=(",", ":")),
+                     # the same facts without their hand numbers: all the stats page reads
+                     "figures": json.dumps({k: [len(f["n"]), f["p"]] for k, f in facts[seat].items()},
+                                           separators=(",", ":"))})
+    return rows
+
+
+def _refresh_players(db: Database, match_id: int, match: Match, result: MatchResult) -> None:
+    """Inside a write transaction: the match's stats rows, as of this write."""
+    db.execute("delete from match_players where match_id = ?", [match_id])
+    db.table("match_players").insert_all(_player_rows(match_id, match, result))
+
+
+@migrations()
+def m006_player_stats(db: Database) -> None:
+    """Per-player facts of every match (see ``_player_rows``), for the stats pages."""
+    db.table("match_players").create(
+        {"match_id": int, "seat": int, "name": str, "name_key": str, "game": str, "finished": int, "won": int,
+         "place": int, "hands": int, "facts": str, "figures": str},
+        pk=("match_id", "seat"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db.table("match_players").create_index(["name_key"])
+    for row in list(db.query("select * from matches")):
+        match = _to_match(row, _hands(db, row["id"]))
+        try:
+            result = replay(match)
+        except MatchError:  # cannot happen through this module; left out of the stats, never fatal
+            continue
+        _refresh_players(db, row["id"], match, result)
+
+
 MAX_HANDS = 1000  # hands one match can hold
 MAX_LOG = 5000  # changes one match's log keeps: every save, edit, undo and note change is one
 
@@ -341,6 +398,18 @@ def imported_match_ids(db: Database) -> set[int]:
     return {row["match_id"] for row in db.query("select match_id from audit where action = 'import'")}
 
 
+def linked_matches(db: Database, match_id: int) -> dict:
+    """The match this one plays again ("previous", or None) and the matches started
+    from it with Play again ("next", oldest first)."""
+    row = db.execute("select p.id from matches m left join matches p on p.id = m.previous_id "
+                     "and p.deleted_at is null where m.id = ?", [_match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    following = [r[0] for r in db.execute("select id from matches where previous_id = ? and deleted_at is null "
+                                          "order by id", [match_id]).fetchall()]
+    return {"previous": row[0], "next": following}
+
+
 def get_version(db: Database, match_id: int) -> int:
     """The match's version alone (one primary-key lookup): what a watcher's
     poll compares. Raises NotFound."""
@@ -463,9 +532,11 @@ def _check_details(date: str | None, note: str | None) -> None:
         raise MatchError.of(problems)
 
 
-def create_match(db: Database, match: Match, action: str = "create", device: str | None = None) -> int:
+def create_match(db: Database, match: Match, action: str = "create", device: str | None = None,
+                 previous: int | None = None) -> int:
     """Store a new match (hands included, for an import) and return its id; the
-    ``device`` (a digest, see ``device_key``) that started it may score it.
+    ``device`` (a digest, see ``device_key``) that started it may score it;
+    ``previous``: the match it plays again (see ``linked_matches``).
     Raises MatchError when the engine refuses it; nothing is stored then."""
     _check_details(match.date, match.note)
     if len(match.hands) > MAX_HANDS:
@@ -486,6 +557,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
             "version": 1,
             "scorer_token": new_token(),
             "watcher_token": new_token(),
+            "previous_id": _match_key(previous) if previous is not None else None,
         })
         match_id: int = table.last_pk  # type: ignore[assignment]  # a new row: its key is never None
         if match.hands:
@@ -493,6 +565,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
         _audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
         db.table("summaries").insert({"match_id": match_id, "imported": int(action == "import"),
                                       **_summary(result, result.players)})
+        _refresh_players(db, match_id, match, result)
         if device:
             _grant(db, device, match_id, score=True, how="imported" if action == "import" else "started")
     return match_id
@@ -523,6 +596,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change,
         after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, new_hands, hands)
         db.table("summaries").update(match_id, _summary(after, after.players))
+        _refresh_players(db, match_id, new, after)
         _audit(db, match_id, action, number, hand_before, hand_after, before.totals, after.totals, row["version"],
                request_key)
         for other_action, other_number, other_before, other_after in (more[0] if more else []):
@@ -609,6 +683,7 @@ def update_setup(db: Database, match_id: int, players: list[str], settings: dict
                    [json.dumps(after.players, ensure_ascii=False), json.dumps(after.settings, ensure_ascii=False),
                     first_dealer, match_id])
         db.table("summaries").update(match_id, _summary(after, after.players))
+        _refresh_players(db, match_id, new, after)
         _audit(db, match_id, "setup", None, header_before, header_after, before.totals, after.totals,
                row["version"], request_key)
     return before, after
@@ -634,8 +709,9 @@ def _purge_deleted(db: Database) -> None:
     gone = [r[0] for r in db.execute("select id from matches where deleted_at is not null and deleted_at < ?",
                                      [limit]).fetchall()]
     for match_id in gone:
-        for table in ("hands", "audit", "summaries", "device_matches"):
+        for table in ("hands", "audit", "summaries", "match_players", "device_matches"):
             db.execute(f"delete from {table} where match_id = ?", [match_id])
+        db.execute("update matches set previous_id = null where previous_id = ?", [match_id])
         db.execute("delete from matches where id = ?", [match_id])
 
 
@@ -760,6 +836,93 @@ def _summary_row(row) -> dict:
     out["totals"] = _loads(out["totals"])
     out["finished"], out["imported"] = bool(out["finished"]), bool(out["imported"])
     return out
+
+
+def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
+    """The players this device has kept score for: ``names`` (each name once, as the
+    rules compare names, spelled as it was last typed; the most played first) and
+    ``groups``, the last few tables ({"game", "players"} in seat order, newest first,
+    each table once)."""
+    counts: dict[str, int] = {}
+    spelling: dict[str, str] = {}
+    tables: list[dict] = []
+    seen: set[tuple] = set()
+    rows = db.execute("select m.game, m.players from device_matches d join matches m on m.id = d.match_id "
+                      "where d.device_id = ? and m.deleted_at is null order by m.id desc", [device or ""]).fetchall()
+    for game, players_json in rows:
+        players = json.loads(players_json)
+        for name in players:
+            folded = same_name(name)
+            counts[folded] = counts.get(folded, 0) + 1
+            spelling.setdefault(folded, name)  # newest first: the last spelling used
+        key = (game, tuple(same_name(n) for n in players))
+        if key not in seen and len(tables) < groups:
+            seen.add(key)
+            tables.append({"game": game, "players": players})
+    names = sorted(spelling, key=lambda f: (-counts[f], f))
+    return {"names": [spelling[f] for f in names], "groups": tables}
+
+
+def player_rows(db: Database, device: str | None, name_keys: list[str], hands: bool = False,
+                game: str | None = None) -> list[dict]:
+    """The stats rows of the players ``name_keys`` (names folded as the rules compare
+    them) in the matches ``device`` may open, oldest first, with the match's date.
+    ``figures`` holds each fact's [count, values added]; with ``hands``, ``facts`` also
+    holds the hand numbers each fact counts and ``players`` the match's names. ``game``:
+    that game's matches only."""
+    marks = ", ".join("?" for _ in name_keys)
+    only, params = ("and p.game = ?", [game]) if game else ("", [])
+    extra = "p.facts, m.players" if hands else "null, null"
+    rows = db.execute(
+        "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.figures, "
+        f"m.date, {extra} from device_matches d join match_players p on p.match_id = d.match_id "
+        f"join matches m on m.id = p.match_id where d.device_id = ? and m.deleted_at is null "
+        f"and p.name_key in ({marks}) {only} "
+        "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys, *params]).fetchall()
+    keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "figures", "date",
+            "facts", "players")
+    out = []
+    for row in rows:
+        item = dict(zip(keys, row))
+        item["figures"] = json.loads(item["figures"])
+        if hands:
+            item["facts"] = json.loads(item["facts"])
+            item["players"] = json.loads(item["players"])
+        item["finished"], item["won"] = bool(item["finished"]), bool(item["won"])
+        out.append(item)
+    return out
+
+
+def player_list(db: Database, device: str | None) -> list[dict]:
+    """Everyone in the matches ``device`` may open: name (as last typed), key, matches,
+    finished, won; most matches first."""
+    rows = db.execute(
+        "select p.name_key, p.name, p.finished, p.won from device_matches d join match_players p "
+        "on p.match_id = d.match_id join matches m on m.id = p.match_id "
+        "where d.device_id = ? and m.deleted_at is null order by p.match_id", [device or ""]).fetchall()
+    people: dict[str, dict] = {}
+    for key, name, finished, won in rows:
+        person = people.setdefault(key, {"key": key, "matches": 0, "finished": 0, "won": 0})
+        person["name"] = name
+        person["matches"] += 1
+        person["finished"] += finished
+        person["won"] += won
+    return sorted(people.values(), key=lambda p: (-p["matches"], p["key"]))
+
+
+def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
+    """Every match ``device`` may open (its id and the match as recorded), in the order
+    they were started."""
+    rows = list(db.query("select m.* from device_matches d join matches m on m.id = d.match_id "
+                         "where d.device_id = ? and m.deleted_at is null order by m.id", [device or ""]))
+    hands: dict[int, list[dict]] = {row["id"]: [] for row in rows}
+    if rows:
+        for match_id, data in db.execute(
+                "select h.match_id, h.data from device_matches d join hands h on h.match_id = d.match_id "
+                "where d.device_id = ? order by h.match_id, h.position", [device or ""]).fetchall():
+            if match_id in hands:  # a deleted match's hands are left out with it
+                hands[match_id].append(json.loads(data))
+    return [(row["id"], _to_match(row, hands[row["id"]])) for row in rows]
 
 
 def all_matches(db: Database, search: str = "") -> list[dict]:

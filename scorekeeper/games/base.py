@@ -260,6 +260,42 @@ class Ending:
 
 
 @dataclass(frozen=True)
+class Need:
+    """What one player needs, in plain sentences (the scoreboard's "What each player
+    needs"); ``out`` only when it is certain they can no longer win."""
+
+    seat: int
+    lines: tuple[str, ...]
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class Needs:
+    """The "What each player needs" panel: lines about the whole table, then one
+    ``Need`` per seat (seat order)."""
+
+    table: tuple[str, ...]
+    seats: tuple[Need, ...]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One statistic a game keeps per player (the stats page). ``key`` names the fact
+    the game's ``hand_facts`` reports; ``kind`` says how the facts make the figure:
+    ``count`` (the hands counted), ``sum`` (their values added), ``mean`` (their values
+    per counted hand) or ``per_hand`` (their values per hand the player played).
+    ``of``: for a count, the figure it is a part of ("made" of "held"), shown as a share;
+    ``trend``: that share is charted match by match ("bid accuracy over time")."""
+
+    key: str
+    label: str
+    kind: str = "count"
+    of: str | None = None
+    # drawn match by match on the stats page (the game's bid accuracy: a share ``of`` another count)
+    trend: bool = False
+
+
+@dataclass(frozen=True)
 class NextDeal:
     """Who deals the next hand, and why."""
 
@@ -358,6 +394,99 @@ class Game:
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
         raise NotImplementedError
+
+    # --- statistics (the stats page) --------------------------------------------
+    # The figures this game keeps per player, in the order the stats page shows them.
+    stat_figures: ClassVar[tuple[Figure, ...]] = ()
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        """What one scored hand counts for each player (seat order): fact key -> value
+        (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
+        the previous hand's (empty for the first)."""
+        return [{} for _ in range(table.seats)]
+
+    def match_facts(self, table: Table, hands: list[dict], results: list[Any]) -> list[dict[str, dict]]:
+        """Per seat, every fact of a replayed match: key -> {"n": [hand numbers], "p": values
+        added}, from ``hand_facts`` of each hand and the engine's ``HandResult`` of it."""
+        facts: list[dict[str, dict]] = [{} for _ in range(table.seats)]
+        before: dict = {}
+        for hand, result in zip(hands, results):
+            for seat, found in enumerate(self.hand_facts(hand, table, result.dealer, result.scores,
+                                                         result.extra, before)):
+                for key, value in found.items():
+                    fact = facts[seat].setdefault(key, {"n": [], "p": 0})
+                    fact["n"].append(result.number)
+                    fact["p"] += value
+            before = result.extra
+        return facts
+
+    # --- what each player needs (the scoreboard's panel) ---------------------------
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        """The most one player can score in one hand under these settings (None: no bound)."""
+        return None
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        """The least (most negative) one player can score in one hand (None: no bound)."""
+        return None
+
+    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
+        """What each player needs to win, from the rules and the match so far: points to
+        the target, the hands the deal count leaves and whether each player can still
+        catch the leader (told they cannot only when it is certain), and the most one
+        hand can score. A game adds its own lines (``seat_needs``)."""
+        settings, totals, names = table.settings, progress.totals, table.players
+        general: list[str] = []
+        most = self.most_in_a_hand(settings, table.seats)
+        least = self.least_in_a_hand(settings, table.seats)
+        if most is not None:
+            general.append(f"The most a player can score in one hand: {most}.")
+        target: int = settings.get("target") or 0
+        has_target = is_whole(target) and target > 0
+        if has_target:
+            if self.past_target:
+                general.append(f"Playing past {target}: a total of {target + 1} or more ends the game "
+                               f"({target} exactly is not past {target}); the highest total then wins.")
+            else:
+                general.append(f"Playing to {target}: a total of {target} or more ends the game; "
+                               "the highest total then wins.")
+        left = self.hands_left(settings, list(progress.dealt), next_dealer)
+        if left is not None:
+            general.append(f"{left} hand{'' if left == 1 else 's'} left if the deal goes round in turn"
+                           + (" (fewer if someone reaches the target)." if has_target else "."))
+        best = max(totals) if totals else 0
+        leaders = [s for s, t in enumerate(totals) if t == best]
+        seat_lines: list[Need] = []
+        for seat, total in enumerate(totals):
+            lines: list[str] = []
+            out = False
+            if has_target:
+                goal = target + 1 if self.past_target else target
+                if total < goal:
+                    lines.append(f"needs {goal - total} more to {'pass' if self.past_target else 'reach'} {target}")
+                else:
+                    lines.append(f"is {'past' if self.past_target else 'at or over'} {target}: "
+                                 "needs to be alone at the top at the end of a hand")
+            if left is not None and seat not in leaders:
+                gap = best - total
+                leader = name_list([names[s] for s in leaders])
+                if most is not None and least is not None and gap > left * (most - least):
+                    out = True
+                    lines.append(f"can no longer win: {gap} behind {leader} with {left} "
+                                 f"hand{'' if left == 1 else 's'} left, and a hand moves two players "
+                                 f"at most {most - least} apart")
+                else:
+                    lines.append(f"is {gap} behind {leader} with {left} hand{'' if left == 1 else 's'} left")
+            elif left is not None and len(leaders) == 1:
+                lines.append("leads")
+            lines += self.seat_needs(table, progress, seat)
+            seat_lines.append(Need(seat, tuple(lines), out))
+        return Needs(tuple(general), tuple(seat_lines))
+
+    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
+        each a clause without a full stop (the panel joins them with semicolons)."""
+        return []
 
     # --- the trick referee (``trick_referee`` holds the pieces) ------------
     # True when the referee's context is read from the match and its last hand.

@@ -12,6 +12,7 @@ from .base import (  # how it is shown
     TOTAL,
     Ending,
     FieldGroup,
+    Figure,
     Game,
     Problem,
     Progress,
@@ -193,6 +194,71 @@ class DummySpades(Game):
         if bidders:
             parts.append("nil: " + ", ".join(bidders))
         return parts
+
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("declarer", "Times declarer"),
+        Figure("made_declarer", "Contracts made as declarer", of="declarer", trend=True),
+        Figure("made_defender", "Contracts made as defender"),
+        Figure("set", "Times set"),
+        Figure("nil_own", "Nils bid on own hand (that counted)"),
+        Figure("nil_own_made", "made", of="nil_own"),
+        Figure("nil_partner", "Nils bid on partner's hand (that counted)"),
+        Figure("nil_partner_made", "made", of="nil_partner"),
+        Figure("bags", "Bags per hand", "per_hand"),
+        Figure("penalties", "Bag penalties paid", "sum"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        declarer = extra["declarer"]
+        bags_before = before.get("bags") or [0] * table.seats
+        limit = table.settings["bag_limit"]
+        facts: list[dict[str, int]] = []
+        for seat in range(table.seats):
+            team = team_of(seat, declarer, table.seats)
+            nils = (hand.get("nils") or [[]] * table.seats)[seat]
+            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
+            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+            _, _, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags_before[seat], table)
+            found = {"bags": over}
+            if seat == declarer:
+                found["declarer"] = 1
+            if taken >= hand["bids"][seat]:
+                found["made_declarer" if seat == declarer else "made_defender"] = 1
+            else:
+                found["set"] = 1
+            for holder in nils:
+                if holder not in team:
+                    continue  # not applied: not counted
+                which = "nil_own" if holder == seat else "nil_partner"
+                found[which] = found.get(which, 0) + 1
+                if tricks_of(holder, hand) == 0:
+                    found[f"{which}_made"] = found.get(f"{which}_made", 0) + 1
+            if limit:
+                paid = (bags_before[seat] + over - extra["bags"][seat]) // limit
+                if paid:
+                    found["penalties"] = paid
+            facts.append(found)
+        return facts
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
+        # two nils made (own hand and the team's other hand) on a bid of 0.
+        nil_value = settings["nil_value"]
+        return max(10 * TRICKS + nil_value, 2 * nil_value)
+
+    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+        lines = []
+        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
+        bags = progress.state[seat] if progress.state else 0
+        if limit:
+            more = limit - bags
+            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
+                         f"{'costs' if more == 1 else 'cost'} {penalty} points")
+        if lose_at is not None:
+            lines.append(f"is {progress.totals[seat] - lose_at} points above {lose_at} "
+                         f"(the game also ends when a total falls to {lose_at} or below)")
+        return lines
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         counts = split_tricks(TRICKS, 4, rng)

@@ -4,6 +4,7 @@ Scoring, rulings and the trick referee follow rules.md section 1.
 """
 from __future__ import annotations
 
+import functools
 from itertools import product
 from typing import Any, ClassVar
 
@@ -12,6 +13,7 @@ from .base import (  # how it is shown
     TOTAL,
     CardCounter,
     FieldGroup,
+    Figure,
     Game,
     NextDeal,
     Problem,
@@ -48,6 +50,31 @@ _SAMPLE_POINTS = {"A": 1, "9": 9, "10": 10, "P": 10}
 
 
 # --- card points and the 14-card check --------------------------------------
+
+@functools.cache
+def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
+    """(least, most) one player can score in one hand: every possible split of the card
+    points under every valid pair of bids, scored by ``score_hand`` itself."""
+    game = ThirdHand()
+    table = Table(("a", "b"), {"contract_values": dict(zip(RANKS, values)), "target": 500})
+    low = high = 0
+    seen = set()
+    for bids in product((None, *RANKS), repeat=2):
+        hand: dict = {"bids": list(bids), "trump": TRUMPS[0], "points": list(min(POSSIBLE_POINTS))}
+        if game.check_hand(hand, table, 0):  # only the bids can be wrong here
+            continue
+        holder = holder_of(list(bids))
+        # the score depends on the bids only through the holder, the contract's value and doubling
+        kind = (holder, None if holder is None else values[RANKS.index(bids[holder])], None not in bids)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        for pair in POSSIBLE_POINTS:
+            hand["points"] = list(pair)
+            scores = game.score_hand(hand, table, 0, None).scores
+            low, high = min(low, *scores), max(high, *scores)
+    return low, high
+
 
 def points_from_counts(aces: int, nines: int, tens_and_pictures: int) -> int:
     """Card points of captured cards: Ace 1, nine 9, ten and K/Q/J 10."""
@@ -344,6 +371,36 @@ class ThirdHand(Game):
         if hand.get("exchanged"):
             parts.append("exchanged")
         return parts
+
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("held", "Contracts held"),
+        Figure("made", "Made", of="held", trend=True),
+        Figure("failed", "Failed", of="held"),
+        Figure("doubled_made", "Doubled contracts made"),
+        Figure("doubled_failed", "Doubled contracts failed"),
+        Figure("as_holder", "Average hand score as holder", "mean"),
+        Figure("as_opponent", "Average hand score as opponent", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
+        facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
+        if holder is None:
+            return facts
+        outcome = "made" if made else "failed"
+        facts[holder] = {"held": 1, outcome: 1, "as_holder": scores[holder]}
+        if doubled:
+            facts[holder][f"doubled_{outcome}"] = 1
+        opponent = table.left_of(holder)
+        facts[opponent] = {"as_opponent": scores[opponent]}
+        return facts
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         non_dealer = 1 - dealer

@@ -11,6 +11,7 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     FieldGroup,
+    Figure,
     Game,
     Problem,
     Scored,
@@ -395,6 +396,30 @@ class ThirdRail(Game):
         if hand.get("trump"):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
+
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("scoring", "Scoring tricks per hand", "per_hand"),
+        Figure("bonus", "Most-other-tricks bonuses"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        scoring, _, _ = self._tally(hand, table)
+        facts: list[dict[str, int]] = []
+        for seat, count in enumerate(scoring):
+            found = {"scoring": count}
+            if scores[seat] > count:  # the bonus is the only other point a hand gives
+                found["bonus"] = 1
+            facts.append(found)
+        return facts
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        # every scoring trick, and the bonus for the most other tricks when it is played
+        return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
+            + (2 if settings["most_other_tricks_bonus"] else 0)
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return 0  # nothing is ever taken off
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}

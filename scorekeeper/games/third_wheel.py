@@ -6,6 +6,7 @@ text's overtrick variants (settings ``overtrick_dealer`` and ``overtrick_setter`
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (  # how it is shown
@@ -13,6 +14,7 @@ from .base import (  # how it is shown
     TOTAL,
     Ending,
     FieldGroup,
+    Figure,
     Game,
     Problem,
     Progress,
@@ -243,6 +245,34 @@ class ThirdWheel(Game):
                 for seat, count in enumerate(dealt) if count < deals]
         return max(last, default=0)
 
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("dealt", "Hands dealt"),
+        Figure("exact", "Exact as dealer", of="dealt", trend=True),
+        Figure("missed", "Missed as dealer", of="dealt"),
+        Figure("over", "Over as dealer", of="dealt"),
+        Figure("wheel", "Took the Wheel", of="dealt"),
+        Figure("wheel_made", "Took the Wheel and made the bid", of="wheel"),
+        Figure("as_setter", "Points per hand as setter", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        took, bid = hand["tricks"][dealer], hand["bid"]
+        outcome = "exact" if took == bid else "missed" if took < bid else "over"
+        facts: list[dict[str, int]] = [{"as_setter": scores[seat]} for seat in range(table.seats)]
+        facts[dealer] = {"dealt": 1, outcome: 1}
+        if hand["wheel"]:
+            facts[dealer]["wheel"] = 1
+            if outcome == "exact":
+                facts[dealer]["wheel_made"] = 1
+        return facts
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
+
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         wheel = rng.random() < 0.3
         bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
@@ -415,6 +445,22 @@ def _over(h: View) -> Outcome:
 # --- trick referee -----------------------------------------------------------
 
 PLACES = ("led", "played second", "played third")
+
+
+@functools.cache
+def _hand_range(overtrick_dealer: str, overtrick_setter: str) -> tuple[int, int]:
+    """(least, most) one player can score in one hand: every possible hand scored by
+    ``score_hand`` itself (12 bids, with or without the Wheel, every split of the tricks)."""
+    game = ThirdWheel()
+    table = Table(("a", "b", "c"), {"overtrick_dealer": overtrick_dealer, "overtrick_setter": overtrick_setter})
+    scores: set[int] = set()
+    for bid in range(TRICKS + 1):
+        for took in range(TRICKS + 1):
+            for first in range(TRICKS - took + 1):
+                hand = {"trump": SUITS[0], "mode": MODES[0], "wheel": False, "bid": bid,
+                        "tricks": [took, first, TRICKS - took - first]}
+                scores.update(game.score_hand(hand, table, 0, None).scores)
+    return min(scores), max(scores)
 
 
 def card_label(card: str) -> str:

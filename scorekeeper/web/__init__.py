@@ -83,7 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from . import exports, hands, matches, referee, rules, tally
+    from . import exports, hands, matches, referee, rules, stats, tally
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -92,6 +92,8 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(rules.bp)  # the rules pages, general and of a match
     app.register_blueprint(tally.bp)  # recording a hand trick by trick
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
+    app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
+    stats.init_app(app)
 
 
 def _register_filters(app: Flask) -> None:

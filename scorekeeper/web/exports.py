@@ -14,7 +14,7 @@ from flask_wtf.file import FileField, FileRequired
 from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
-from ..matchfile import date_problems, dumps, loads
+from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
 from . import access, page, security, view
 from .db import get_db
 from .errors import render_error
@@ -23,7 +23,7 @@ bp = Blueprint("exports", __name__)
 
 
 class ImportMatchForm(FlaskForm):
-    file = FileField("Match file (.json)", validators=[FileRequired("Choose a match file to import.")])
+    file = FileField("Match or history file (.json)", validators=[FileRequired("Choose a match file to import.")])
 
 
 def file_stem(info: dict) -> str:
@@ -206,8 +206,46 @@ def looks_like_csv(data: bytes, filename: str) -> bool:
     return filename.lower().endswith(".csv") or head.startswith(("hand,dealer", '"hand","dealer"'))
 
 
+@bp.get("/history/export.json")
+def export_history():
+    """Every match this phone may open, as one file: a JSON list of match files."""
+    matches = [match for _, match in store.device_matches(get_db(), access.device())]
+    return download(dumps_history(matches), "application/json", f"scorekeeper-history-{store.today()}.json")
+
+
+def import_history(matches: list) -> tuple[list[int], list[dict]]:
+    """Store the matches of a history file on this phone, except those already on it
+    (or twice in the file): (ids imported, duplicates as {"number", "match", "id"}).
+    Every match is replayed before any is stored: one bad match imports nothing."""
+    for number, match in enumerate(matches, start=1):
+        try:
+            replay(match)
+        except MatchError as error:
+            raise MatchError([f"match {number}: {line}" for line in error.problems]) from None
+    device = access.device(create=True)
+    known: dict[str, int | None] = {duplicate_key(m): match_id
+                                    for match_id, m in store.device_matches(get_db(), device)}
+    imported: list[int] = []
+    duplicates: list[dict] = []
+    for number, match in enumerate(matches, start=1):
+        key = duplicate_key(match)
+        if key in known:
+            duplicates.append({"number": number, "match": match, "id": known[key]})
+            continue
+        try:
+            match_id = store.import_match(get_db(), match, device=device)
+        except MatchError as error:  # the date or note, checked by the store
+            raise MatchError([f"match {number}: {line}" for line in error.problems]
+                             + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
+                from None
+        known[key] = None  # a second copy in the file is the same match as this one
+        imported.append(match_id)
+    return imported, duplicates
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_match():
+    """Import a match file, or a history file (a list of match files) from another phone."""
     form = ImportMatchForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -219,13 +257,16 @@ def import_match():
             problems = [CSV_BY_MISTAKE]
             return render_template("import.html", form=form, problems=problems), 400
         try:
-            match = loads(data)
+            matches = loads_history(data)
             # whoever imports a match scores it on this device
-            match_id = store.import_match(get_db(), match, device=access.device(create=True))
+            imported, duplicates = import_history(matches)
         except MatchError as error:
             problems = error.problems
         else:
             security.note_new_match()
-            return redirect(url_for("matches.show", match_id=match_id), code=303)
+            if len(matches) == 1 and imported:
+                return redirect(url_for("matches.show", match_id=imported[0]), code=303)
+            return render_template("imported.html", imported=imported, duplicates=duplicates,
+                                   total=len(matches)), 200
     status = 400 if form.is_submitted() else 200
     return render_template("import.html", form=form, problems=problems), status

@@ -99,7 +99,7 @@ def start_match_form(game_key: str, formdata=None):
                                                             "placeholder": "Where, what is at stake…"}),
     }
     for i in range(game.max_players):
-        render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words"}
+        render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words", "list": "known-players"}
         attrs[f"player_{i}"] = StringField(f"Player {i + 1}", render_kw=render)
     settings_attrs, shown = setting_fields(game_key)
     attrs.update(settings_attrs)
@@ -175,6 +175,32 @@ def place_problems(form, error: MatchError, problems: dict, seats: list[int]) ->
         problems["general"] += error.problems
 
 
+class PlayAgainForm(FlaskForm):
+    """Play again: the same game, players, seats and settings; the first dealer one
+    seat left of the last match's first dealer unless the table picks another."""
+    first_dealer = SelectField("First dealer", coerce=str)
+
+
+def play_again_form(info: dict) -> PlayAgainForm:
+    """The Play again form for a match (its players; the dealer one seat left)."""
+    players = info["players"]
+    form = PlayAgainForm(formdata=None, prefix="again")
+    form.first_dealer.choices = [(str(seat), name) for seat, name in enumerate(players)]
+    form.first_dealer.data = str((info["first_dealer"] + 1) % len(players))
+    return form
+
+
+def linked_matches(match_id: int) -> dict:
+    """The match this one plays again and the ones started from it, that this device may open."""
+    links = store.linked_matches(get_db(), match_id)
+    previous = links["previous"] if links["previous"] and access.can_read(links["previous"]) else None
+    return {"previous": previous, "next": [m for m in links["next"] if access.can_read(m)]}
+
+
+bp.add_app_template_global(play_again_form)
+bp.add_app_template_global(linked_matches)
+
+
 # --- views ------------------------------------------------------------------------
 
 PER_PAGE = 20  # matches on one page of the history
@@ -227,8 +253,21 @@ def _game_from_request(default: str | None = None) -> str:
 
 @bp.get("/matches/new")
 def new_match():
+    """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
     form = start_match_form(_game_from_request())
+    for fname in form.player_fields:
+        name = request.args.get(fname)
+        if isinstance(name, str) and name.strip():
+            form[fname].data = name.strip()[:40]
     return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+
+
+def known_players() -> dict:
+    """The names and last tables this device has kept score for (the start form offers them)."""
+    return store.known_players(get_db(), access.device())
+
+
+bp.add_app_template_global(known_players)
 
 
 def _without_settings(formdata) -> MultiDict:
@@ -329,6 +368,38 @@ def details(match_id: int):
     return partials.render_page_or_partial("details.html", info=info, form=form, problems=problems,
                                        match_id=match_id), status
 
+
+@bp.route("/matches/<match_id:match_id>/again", methods=["GET", "POST"])
+@access.scorer_required
+def play_again(match_id: int):
+    """Start the next match of this table: same game, players, seats and settings,
+    linked to this one; for the phones that keep its score. GET shows the form alone
+    (without JavaScript, after a refused form)."""
+    info = page.load(match_id)
+    form = play_again_form(info)
+    problems: list[str] = []
+    if request.method == "POST":
+        form = PlayAgainForm(prefix="again")
+        form.first_dealer.choices = play_again_form(info).first_dealer.choices
+        if form.validate():
+            refused = security.refuse_new_match()
+            if refused:
+                return refused
+            match = Match(game=info["game"], players=list(info["players"]), settings=dict(info["settings"]),
+                          first_dealer=int(form.first_dealer.data), date=store.today())
+            try:
+                new_id = store.create_match(get_db(), match, device=access.device(create=True), previous=match_id)
+            except MatchError as error:  # the stored match replays, so this cannot happen; still never a 500
+                problems = error.problems
+            else:
+                security.note_new_match()
+                return redirect(url_for("matches.show", match_id=new_id), 303)
+        else:
+            problems = ["First dealer: pick one of the players at the table."] if form.first_dealer.errors \
+                else [m for errs in form.errors.values() for m in errs]
+    status = 422 if problems else 200
+    return partials.render_page_or_partial("again.html", info=info, form=form, problems=problems,
+                                           match_id=match_id), status
 
 # --- players, settings and first dealer of a match under way ------------------------------
 

@@ -133,7 +133,19 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
         "changed": changed,
+        "needs": None if result.finished else needs(match.game, result),
     }
+
+
+def needs(game: str, result: MatchResult) -> dict:
+    """The "What each player needs" panel, as the game computes it from the rules."""
+    from ..games.base import Progress
+
+    found = GAMES[game].needs(Table(tuple(result.players), result.settings),
+                              Progress(list(result.totals), len(result.hands), result.state, list(result.dealt)),
+                              result.next_dealer)
+    return {"table": found.table,
+            "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
 
 
 # --- settings in words ---------------------------------------------------------------

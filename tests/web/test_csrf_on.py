@@ -21,7 +21,8 @@ def client(tmp_path):
 def form_of(client, url: str) -> dict[str, str]:
     """The hidden fields (token, version, request key) of the form a page serves."""
     page = page_of(client.get(url))
-    names = [e.attrs["name"] for e in page.find_all("input", type="hidden") if "name" in e.attrs]
+    names = [e.attrs["name"] for e in page.find_all("input", type="hidden") if "name" in e.attrs
+             and not e.attrs["name"].startswith("again-")]  # the Play again form is another form
     return {name: page.value(name) or "" for name in names}
 
 

@@ -72,11 +72,13 @@ def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
 def test_exported_json_imports_as_an_equal_match(app, client):
     match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND])
     exported = client.get(f"/matches/{match_id}/export.json").data
-    response = upload(client, exported)
+    other = app.test_client()  # another phone (on this one it is already there: not imported twice)
+    response = upload(other, exported)
     assert response.status_code == 303
     new_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
     assert new_id != match_id
-    assert client.get(f"/matches/{new_id}/export.json").data == exported
+    assert other.get(f"/matches/{new_id}/export.json").data == exported
+    assert "already on this phone" in upload(client, exported).get_data(as_text=True)
 
 
 def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):

@@ -144,7 +144,9 @@ def test_the_winner_is_marked_in_text_not_an_emoji(client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=5)
     record(client, match_id, **WHEEL)  # Ann 9: past 5, the match is over
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert '<span class="place">1st<small class="winner-tag">★ winner</small></span>\n        <span class="name">Ann</span>' in html
+    # (the name links to the player's stats)
+    assert re.search(r'<span class="place">1st<small class="winner-tag">★ winner</small></span>\s*'
+                     r'<span class="name"><a [^>]*>Ann</a></span>', html)
     assert html.count("★ winner") == 1
     css = client.get("/static/app.css").get_data(as_text=True)
     assert "🏆" not in css

@@ -1,0 +1,158 @@
+"""What each player needs, on the scoreboard, for each game's end rule: figures worked
+out by hand from the rules."""
+from __future__ import annotations
+
+from scorekeeper import store
+from scorekeeper.engine import Match
+from scorekeeper.games import GAMES
+
+from .helpers import as_scorer, page_of
+
+
+def _panel(app, client, match: Match) -> tuple[dict[str, str], list[str], set[str]]:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, match)
+    finally:
+        db.close()
+    as_scorer(app, match_id, client)
+    page = page_of(client.get(f"/matches/{match_id}"))
+    seats = {li.text.split(" ", 1)[0]: li.text.split(" ", 1)[1] for li in page.find_all("li", cls="need")}
+    out = {li.text.split(" ", 1)[0] for li in page.find_all("li", cls="need") if "out" in li.classes}
+    general = [p.text for p in page.find_all("p", cls="hint") if p in page.find_all("p")
+               and any(p is q for q in page.elements[page.elements.index(page.find("details", cls="needs")):])]
+    return seats, general, out
+
+
+def test_third_hand_past_500(app, client):
+    # no contract: each scores own points. 80/60, then 60/80: Ann 140, Bob 140
+    hands = [{"bids": [None, None], "trump": "hearts", "points": [80, 60]},
+             {"bids": [None, None], "trump": "hearts", "points": [60, 80]}]
+    seats, general, out = _panel(app, client, Match("third_hand", ["Ann", "Bob"], hands=hands))
+    assert seats["Ann"] == "needs 361 more to pass 500."
+    assert seats["Bob"] == "needs 361 more to pass 500."
+    assert "Playing past 500: a total of 501 or more ends the game (500 exactly is not past 500); " \
+           "the highest total then wins." in general
+    # the most: a doubled contract made with all 140 points, 140 + 2 × 140
+    assert "The most a player can score in one hand: 420." in general
+    assert out == set()
+
+
+def _wheel(bid, dealer_tricks, s1, s2):
+    return {"trump": "moons", "mode": "high", "wheel": False, "bid": bid, "tricks": [dealer_tricks, s1, s2]}
+
+
+def test_third_wheel_deal_count_and_a_player_who_can_no_longer_win(app, client):
+    # deals_each 2 (6 hands), no target. Ann deals hand 1 and hand 4.
+    # hand 1 (Ann deals): bid 11, takes 11 -> Ann 22. hand 2 (Bob deals): bid 11 made -> Bob 22.
+    # hand 3 (Cy deals): bid 0, takes 0; setters Ann 6, Bob 5 -> Cy 11 (bid 0 made), Bob (fewer) 5, Ann 0.
+    # hand 4 (Ann): bid 11 made -> Ann 44. hand 5 (Bob): bid 11 made -> Bob 49.
+    # Totals: Ann 44, Bob 49, Cy 11; 1 hand left (Cy deals). Cy is 38 behind: one hand moves
+    # two players at most 22 apart, so Cy can no longer win; Ann (5 behind) still can.
+    hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 0, "tricks": [6, 5, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
+    seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"],
+                                                    {"deals_each": 2, "target": 0}, hands=hands))
+    assert seats["Cy"] == "can no longer win: 38 behind Bob with 1 hand left, and a hand moves two players " \
+                          "at most 22 apart."
+    assert seats["Ann"] == "is 5 behind Bob with 1 hand left."
+    assert seats["Bob"] == "leads."
+    assert out == {"Cy"}
+    assert "1 hand left if the deal goes round in turn." in general
+    assert "The most a player can score in one hand: 22." in general
+
+
+def test_third_wheel_a_player_far_behind_with_hands_left_is_not_told_they_are_out(app, client):
+    hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
+    # 4 hands left: Cy 22 behind, 4 × 22 = 88: still in it; target 33 too
+    seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], hands=hands))
+    assert out == set()
+    assert seats["Cy"] == "needs 33 more to reach 33; is 22 behind Ann and Bob with 4 hands left."
+    assert "4 hands left if the deal goes round in turn (fewer if someone reaches the target)." in general
+
+
+def test_third_wheel_with_the_penalty_a_hand_moves_players_further_apart(app, client):
+    assert GAMES["third_wheel"].least_in_a_hand({"overtrick_dealer": "penalty", "overtrick_setter": "other_setter"},
+                                                3) == -11  # bid 0, took 11
+    hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 0, "tricks": [6, 5, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
+             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
+    # the same totals (no hand went over); a hand now moves two players 22 - (-11) = 33 apart: 38 > 33, out
+    seats, _, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"],
+                                              {"deals_each": 2, "target": 0, "overtrick_dealer": "penalty"},
+                                              hands=hands))
+    assert out == {"Cy"} and "at most 33 apart" in seats["Cy"]
+
+
+def test_dummy_spades_bags_and_lose_at(app, client):
+    # bids 7/5/6, Ann (seat 0) deals; declarer Ann (7). Tricks Ann 4 + dummy 4 = 8: Ann +71, 1 bag.
+    # defenders Bob and Cy take 5 together: Bob bid 5 -> +50, Cy bid 6 -> -60.
+    hands = [{"bids": [7, 5, 6], "tricks": [4, 3, 2], "dummy_tricks": 4}]
+    seats, general, out = _panel(app, client, Match("dummy_spades", ["Ann", "Bob", "Cy"],
+                                                    {"lose_at": -200, "target": 300}, hands=hands))
+    assert seats["Ann"] == ("needs 229 more to reach 300; has 1 bag: 9 more bags cost 100 points; "
+                            "is 271 points above -200 (the game also ends when a total falls to -200 or below).")
+    assert seats["Cy"].startswith("needs 360 more to reach 300; has 0 bags: 10 more bags cost 100 points; "
+                                  "is 140 points above -200")
+    assert "The most a player can score in one hand: 230." in general  # 13 × 10 and a nil of 100
+    assert out == set()
+
+
+def test_third_rail_most_in_a_hand_and_the_target(app, client):
+    hands = [{"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}]
+    seats, general, _ = _panel(app, client, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"],
+                                                  {"most_other_tricks_bonus": True}, hands=hands))
+    # 13 tricks: 3, 6, 9 and 12 score, and the bonus is 2: Ann 2 + 2 = 4
+    assert "The most a player can score in one hand: 6." in general
+    assert seats["Ann"] == "needs 8 more to reach 12."
+    assert seats["Dee"] == "needs 12 more to reach 12."
+
+
+def test_a_finished_match_has_no_panel(app, client):
+    hands = [{"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}]
+    db = store.connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1}, hands=hands))
+    finally:
+        db.close()
+    as_scorer(app, match_id, client)
+    assert page_of(client.get(f"/matches/{match_id}")).find("details", cls="needs") is None
+
+
+def test_exactly_catchable_is_not_out_because_a_tie_shares_the_win():
+    from scorekeeper.games.base import Progress, Table
+
+    game = GAMES["third_wheel"]
+    table = Table(("Ann", "Bob", "Cy"), game.defaults() | {"target": 0})
+    # five hands dealt in turn from Ann: Cy deals the last one
+    for behind, is_out in ((22, False), (23, True)):
+        found = game.needs(table, Progress([50, 50 - behind, 50], 5, None, [2, 2, 1]), 2)
+        assert found.seats[1].out is is_out
+        assert not found.seats[0].out and not found.seats[2].out
+
+
+def test_no_random_hand_of_any_game_scores_outside_its_bounds():
+    import random
+
+    from scorekeeper.engine import replay
+
+    rng = random.Random(13)
+    for key, game in GAMES.items():
+        seats = game.sample_players
+        match = Match(key, [f"P{i}" for i in range(seats)], dict(game.endless_settings))
+        result = replay(match)
+        for _ in range(300):
+            hand = game.random_hand(seats, result.next_dealer or 0, rng)
+            hand.pop("dealer", None)
+            match.hands.append(hand)
+            result = replay(match, resume=result)
+        most, least = game.most_in_a_hand(result.settings, seats), game.least_in_a_hand(result.settings, seats)
+        scores = [s for h in result.hands for s in h.scores]
+        assert most is not None and max(scores) <= most, key
+        assert least is None or min(scores) >= least, key
