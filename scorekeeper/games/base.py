@@ -125,6 +125,10 @@ class FieldGroup:
     # Groups this one replaces when it is filled in (another way to enter the same
     # thing): left blank, they are not asked for; filled in too, the engine refuses both.
     alternative_to: tuple[str, ...] = ()
+    # The numbers of this group (and of the groups in ``adds_up_with``) always add up to
+    # this: once all but one are typed, the form fills in the last (the scorer may change it).
+    adds_up_to: int | None = None
+    adds_up_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

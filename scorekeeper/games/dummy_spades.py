@@ -179,7 +179,8 @@ class DummySpades(Game):
             FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),
-            FieldGroup("tricks", "Tricks taken", "seat_int", order),  # one order in the whole form: bidding order
+            # one order in the whole form: bidding order; with the dummy's, 13 tricks
+            FieldGroup("tricks", "Tricks taken", "seat_int", order, adds_up_to=13, adds_up_with=("dummy_tricks",)),
             FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
         ]
 

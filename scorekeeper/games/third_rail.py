@@ -369,10 +369,15 @@ class ThirdRail(Game):
         first = settings.get("scoring_from", 3)
         hint = f"Tricks {first}, {first + 3}, {first + 6}, … each score a point." if is_whole(first) else ""
         counts = ["scoring_tricks"]
-        groups.append(FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint))
+        seats = len(players)
+        scoring = len(scoring_trick_numbers(seats, first)) if is_whole(first) and first in (2, 3) and \
+            3 <= seats <= 6 else None
+        groups.append(FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint,
+                                 adds_up_to=scoring))
         if settings.get("most_other_tricks_bonus"):  # without the bonus other tricks score nothing: not asked
             groups.append(FieldGroup("other_tricks", "Other tricks won", "seat_int", everyone,
-                                     hint="For the bonus: most other tricks scores 2 more."))
+                                     hint="For the bonus: most other tricks scores 2 more.",
+                                     adds_up_to=None if scoring is None else tricks_per_hand(seats) - scoring))
             counts.append("other_tricks")
         return groups + [
             FieldGroup("winners", "Or every trick's winner, in order", "winners", optional=True,

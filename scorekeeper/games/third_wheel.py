@@ -213,7 +213,8 @@ class ThirdWheel(Game):
             FieldGroup("mode", "High or low", "radio", choices=tuple((m, m) for m in MODES)),
             FieldGroup("wheel", "The dealer took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
             FieldGroup("bid", "Dealer's bid (0 to 11)", "int"),
-            FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players)))),
+            FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players))),
+                       adds_up_to=TRICKS),
         ]
 
     def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:

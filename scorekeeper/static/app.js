@@ -178,6 +178,37 @@
     if (e.detail.target && e.detail.target.id === "preview") fillFromCounter(e.detail.target);
   });
 
+  /* Fewer taps: numbers that always add up to a known total (a hand's 11 tricks): once
+     all but one are typed, the last one follows. It is marked as filled in, so typing over
+     it makes it the scorer's own, and it follows the others while it is not. */
+  function fillLast(changed) {
+    var name = changed.getAttribute("data-sum");
+    var form = changed.form;
+    if (!name || !form) return;
+    var inputs = Array.prototype.slice.call(form.querySelectorAll('input[data-sum="' + name + '"]'));
+    var total = parseInt(changed.getAttribute("data-sum-total"), 10);
+    var open = inputs.filter(function (i) {
+      return i.value === "" || i.value === i.getAttribute("data-filled-value");
+    });
+    if (open.length !== 1 || open[0] === changed || isNaN(total)) return;
+    var sum = 0, bad = false;
+    inputs.forEach(function (i) {
+      if (i === open[0]) return;
+      var n = Number(i.value);
+      if (!/^\d+$/.test(i.value)) bad = true; else sum += n;
+    });
+    var last = open[0];
+    if (bad || sum > total) {  /* nothing sensible to fill in: leave it to the scorer */
+      if (last.hasAttribute("data-filled-value")) { last.value = ""; last.removeAttribute("data-filled-value"); }
+      return;
+    }
+    last.value = String(total - sum);
+    last.setAttribute("data-filled-value", last.value);
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-sum")) fillLast(e.target);
+  });
+
   /* Wi-Fi drops: a form whose request never got an answer (no connection, or no answer
      in time) keeps everything typed, says so, and offers to send it again. Its request
      key is unchanged, so a save that did reach the server is not saved twice. */

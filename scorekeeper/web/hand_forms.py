@@ -83,6 +83,8 @@ class Group:
     hint: str = ""
     in_details: bool = False
     alternative_to: tuple[str, ...] = ()  # groups this one replaces when filled in
+    adds_up_to: int | None = None  # the numbers of this group (and ``adds_up_with``) add up to this
+    adds_up_with: tuple[str, ...] = ()
 
 
 def build(game: str, players: list[str], settings: dict, dealer: int | None):
@@ -102,14 +104,31 @@ def build(game: str, players: list[str], settings: dict, dealer: int | None):
                                   validators=[Optional()])
     groups.append(Group("dealer", "Dealer (if someone dealt out of turn)", "dealer", ["dealer"], optional=True,
                         in_details=True))
+    _mark_sums(attrs, groups)
     form_class = type("RecordHandForm", (FlaskForm,), attrs)
     return form_class, groups
+
+
+def _mark_sums(attrs: dict, groups: list[Group]) -> None:
+    """Inputs whose numbers add up to a known total carry it (data-sum, data-sum-total):
+    app.js fills in the last one once the others are typed."""
+    for g in groups:
+        if g.adds_up_to is None:
+            continue
+        members = [g] + [other for other in groups if other.name in g.adds_up_with]
+        for member in members:
+            for fname in member.fields:
+                field = attrs[fname]
+                render = dict(field.kwargs.get("render_kw") or {})
+                render.update({"data-sum": g.name, "data-sum-total": str(g.adds_up_to)})
+                field.kwargs["render_kw"] = render
 
 
 def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
     """The WTForms fields for one described group, added to ``attrs``."""
     group = Group(d.name, d.legend, d.kind, [], list(d.seats), optional=d.optional, hint=d.hint,
-                  in_details=d.in_details, alternative_to=d.alternative_to)
+                  in_details=d.in_details, alternative_to=d.alternative_to, adds_up_to=d.adds_up_to,
+                  adds_up_with=d.adds_up_with)
     for index, seat in enumerate(d.seats):
         fname = f"{d.name}_{seat}"
         label = d.label.format(player=players[seat]) if d.label else players[seat]

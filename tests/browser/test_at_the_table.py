@@ -318,3 +318,30 @@ def test_chromium_reads_the_manifest_without_errors(page, live_server):
     assert manifest["url"].endswith("/static/manifest.json")
     assert manifest["errors"] == [], manifest["errors"]
     assert '"display": "standalone"' in manifest["data"]
+
+
+# --- fewer taps: the last number follows from the others ---------------------------------------
+
+def test_the_last_trick_count_follows_from_the_others_and_can_be_changed(page, live_server):
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    for name, value in (("trump", "wyrms"), ("mode", "high")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 5, "tricks_1": 4})
+    last = page.locator('#hand-form input[name="tricks_2"]')
+    expect(last).to_have_value("2")  # 11 tricks in all
+    expect(page.locator("#preview .preview-line")).to_have_text("If saved: Ann +9, Bob 0, Cy +2")
+    type_numbers(page, {"tricks_1": 3})
+    expect(last).to_have_value("3")  # still filled in: it follows
+    last.fill("2")  # the scorer's own number now: kept, and the sum is said to be wrong
+    expect(page.locator("#err-tricks")).to_contain_text("tricks add up to 10, not 11")
+    type_numbers(page, {"tricks_0": 6})  # it no longer follows: the scorer's 2 stays
+    expect(last).to_have_value("2")
+    expect(page.locator("#err-tricks")).to_have_text("")
+    expect(page.locator("#preview .preview-line")).to_contain_text("If saved:")
+
+
+def test_spades_fills_the_dummys_tricks(page, live_server):
+    start_match(page, live_server, "dummy_spades", ["Ann", "Bob", "Cy"], {})
+    type_numbers(page, {"bids_1": 7, "bids_2": 5, "bids_0": 6, "tricks_1": 3, "tricks_2": 5, "tricks_0": 2})
+    expect(page.locator('#hand-form input[name="dummy_tricks"]')).to_have_value("3")
+    expect(page.locator("#preview .preview-line")).to_contain_text("If saved:")

@@ -21,10 +21,11 @@ SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "
             "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000}}
 
 
-def import_match(page, live_server, game: str, tmp_path) -> int:
+def import_match(page, live_server, game: str, tmp_path, settings: dict | None = None, hands: int = 6) -> int:
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
-    match = random_match(game, 6, seed=1, players=len(NAMES[game]), settings=SETTINGS[game])
+    match = random_match(game, hands, seed=1, players=len(NAMES[game]),
+                         settings=SETTINGS[game] if settings is None else settings)
     match.players, match.note = NAMES[game], "Friday at the club, upstairs"
     path = tmp_path / f"{game}.json"
     path.write_text(dumps(match), encoding="utf-8")
@@ -49,15 +50,20 @@ def matches(browser, live_server, tmp_path_factory):
     """One match of each game, and a browser context whose session scores them all."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    ids = {game: import_match(page, live_server, game, tmp_path_factory.mktemp("files")) for game in NAMES}
+    files = tmp_path_factory.mktemp("files")
+    ids = {game: import_match(page, live_server, game, files) for game in NAMES}
+    finished = import_match(page, live_server, "third_wheel", files, settings={}, hands=40)  # played to the end
+    page.goto(f"{live_server}/matches/{finished}")
+    assert page.locator("#game-over").count() == 1
+    watcher = page.locator("#watcher-url").input_value()
     state = context.storage_state()
     context.close()
-    return ids, state
+    return ids, state, finished, watcher
 
 
 @pytest.mark.parametrize("mode", ["320px", "200% text", "landscape", "tablet"])
 def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches, mode):
-    ids, state = matches
+    ids, state, finished, watcher = matches
     viewport = {"320px": NARROW, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}[mode]
     context = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True, storage_state=state)
     page = context.new_page()
@@ -66,13 +72,25 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
         if mode == "200% text":
             text_size(page, 200)
         found = {}
-        paths = ["/", "/matches/new", "/referee", "/import"] + [p for game, i in ids.items() for p in pages_of(game, i)]
+        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}"] + [
+            p for game, i in ids.items() for p in pages_of(game, i)]
         for path in paths:
             page.goto(live_server + path)
             problems = layout_problems(page)
             if problems:
                 found[path] = problems[:5]
         assert not found, found
+        watching = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True)
+        try:
+            tab = watching.new_page()
+            tab.goto(live_server + "/")
+            if mode == "200% text":
+                text_size(tab, 200)
+            tab.goto(watcher)
+            assert tab.locator(".live-status").count() == 1
+            assert layout_problems(tab) == []
+        finally:
+            watching.close()
     finally:
         context.close()
 
@@ -93,15 +111,16 @@ def axe_check(page) -> list[str]:
 
 
 def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, matches):
-    ids, state = matches
+    ids, state, finished, watcher = matches
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=state)
     page = context.new_page()
     try:
         found = {}
-        paths = ["/", "/matches/new", "/referee", "/import"] + [p for game, i in ids.items() for p in pages_of(game, i)]
+        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}", watcher] + [
+            p for game, i in ids.items() for p in pages_of(game, i)]
         paths += [f"/rules/{game}" for game in NAMES]
         for path in paths:
-            page.goto(live_server + path)
+            page.goto(path if path.startswith("http") else live_server + path)
             violations = axe_check(page)
             if violations:
                 found[path] = violations
