@@ -51,14 +51,15 @@ def setup_changes(before: Any, after: Any, labels: dict[str, str]) -> list[str]:
     for name in list(old_settings) + [k for k in new_settings if k not in old_settings]:
         if old_settings.get(name) != new_settings.get(name):
             label = labels.get(name, name.replace("_", " "))
-            lines.append(f"{label}: {_setting(old_settings.get(name))} → {_setting(new_settings.get(name))}")
+            lines.append(f"{label}: {setting_text(old_settings.get(name))} → {setting_text(new_settings.get(name))}")
     a, b = before.get("first_dealer"), after.get("first_dealer")
     if a != b and isinstance(a, int) and isinstance(b, int) and max(a, b) < len(new_names):
         lines.append(f"first dealer: {new_names[a]} → {new_names[b]}")
     return lines
 
 
-def _setting(value: Any) -> str:
+def setting_text(value: Any) -> str:
+    """A setting's value in words (the match log, and the confirmation of a settings change)."""
     if isinstance(value, bool):
         return "on" if value else "off"
     if value is None:

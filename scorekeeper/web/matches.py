@@ -19,6 +19,7 @@ from ..engine import Match, MatchError, replay
 from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view
+from .changes import setting_text
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -440,20 +441,10 @@ def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
     for s in GAMES[info["game"]].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
-            lines.append(f"{s.label}: {_setting_text(old)} → {_setting_text(new)}")
+            lines.append(f"{s.label}: {setting_text(old)} → {setting_text(new)}")
     if first_dealer != info["first_dealer"]:
         lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
     return lines
-
-
-def _setting_text(value) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "off"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return str(value).replace("_", " ")
 
 
 def _totals_change(before, after) -> list[str]:
