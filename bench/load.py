@@ -361,7 +361,11 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=8, help="phones starting matches at once before the run")
     parser.add_argument("--starts-each", type=int, default=5, help="matches each of those phones starts")
     parser.add_argument("--idle", type=int, default=300, help="idle sockets held open during the run")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     args = parser.parse_args()
+    if args.smoke:
+        args.scorers, args.watchers, args.seconds, args.save_every = 3, 6, 3.0, 1.0
+        args.workers, args.starts, args.starts_each, args.idle = 4, 2, 2, 5
     report(args, run(args))
 
 
