@@ -66,9 +66,10 @@ def sheet_of(match_id: int) -> dict:
 def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int | None = None) -> str:
     """The print view of ``sheets``; ``dialog=1`` (the match page's Print button) asks
     app.js to open the print dialog once the page is there."""
-    args: dict[str, Any] = request.args.to_dict(flat=False)
-    args.pop("dialog", None)
     endpoint, where = request.endpoint or "", request.view_args or {}
+    # a query argument named like one of the path's (?match_id=) would clash with it in url_for
+    args: dict[str, Any] = {k: v for k, v in request.args.to_dict(flat=False).items() if k not in where}
+    args.pop("dialog", None)
     switched: dict[str, Any] = dict(args, appendix=["off"]) if appendix else {k: v for k, v in args.items() if k != "appendix"}
     links = {"here": url_for(endpoint, **where, **args), "switch": url_for(endpoint, **where, **switched)}
     return render_template("print.html", sheets=sheets, appendix=appendix, heading=heading, single=single,
