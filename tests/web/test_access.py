@@ -55,26 +55,26 @@ def renew(client, match_id: int, kind: str) -> None:
     assert client.post(f"/matches/{match_id}/links/renew", data={"kind": kind}).status_code == 303
 
 
-def variants(app, match_id: int, game: str, old: dict):
-    """Every request the walk makes: (label, method, url, data) built for the secret
-    match and for a match that does not exist, side by side, from every rule of the
-    app's URL map, with the id in the path, in the query and in a form."""
+def variants(app, match_id: int, game: str, old_links: list[str]):
+    """Every request the walk makes: (label, method, place, the request for the secret
+    match, the same request for a match that does not exist), built from every rule of
+    the app's URL map, with the id in the path, in the query and in a form;
+    ``old_links``: the tokens the phones walked had, now renewed."""
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        paths = [({}, {})]  # (values for the secret match, values for a missing one)
+        paths: list[tuple[dict, dict]] = [({}, {})]  # (values for the secret match, values for a missing one)
         for arg in sorted(rule.arguments):
             converter = rule._converters[arg]
+            options: list[tuple] = [("x", "x")]
             if arg == "match_id":
                 options = [(match_id, MISSING_ID)]
             elif isinstance(converter, IntegerConverter):  # a hand number, or an id under another name
                 options = [(1, 1), (match_id, MISSING_ID)]
             elif arg == "game":
                 options = [(game, game)]
-            elif arg == "token":  # the links a revoked phone still has in its browser history
-                options = [(old["scorer_token"], FAKE_TOKEN), (old["watcher_token"], FAKE_TOKEN)]
-            else:
-                options = [("x", "x")]
+            elif arg == "token":  # the links a renewed phone still has in its browser history
+                options = [(token, FAKE_TOKEN) for token in old_links]
             paths = [({**s, arg: a}, {**m, arg: b}) for s, m in paths for a, b in options]
         extras = [({}, {})] + [({p: match_id}, {p: MISSING_ID}) for p in ID_PARAMS] + [
             ({"date": DATE}, {"date": MISSING_DATE}),
@@ -85,10 +85,37 @@ def variants(app, match_id: int, game: str, old: dict):
                     rule.build(missing_values, append_unknown=False)[1])
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 for secret_extra, missing_extra in extras:
-                    where = ["query"] + (["form"] if method == "POST" else [])
-                    for place in where:
+                    for place in ["query"] + (["form"] if method == "POST" else []):
                         yield (f"{method} {urls[0]} {place} {secret_extra}", method, place,
                                (urls[0], secret_extra), (urls[1], missing_extra))
+
+
+def walk(app, owner, phones: dict, match_id: int, old_links: list[str]) -> set:
+    """Every request of ``variants`` from each phone: a list of what went wrong, and
+    the requests whose answer to the owner shows the match (they can leak)."""
+    problems: list[str] = []
+    shown_to_owner = set()
+    for label, method, place, (url, extra), (missing_url, missing_extra) in variants(
+            app, match_id, "third_rail", old_links):
+        for who, phone in phones.items():
+            answer = send(phone, method, place, url, extra)
+            missing = send(phone, method, place, missing_url, missing_extra)
+            words = leaked(answer, extra)
+            if answer.status_code >= 500:
+                problems.append(f"{who}: {label} -> {answer.status_code}")
+            if words:
+                problems.append(f"{who}: {label} -> {answer.status_code} shows {words}")
+            if answer.status_code != missing.status_code:
+                problems.append(f"{who}: {label} -> {answer.status_code}, but {missing.status_code} "
+                                "for a match that does not exist")
+        if method == "GET":
+            seen = send(owner, method, place, url, extra)
+            if seen.status_code >= 500:
+                problems.append(f"owner: {label} -> {seen.status_code}")
+            if leaked(seen, extra):
+                shown_to_owner.add((url.split("?")[0], tuple(extra)))
+    assert not problems, f"{len(problems)} requests:\n" + "\n".join(problems[:40])
+    return shown_to_owner
 
 
 def send(client, method: str, place: str, url: str, extra: dict):
@@ -116,39 +143,18 @@ def test_no_route_shows_a_match_to_a_phone_without_its_grant(walk_app):
     assert lost_scorer.get(f"/w/{old['watcher_token']}").status_code == 200
     assert lost_watcher.get(f"/w/{old['watcher_token']}").status_code == 200
     assert NAMES[0] in text(lost_scorer.get(f"/matches/{match_id}/export.csv"))  # they could read it
-    renew(owner, match_id, "scorer")
-    renew(owner, match_id, "watcher")
     start(other, "third_wheel", ["Ann", "Bob", "Cy"], date="2019-05-05")  # a phone with matches of its own
-    phones = {"stranger": stranger, "other phone": other, "renewed scorer": lost_scorer,
-              "renewed watcher": lost_watcher}
-    shown_to_owner = set()
-    problems = []
-    count = 0
-    for label, method, place, (url, extra), (missing_url, missing_extra) in variants(app, match_id, "third_rail", old):
-        for who, phone in phones.items():
-            count += 1
-            answer = send(phone, method, place, url, extra)
-            missing = send(phone, method, place, missing_url, missing_extra)
-            words = leaked(answer, extra)
-            if answer.status_code >= 500:
-                problems.append(f"{who}: {label} -> {answer.status_code}")
-            if words:
-                problems.append(f"{who}: {label} -> {answer.status_code} shows {words}")
-            if answer.status_code != missing.status_code:
-                problems.append(f"{who}: {label} -> {answer.status_code}, but {missing.status_code} "
-                                "for a match that does not exist")
-        if method == "GET":
-            seen = send(owner, method, place, url, extra)
-            if seen.status_code >= 500:
-                problems.append(f"owner: {label} -> {seen.status_code}")
-            if leaked(seen, extra):
-                shown_to_owner.add((url.split("?")[0], tuple(extra)))
-    assert not problems, f"{len(problems)} of {count} requests:\n" + "\n".join(problems[:40])
+    renew(owner, match_id, "scorer")
+    shown = walk(app, owner, {"stranger": stranger, "other phone": other, "renewed scorer": lost_scorer},
+                 match_id, [old["scorer_token"]])
+    renew(owner, match_id, "watcher")
+    walk(app, owner, {"renewed watcher": lost_watcher, "renewed scorer": lost_scorer},
+         match_id, [old["scorer_token"], old["watcher_token"]])
     # the walk reaches the pages that do show the match, to the phone that may see it
     for expected in [(f"/matches/{match_id}", ()), (f"/matches/{match_id}/export.json", ()),
                      ("/referee/third_rail", ("match",)), ("/print", ("match",)), ("/print", ("date",)),
                      (f"/matches/{match_id}/board", ()), (f"/matches/{match_id}/tally", ())]:
-        assert expected in shown_to_owner, expected
+        assert expected in shown, expected
 
 
 # --- a new scorer link shuts the lost phone out -----------------------------------------
