@@ -25,6 +25,7 @@ SECRETS = NAMES + [NOTE]
 DATE = "2019-03-07"  # the secret match's date; no other match has it
 MISSING_ID, MISSING_DATE, MISSING_NAMES = 987654, "2019-03-08", ("Nobodyhere", "Noonethere")
 FAKE_TOKEN = "x" * 22
+PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")  # <converter(args):name> in a rule
 ID_PARAMS = ("match", "match_id", "id", "number", "previous")  # where a match id could travel besides the path
 
 
@@ -64,12 +65,13 @@ def variants(app, match_id: int, game: str, old_links: list[str]):
         if rule.endpoint == "static":
             continue
         paths: list[tuple[dict, dict]] = [({}, {})]  # (values for the secret match, values for a missing one)
+        converters = {name: kind or "default" for kind, name in PLACEHOLDER.findall(rule.rule)}
         for arg in sorted(rule.arguments):
-            converter = rule._converters[arg]
             options: list[tuple] = [("x", "x")]
             if arg == "match_id":
                 options = [(match_id, MISSING_ID)]
-            elif isinstance(converter, IntegerConverter):  # a hand number, or an id under another name
+            elif issubclass(app.url_map.converters[converters[arg]], IntegerConverter):
+                # a hand number, or a match id under another name
                 options = [(1, 1), (match_id, MISSING_ID)]
             elif arg == "game":
                 options = [(game, game)]
