@@ -97,7 +97,7 @@ def access_to(match_id: int) -> str | None:
 
 def can_read(match_id: int) -> bool:
     """May this device see the match (its page, log, print view, exports, board)?
-    For a view whose URL has no ``match_id`` (printing several matches at once)."""
+    ``page.load`` asks it of every match a view reads, whatever carried the id."""
     return access_to(match_id) is not None
 
 
