@@ -11,6 +11,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import random_match
 from scorekeeper.web import access, view
+from scorekeeper.web.db import get_db
 
 from .helpers import page_of, record, start, text
 
@@ -302,7 +303,10 @@ def test_a_match_this_device_may_not_read_makes_the_whole_print_a_404(app, clien
     assert "Third Hand" not in text(response)  # nothing of the readable one either
     assert asked == [hand, wheel]
     assert client.get(f"/print?match={hand}&match={spades}").status_code == 200
-    # by date, only the matches this device may read are printed
+    # by date, only the matches this device may read are printed (from its grants in the store)
+    monkeypatch.undo()
+    with app.app_context(), store.writing(get_db()) as db:
+        db.execute("delete from device_matches where match_id = ?", [wheel])
     response = client.get("/print?date=2026-11-20")
     assert sheet_titles(response) == ["Third Hand", "Dummy Hand Spades"]
 
