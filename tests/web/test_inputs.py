@@ -121,3 +121,5 @@ def test_search_known_players_and_stats_ignore_invisible_characters(app, client)
     people = text(client.get("/players"))
     assert " 2 matches · 0 won of 0 finished " in people
     assert client.get("/stats", query_string={"player": "\u2060Ann"}).status_code == 200
+    invisible = client.get("/stats", query_string={"player": "\u200b"})
+    assert invisible.status_code == 400 and "Say which player" in text(invisible)
