@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
-from .engine import Match, MatchError, MatchResult, replay
+from .engine import Match, MatchError, MatchResult, replay, without_nulls
 from .games.base import Problem, rule, show
 
 FORMAT = "scorekeeper-match-1"
@@ -86,7 +87,8 @@ def parse(doc: Any) -> Match:
     problems += note_problems(doc.get("note"))
     if problems:
         raise MatchError.of(problems)
-    return Match(
+    # and inside a hand too: the hands are kept (and imported) without them
+    return without_nulls(Match(
         game=doc["game"],
         players=doc["players"],
         settings=doc.get("settings", {}),
@@ -94,19 +96,25 @@ def parse(doc: Any) -> Match:
         hands=doc.get("hands", []),
         date=doc.get("date"),
         note=doc.get("note"),
-    )
+    ))
+
+
+# Exactly YYYY-MM-DD in ASCII digits: date.fromisoformat alone also takes week dates
+# ("2024-W01-1"), compact forms ("20240101") and other digits ("２０２４-01-01").
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def date_problems(value: Any) -> list[Problem]:
+    """Problems with a match's day: exactly YYYY-MM-DD, a real calendar day."""
     if value is None:
         return []
-    try:
-        if not isinstance(value, str) or len(value) != 10:
-            raise ValueError
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return [rule("date", f"must be a day as YYYY-MM-DD, got {show(value)}")]
-    return []
+    if isinstance(value, str) and DATE.fullmatch(value):
+        try:
+            datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
+            return []
+        except ValueError:
+            pass
+    return [rule("date", f"must be a day as YYYY-MM-DD, got {show(value)}")]
 
 
 def note_problems(value: Any) -> list[Problem]:

@@ -203,6 +203,18 @@ def m006_player_stats(db: Database) -> None:
         _refresh_players(db, row["id"], match, result)
 
 
+@migrations()
+def m007_name_keys_ignore_invisible(db: Database) -> None:
+    """Names are now compared ignoring invisible characters (``names.same_name``): the
+    folded names kept for the history search and the stats are folded again."""
+    for key, name in db.execute("select distinct name_key, name from match_players").fetchall():
+        if same_name(name) != key:
+            db.execute("update match_players set name_key = ? where name = ?", [same_name(name), name])
+    for match_id, players in db.execute("select id, players from matches").fetchall():
+        db.execute("update summaries set names = ? where match_id = ?",
+                   ["\x1f".join(same_name(n) for n in json.loads(players)), match_id])
+
+
 MAX_HANDS = 1000  # hands one match can hold
 MAX_LOG = 5000  # changes one match's log keeps: every save, edit, undo and note change is one
 

@@ -335,6 +335,11 @@ class Game:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        """The hand fields that may be left out at this table (null for one of them
+        means left out): by default those not required."""
+        return tuple(f for f in self.hand_fields if f not in self.required_fields)
+
     def check_settings(self, settings: dict) -> list[Problem]:
         """Rules between settings (each already valid on its own)."""
         return []

@@ -199,6 +199,11 @@ class ThirdRail(Game):
     # Either form will do, so neither is required; check_hand insists on exactly one.
     required_fields = ()
 
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        # Either form will do, so neither is optional on its own; other tricks only
+        # while the bonus that counts them is off (the ruling on other_tricks).
+        return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")
+
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         return self._check_form(hand, table) + self._check_trump(hand, table)

@@ -13,6 +13,7 @@ from wtforms import Form, SelectField, StringField
 from .. import store
 from ..engine import same_name
 from ..games import GAMES
+from ..names import is_empty
 from . import access, partials, view
 from .db import get_db
 from .errors import render_error
@@ -44,7 +45,7 @@ class ComparePlayersForm(Form):
 
 def _name(arg: str) -> str:
     value = request.args.get(arg, "")
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or is_empty(value):  # invisible characters only: no name either
         raise Refused(400, f"Say which player: add ?{arg}=<a name> to the address.")
     if len(value) > 40:
         raise Refused(400, "A name is at most 40 characters.")

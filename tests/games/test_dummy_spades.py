@@ -291,8 +291,6 @@ def test_hand_after_the_end_is_refused():
     ({"dummy_tricks": True}, "dummy_tricks: must be a whole number, got true"),
     ({"nils": [[], []]}, "nils: must be a list of 3 lists, one per seat, of the hands each player bid nil on, "
                          "got [[], []]"),
-    ({"nils": None}, "nils: must be a list of 3 lists, one per seat, of the hands each player bid nil on, "
-                     "got null"),
     ({"nils": [[], 1, []]}, 'nils[1] (Bob): must be a list of seat numbers and/or "dummy", got 1'),
     ({"nils": [[3], [], []]}, 'nils[0] (Ann): each entry must be a seat 0 to 2 or "dummy", got 3'),
     ({"nils": [[], ["Dummy"], []]}, 'nils[1] (Bob): each entry must be a seat 0 to 2 or "dummy", got "Dummy"'),
