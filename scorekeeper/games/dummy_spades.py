@@ -322,7 +322,7 @@ class DummySpades(Game):
             "Failed: −10 × bid.",
             f"Nil on a hand of your team this deal: +{nil_value} if it took no tricks, else −{nil_value}; "
             "a nil on the other team's hand does not apply.",
-            (f"Bags: at {plural(limit, 'bag')} lose {settings['bag_penalty']} points and take "
+            (f"Bags: at {plural(limit, 'bag')} lose {plural(settings['bag_penalty'], 'point')} and take "
              f"{plural(limit, 'bag')} off."
              if limit else "Bags carry no penalty (bag limit off)."),
             f"The game ends when a total reaches {settings['target']}"
