@@ -125,3 +125,29 @@ def test_no_slips_on_the_pages_that_show_them(app, client):
         assert response.status_code == 200, path
         found += [f"{path}: {slip}" for slip in slips(words_of(response.get_data(as_text=True)))]
     assert not found, "\n".join(found)
+
+
+def wheel(bid, tricks, **more):
+    return {"trump": "wyrms", "mode": "high", "wheel": False, "bid": bid, "tricks": tricks, **more}
+
+
+def test_the_banners_say_the_deal_count_as_it_is(app, client):
+    # Ann deals hand 1 and, out of turn, hand 2; Bob deals hand 3: the usual 3 hands, and Cy has not dealt
+    hands = [wheel(5, [5, 4, 2]), wheel(5, [5, 4, 2], dealer=0), wheel(5, [4, 5, 2])]
+    match = Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 1, "target": 0}, hands=hands)
+    match_id = store_match(app, match)
+    on = words_of(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert "Playing on Every player deals once and Cy has not dealt yet: the game goes on." in on
+    match.hands.append(wheel(5, [4, 2, 5]))
+    over = words_of(client.get(f"/matches/{store_match(app, match)}").get_data(as_text=True))
+    assert "Game over Ann wins Every player has dealt at least once (Ann twice), and Ann wins with 18." in over
+    assert "dealt once," not in over
+
+
+def test_three_winners_are_named_as_a_list(app, client):
+    # every hand exact with tied setters: after three deals all three have 7
+    hands = [wheel(5, [5, 3, 3]), wheel(5, [3, 5, 3]), wheel(5, [3, 3, 5])]
+    match_id = store_match(app, Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 1, "target": 0},
+                                      hands=hands))
+    words = words_of(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert "Ann, Bob and Cy share the win" in words
