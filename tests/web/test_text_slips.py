@@ -150,4 +150,4 @@ def test_three_winners_are_named_as_a_list(app, client):
     match_id = store_match(app, Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 1, "target": 0},
                                       hands=hands))
     words = words_of(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    assert "Ann, Bob and Cy share the win" in words
+    assert "Game over Ann, Bob and Cy share the win Every player" in words  # the heading, then the why
