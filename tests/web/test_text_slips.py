@@ -151,3 +151,12 @@ def test_three_winners_are_named_as_a_list(app, client):
                                       hands=hands))
     words = words_of(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert "Game over Ann, Bob and Cy share the win Every player" in words  # the heading, then the why
+
+
+def test_a_preview_that_ends_in_a_three_way_share_names_them_as_a_list(app, client):
+    hands = [wheel(5, [5, 3, 3]), wheel(5, [3, 5, 3])]  # Cy deals the third: exact, setters tied on 3
+    match_id = store_match(app, Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 1, "target": 0},
+                                      hands=hands))
+    third = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 3, "tricks_1": 3, "tricks_2": 5}
+    words = words_of(client.post(f"/matches/{match_id}/hands/preview", data=third).get_data(as_text=True))
+    assert "This ends the game: Ann, Bob and Cy share the win." in words
