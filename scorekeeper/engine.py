@@ -273,7 +273,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
         winners = ending.winners
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
-        lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
+        lines = scored.explanation + what_happens_next(game, table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
                                   scored.warnings, None if deal is None else deal.why))
         if deal is not None:
@@ -294,19 +294,23 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     )
 
 
-def what_happens_next(table: Table, in_turn: int, dealer: int, ending: Ending, deal: NextDeal | None) -> list[str]:
-    """The explanation's last lines: a deal out of turn, then the end of the game or
-    who deals next, each with its reason."""
+def what_happens_next(game: Game, table: Table, in_turn: int, dealer: int, ending: Ending,
+                      deal: NextDeal | None) -> list[str]:
+    """The explanation's last lines: a deal out of turn and what it meant in the game,
+    then the end of the game or who deals next, each with its reason."""
     names = table.players
     lines = []
     if dealer != in_turn:
-        lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal); "
-                     f"the deal goes on from {names[dealer]}.")
+        lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
+                     f"{game.dealt_out_of_turn(table, dealer)}.")
     if deal is None:
         lines.append(f"Game over: {ending.why}.")
     else:
-        why = f"{ending.why}. " if ending.why else ""
-        lines.append(f"{why}{names[deal.seat]} deals next: {deal.why}.")
+        why = f"{ending.why[:1].upper()}{ending.why[1:]}. " if ending.why else ""
+        # after a deal out of turn "the deal passes left" would not say from whom
+        reason = f"{deal.why} from {names[dealer]}" if dealer != in_turn and deal.why == NextDeal(0).why \
+            else deal.why
+        lines.append(f"{why}{names[deal.seat]} deals next: {reason}.")
     return lines
 
 

@@ -362,6 +362,14 @@ class Game:
     def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
         return NextDeal(table.left_of(dealer))
 
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        """What it means in this game that ``dealer`` dealt the hand out of turn: who
+        then held which role (a clause for the explanation, after "Ann dealt this hand
+        out of turn (it was Bob's deal): ")."""
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
+                "was first after the dealer")
+
     def ending(self, table: Table, progress: Progress) -> Ending:
         """Whether the game is over after this hand, and why (or why not)."""
         return target_ending(table.players, progress.totals, table.settings["target"], strictly=self.past_target)
@@ -688,6 +696,16 @@ def ordinal(n: int) -> str:
 def played(index: int) -> str:
     """A card's place in a trick from its index in play order: "led", "played 2nd"."""
     return "led" if index == 0 else f"played {ordinal(index + 1)}"
+
+
+def times(count: int) -> str:
+    """ "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 trick", "0 tricks", "2 tricks"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def name_list(names: list[str]) -> str:

@@ -316,6 +316,11 @@ class ThirdHand(Game):
             f"Points the holder needs to make the contract: {needs}.",
         ]
 
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
+                "non-dealer (bid first)")
+
     def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         first, second = scored.scores

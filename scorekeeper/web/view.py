@@ -71,7 +71,7 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     hands_left = GAMES[game].hands_left(settings, result.dealt, result.next_dealer)
     if hands_left is not None:
         total_hands = played + hands_left
-        lines.append(f"{played} hands played" if result.finished or not hands_left
+        lines.append(f"{played} hand{'' if played == 1 else 's'} played" if result.finished or not hands_left
                      else f"hand {played + 1} of {total_hands}")
         if percent is None and total_hands:
             percent = round(100 * played / total_hands)
