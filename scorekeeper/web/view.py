@@ -154,8 +154,8 @@ def setting_text(kind: str, value) -> str:
     """A setting's value as a person reads it: on/off, "9 60, 10 65, …", "off" for none."""
     if kind == "bool":
         return "on" if value else "off"
-    if kind == "table":
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if kind == "table":  # a line break only between pairs: "9 60," never splits from its rank
+        return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
     if value is None:
         return "off"
     return str(value).replace("_", " ")

@@ -246,3 +246,31 @@ def test_the_print_button_without_javascript_opens_the_print_view(browser, live_
     finally:
         context.close()
 
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_print_views_fit_a_phone_screen(browser, printer, live_server, width):
+    """On a phone the sheet's grid scrolls in its own box; the page itself never scrolls
+    sideways, at the default text size or at 200% (a long settings line wraps)."""
+    from .layout import text_size
+
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True,
+                                  storage_state=printer[0].storage_state())
+    page = context.new_page()
+    try:
+        for percent in (100, 200):
+            page.goto(f"{live_server}/")
+            if percent == 200:
+                text_size(page, 200)
+            wide = []
+            for (game, hands), match_id in printer[1].items():
+                if hands != 12:
+                    continue
+                for path in (f"/matches/{match_id}/print", f"/matches/{match_id}/print/blank", f"/print/blank/{game}"):
+                    page.goto(live_server + path)
+                    sizes = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                    if sizes[0] > sizes[1]:
+                        wide.append(f"{path} at {percent}% text: {sizes[0]} px wide in {sizes[1]} px")
+            assert not wide, wide
+    finally:
+        context.close()
