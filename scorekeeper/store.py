@@ -938,6 +938,17 @@ def player_list(db: Database, device: str | None) -> list[dict]:
     return sorted(people.values(), key=lambda p: (-p["matches"], p["key"]))
 
 
+def met_players(db: Database, device: str | None, name_key: str) -> set[str]:
+    """The keys of the players who sat at a table with ``name_key`` in a match ``device``
+    may open: head-to-head offers only them."""
+    rows = db.execute(
+        "select distinct q.name_key from device_matches d join match_players p on p.match_id = d.match_id "
+        "join match_players q on q.match_id = p.match_id join matches m on m.id = p.match_id "
+        "where d.device_id = ? and m.deleted_at is null and p.name_key = ? and q.name_key != p.name_key",
+        [device or "", name_key]).fetchall()
+    return {key for (key,) in rows}
+
+
 def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
     """Every match ``device`` may open (its id and the match as recorded), in the order
     they were started."""

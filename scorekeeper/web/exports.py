@@ -14,6 +14,7 @@ from flask_wtf.file import FileField, FileRequired
 from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
+from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
 from . import access, page, security, view
 from .db import get_db
@@ -27,9 +28,10 @@ class ImportMatchForm(FlaskForm):
 
 
 def file_stem(info: dict) -> str:
-    """A download name a person recognises: game, date and players."""
+    """A download name a person recognises: game, date, the match's number (two matches of one
+    evening with the same players must not overwrite each other) and players."""
     players = "-".join(info["players"])
-    stem = f"{info['game']}-{info['date'] or 'match'}-{players}"
+    stem = f"{info['game']}-{info['date'] or 'undated'}-match{info['id']}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 
@@ -160,20 +162,27 @@ def export_json(match_id: int):
 
 
 def csv_rows(info: dict):
-    """A header, then a row per hand: inputs, each player's points and total."""
-    match = info["match"]
-    result = replay(match)
-    players = result.players
-    counter = GAMES[match.game].seat_counter  # bags: a column per player beside the total
-    header = ["hand", "dealer", "inputs"]
-    for name in players:
-        header += [f"{name} points", f"{name} total"] + ([f"{name} {counter}"] if counter else [])
+    """A header, then a row per hand: the score sheet's own columns (each hand's bids,
+    tricks, contract... as the game prints them), each player's points and total, and the
+    explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
+    sheet = view.score_sheet(info, page.replayed(info))
+    layout = sheet["layout"]
+    header = ["hand", "dealer"] + [column.key for column in layout.hand]
+    for name in sheet["players"]:
+        header += [f"{name} {column.key}" for column in layout.seat]
     yield header + ["explanation"]
-    for scored, hand in zip(result.hands, match.hands):
-        row = [scored.number, players[scored.dealer], view.hand_summary(match.game, hand, players, scored.extra, scored.dealer)]
-        for seat in range(len(players)):
-            row += [scored.scores[seat], scored.totals[seat]] + ([scored.extra[counter][seat]] if counter else [])
-        yield row + ["\n".join(scored.explanation)]
+    for row in sheet["rows"]:
+        cells = [row["number"], row["dealer_name"]] + [csv_cell(cell) for cell in row["hand"]]
+        for seat_cells in row["seats"]:
+            cells += [csv_cell(cell) for cell in seat_cells]
+        yield cells + ["\n".join(row["explanation"])]
+
+
+def csv_cell(cell: SheetCell) -> str | int:
+    """A sheet cell's text with its mark; a whole number stays a number for the spreadsheet."""
+    text = " ".join(part for part in (cell.text, cell.mark) if part).replace("\u2212", "-")
+    number = text.removeprefix("+")
+    return int(number) if number.lstrip("-").isdigit() and number.isascii() else text
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

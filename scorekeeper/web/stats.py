@@ -191,7 +191,8 @@ def player():
     sections: list[dict] = [{"key": key, "title": view.game_title(key), "summary": summary(game_rows),
                              "figures": game_figures(key, game_rows), "trend": trend(key, game_rows)}
                             for key, game_rows in games.items()]
-    others = [p for p in store.player_list(get_db(), access.device()) if p["key"] != same_name(name)]
+    met = store.met_players(get_db(), access.device(), same_name(name))
+    others = [p for p in store.player_list(get_db(), access.device()) if p["key"] in met]
     form = ComparePlayersForm(data={"player": shown})
     form.other.choices = [(p["name"], p["name"]) for p in others]
     chart = win_rate_svg([(s["title"], s["summary"]["rate_value"]) for s in sections])

@@ -375,3 +375,14 @@ def test_a_finished_match_prints_a_fresh_sheet_with_the_same_names(app, client):
     assert "A new game with the same players and settings" in text(response)
     _, body = grid_rows(response.get_data(as_text=True))
     assert body[0][0][1] == "1" and "carried" not in text(response)
+
+
+def test_a_hand_dealt_out_of_turn_is_marked_on_the_sheet(app, client):
+    # Ann deals hand 1; Cy (not Bob, whose deal it was) deals hand 2
+    hands = [{"scoring_tricks": [1, 2, 2], "other_tricks": [4, 4, 4]},
+             {"scoring_tricks": [2, 2, 1], "other_tricks": [4, 4, 4], "dealer": 2}]
+    match_id = store_match(app, Match("third_rail", ["Ann", "Bob", "Cy"], hands=hands, date="2026-11-20"))
+    html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
+    _, body = grid_rows(html)
+    assert [t for _, t in body[0]][1] == "D 1" and [t for _, t in body[1]][7] == "D* 1"
+    assert "D* dealt the hand out of turn" in text(client.get(f"/matches/{match_id}/print"))
