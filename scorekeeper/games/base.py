@@ -476,7 +476,6 @@ class Game:
         most = self.most_in_a_hand(settings, table.seats)
         least = self.least_in_a_hand(settings, table.seats)
         best = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == best]
         seat_lines: list[Need] = []
         for seat, total in enumerate(totals):
             lines: list[str] = []

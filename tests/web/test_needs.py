@@ -72,8 +72,7 @@ def test_third_wheel_can_no_longer_win_names_its_assumption(app, client):
 
 
 def test_third_wheel_with_everyone_level_and_no_target_every_player_has_a_line(app, client):
-    seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"],
-                                                    {"deals_each": 2, "target": 0}))
+    seats, _, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 2, "target": 0}))
     assert seats == {"Ann": "is level with Bob and Cy on 0.", "Bob": "is level with Ann and Cy on 0.",
                      "Cy": "is level with Ann and Bob on 0."}
     assert out == set()
