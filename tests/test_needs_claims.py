@@ -165,3 +165,47 @@ def test_every_line_says_something_and_distances_are_above_the_floor():
                 if lose_at is not None and result.totals[seat] <= lose_at:
                     told = " ".join(need["lines"])
                     assert f"at or below {lose_at}" in told and "tied" in told, told
+
+
+def test_third_hand_catch_up_holds_for_every_hand_it_names():
+    """Bob, behind Ann, is told how one hand catches up. Every valid hand (each split of the
+    card points, each pair of bids, either dealer, contract values anyone can make or nobody
+    can) that fits what the line names must close the gap; "cannot" means none does."""
+    from scorekeeper.games.base import Progress, Table
+    from scorekeeper.games.third_hand import POSSIBLE_POINTS, RANKS
+
+    game = GAMES["third_hand"]
+    outcomes = []  # (Bob's card points over Ann's, how the contract went, doubled, Bob's gain on Ann)
+    for value in (0, 75, 150):
+        table = Table(("Ann", "Bob"), game.defaults() | {"contract_values": dict.fromkeys(RANKS, value)})
+        for dealer in (0, 1):
+            for bids in [[a, b] for a in (None, "9", "A") for b in (None, "10", "K")]:
+                hand = {"bids": bids, "trump": "hearts", "points": [0, 140]}
+                if game.check_hand(hand, table, dealer):
+                    continue
+                for ann, bob in POSSIBLE_POINTS:
+                    scored = game.score_hand(dict(hand, points=[ann, bob]), table, dealer, None)
+                    holder, made = scored.extra.get("holder"), scored.extra.get("made")
+                    kind = ("none" if holder is None else "bob_made" if holder == 1 and made
+                            else "ann_failed" if holder == 0 and not made else "other")
+                    outcomes.append((bob - ann, kind, None not in bids, scored.scores[1] - scored.scores[0]))
+    table = Table(("Ann", "Bob"), game.defaults())
+    for gap in sorted({*range(1, 430, 9), 139, 140, 141, 279, 280, 281, 419, 420, 421}):
+        line = game.needs(table, Progress([300, 300 - gap], 1, None, [1, 0]), 0).seats[1].lines[-1]
+        if line.startswith("cannot catch up"):
+            assert all(gain < gap for *_, gain in outcomes), line
+            continue
+        ways = {"none": re.search(r"(\d+) more card points? than Ann with no contract", line),
+                "contract": re.search(r"(\d+) more (?:card points than Ann )?with a contract Bob makes", line),
+                "doubled": re.search(r"(\d+) more (?:if it is doubled|card points than Ann with a doubled)", line)}
+        assert any(ways.values()), line
+        seen = set()
+        for diff, kind, doubled, gain in outcomes:
+            fits = [ways["none"] and kind == "none" and diff >= int(ways["none"].group(1)),
+                    ways["contract"] and kind in ("bob_made", "ann_failed") and diff >= int(ways["contract"].group(1)),
+                    ways["doubled"] and kind in ("bob_made", "ann_failed") and doubled
+                    and diff >= int(ways["doubled"].group(1))]
+            assert not any(fits) or gain >= gap, (gap, line, diff, kind, doubled, gain)
+            seen |= {i for i, fit in enumerate(fits) if fit}
+        # and no way named is one no hand can give
+        assert seen == {i for i, way in enumerate(ways.values()) if way}, (gap, line)

@@ -462,7 +462,7 @@ class Game:
         hands left is told so only "if the deal goes round in turn". A game adds its own
         lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
         settings, totals, names = table.settings, progress.totals, table.players
-        general = self.hand_needs(settings, table.seats)
+        general: list[str] = []
         target: int = settings.get("target") or 0
         has_target = is_whole(target) and target > 0
         if has_target:
@@ -473,6 +473,7 @@ class Game:
             general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
                            + ("(fewer if someone reaches the target; " if has_target else "(")
                            + "a deal out of turn can make it more).")
+        general += self.hand_needs(settings, table.seats)
         most = self.most_in_a_hand(settings, table.seats)
         least = self.least_in_a_hand(settings, table.seats)
         best = max(totals)
