@@ -409,10 +409,11 @@ class ThirdHand(Game):
         return []  # the most one hand can score helps nobody at the table; each player's catch-up line does
 
     def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
-        """How the player behind catches up in one hand, in card points. Without a contract
-        the gap closes by the difference in card points; with a contract the trailing player
-        makes, or the leader fails, by that difference and the contract's difference on top
-        (twice over doubled): 2 or 3 times the difference taken."""
+        """How the player behind catches up in one hand, in card points taken over the
+        leader: without a contract the gap closes by that difference; with a contract the
+        trailing player makes, or the leader fails, by twice it (three times doubled), since
+        the contract adds the difference once more (twice doubled) on top of the card points.
+        Only enough, never needed: a test checks the line against every possible hand."""
         other = 1 - seat
         gap = progress.totals[other] - progress.totals[seat]
         if gap <= 0:
@@ -423,7 +424,8 @@ class ThirdHand(Game):
         single, double, triple = gap, -(-gap // 2), -(-gap // 3)
         contract = f"a contract {me} makes or {them} fails"
         if single <= most:
-            how = (f"{single} more card {'point' if single == 1 else 'points'} than {them} with no contract, {double} more with {contract}, "
+            points = "card point" if single == 1 else "card points"
+            how = (f"{single} more {points} than {them} with no contract, {double} more with {contract}, "
                    f"or {triple} more if it is doubled")
         elif double <= most:
             how = f"{double} more card points than {them} with {contract}, or {triple} more if it is doubled"
