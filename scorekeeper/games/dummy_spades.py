@@ -277,11 +277,11 @@ class DummySpades(Game):
         if limit:
             more = limit - bags
             lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {penalty} points")
+                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
         if lose_at is not None:
             totals = progress.totals
             if totals[seat] > lose_at:
-                lines.append(f"is {totals[seat] - lose_at} points above {lose_at}")
+                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
             else:
                 top = [s for s, total in enumerate(totals) if total == max(totals)]
                 line = f"is on {totals[seat]}, at or below {lose_at}"
