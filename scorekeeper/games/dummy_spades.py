@@ -263,6 +263,13 @@ class DummySpades(Game):
         nil_value = settings["nil_value"]
         return max(10 * TRICKS + nil_value, 2 * nil_value)
 
+    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+        lose_at = table.settings["lose_at"]
+        if lose_at is None:
+            return []
+        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
+                "and a tie for the highest total means another hand is dealt."]
+
     def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
         lines = []
         limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
@@ -270,10 +277,19 @@ class DummySpades(Game):
         if limit:
             more = limit - bags
             lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {penalty} points")
+                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
         if lose_at is not None:
-            lines.append(f"is {progress.totals[seat] - lose_at} points above {lose_at} "
-                         f"(the game also ends when a total falls to {lose_at} or below)")
+            totals = progress.totals
+            if totals[seat] > lose_at:
+                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
+            else:
+                top = [s for s, total in enumerate(totals) if total == max(totals)]
+                line = f"is on {totals[seat]}, at or below {lose_at}"
+                if len(top) > 1:  # the only way play goes on (see ending)
+                    line += (f", which ends the game: play goes on only because "
+                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
+                             "(a tie for the highest total means another hand)")
+                lines.append(line)
         return lines
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:

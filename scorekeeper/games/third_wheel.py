@@ -119,6 +119,7 @@ class ThirdWheel(Game):
     )
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
+    tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
     field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
 

@@ -77,12 +77,12 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     if hands_left is not None:
         total_hands = played + hands_left
         lines.append(f"{played} hand{'' if played == 1 else 's'} played" if result.finished or not hands_left
-                     else f"hand {played + 1} of {total_hands}")
+                     else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
         if percent is None and total_hands:
             percent = round(100 * played / total_hands)
     lose_at = settings.get("lose_at")
     if isinstance(lose_at, int):
-        lines.append(f"ends if anyone falls to {lose_at}")
+        lines.append(f"a total of {lose_at} or below ends it too")
     return {"lines": lines, "percent": percent, "hands_left": hands_left}
 
 

@@ -93,7 +93,11 @@ def test_no_slips_in_what_a_game_says(key):
             texts = [*hand.explanation, hand.ending or "", view.next_why(Match(
                 match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
                 web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
-                " · ".join(game.hand_summary(match.hands[number - 1], result.players, hand.extra, hand.dealer))]
+                " · ".join(game.hand_summary(match.hands[number - 1], result.players, hand.extra, hand.dealer)),
+                " · ".join(view.progress(key, result.settings, result)["lines"])]
+            if not result.finished:  # the "What each player needs" panel
+                panel = view.needs(key, result)
+                texts += [*panel["table"]] + [f"{seat['name']} {line}" for seat in panel["seats"] for line in seat["lines"]]
             for text in texts:
                 found += slips(text)
                 said += 1
