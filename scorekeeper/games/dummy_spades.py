@@ -191,7 +191,8 @@ class DummySpades(Game):
         nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
                             + ((DUMMY, DUMMY),) for s in order)
         return [
-            FieldGroup("bids", "Bids (left of the dealer first)", "seat_int", order),
+            FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
+                       "seat_int", order),
             FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),

@@ -233,11 +233,14 @@ class ThirdWheel(Game):
     endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        # the table knows who calls what by name, not by seat: name them once the dealer is known
+        setter1, setter2, dealer_name = (("setter 1, left of the dealer", "setter 2", "The dealer") if dealer is None
+                                         else (players[(dealer + 1) % 3], players[(dealer + 2) % 3], players[dealer]))
         return [
-            FieldGroup("trump", "Trump (called by the left of the dealer)", "radio", choices=tuple((s, s) for s in SUITS)),
-            FieldGroup("mode", "High or low", "radio", choices=tuple((m, m) for m in MODES)),
-            FieldGroup("wheel", "The dealer took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
-            FieldGroup("bid", "Dealer's bid (0 to 11)", "int"),
+            FieldGroup("trump", f"Trump (called by {setter1})", "radio", choices=tuple((s, s) for s in SUITS)),
+            FieldGroup("mode", f"High or low (called by {setter2})", "radio", choices=tuple((m, m) for m in MODES)),
+            FieldGroup("wheel", f"{dealer_name} took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
+            FieldGroup("bid", f"{dealer_name}'s bid (0 to 11)", "int"),
             FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players))),
                        adds_up_to=TRICKS),
         ]

@@ -165,7 +165,7 @@ def csv_rows(info: dict):
     """A header, then a row per hand: the score sheet's own columns (each hand's bids,
     tricks, contract... as the game prints them), each player's points and total, and the
     explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
-    sheet = view.score_sheet(info, page.replayed(info))
+    sheet = view.score_sheet(info, replay(info["match"]))
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
     for name in sheet["players"]:
