@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .engine import Match, MatchError, MatchResult, replay
@@ -124,10 +124,12 @@ def loads(text: str | bytes) -> Match:
     return parse(_decode(text))
 
 
-def loads_history(text: str | bytes) -> list[Match]:
+def loads_history(text: str | bytes, max_matches: int | None = None, max_hands: int | None = None) -> list[Match]:
     """A history file (a JSON list of match documents, as ``dumps_history`` writes) or a
-    single match file, as matches; raises MatchError naming each bad match ("match 3: ...")."""
-    doc = _decode(text)
+    single match file, as matches; raises MatchError naming each bad match ("match 3: ...").
+    A file of more than ``max_matches`` matches, or ``max_hands`` hands in a match, is
+    refused on counting them, before anything else is read."""
+    doc = _decode(text, lambda doc: _sizes(doc, max_matches, max_hands))
     if not isinstance(doc, list):
         return [parse(doc)]
     if not doc:
@@ -159,7 +161,22 @@ def duplicate_key(match: Match) -> str:
     return json.dumps([match.game, players, match.date, match.hands], sort_keys=True, ensure_ascii=False)
 
 
-def _decode(text: str | bytes) -> Any:
+def _sizes(doc: Any, max_matches: int | None, max_hands: int | None) -> None:
+    """Raise MatchError when the decoded file holds too many matches, or a match too many hands."""
+    if isinstance(doc, list) and max_matches is not None and len(doc) > max_matches:
+        raise MatchError([f"history file: {len(doc):,} matches, but one file can hold at most {max_matches:,}"])
+    problems = []
+    for number, item in enumerate(doc if isinstance(doc, list) else [doc], start=1):
+        hands = item.get("hands") if isinstance(item, dict) else None
+        if max_hands is not None and isinstance(hands, list) and len(hands) > max_hands:
+            where = f"match {number}: " if isinstance(doc, list) else ""
+            problems.append(f"{where}hands: {len(hands):,} hands, but one match can hold at most {max_hands:,}")
+    if problems:
+        raise MatchError(problems)
+
+
+def _decode(text: str | bytes, check: Callable[[Any], None] | None = None) -> Any:
+    """The decoded document; ``check`` sees it first, before the walks through every value."""
     try:
         doc = json.loads(text, object_pairs_hook=_object)
     except RecursionError:
@@ -169,6 +186,8 @@ def _decode(text: str | bytes) -> Any:
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
+    if check is not None:
+        check(doc)
     problems = repeated_keys(doc) + broken_text(doc)
     if problems:
         raise MatchError.of(problems)
