@@ -238,8 +238,9 @@ def import_history(matches: list) -> tuple[list[int], list[dict]]:
         try:
             replay(match, max_problems=MAX_PROBLEMS)
         except MatchError as error:
+            later = sum(len(m.hands) for m in matches[number:] if isinstance(m.hands, list))
             raise MatchError([f"match {number}: {line}" for line in error.problems],
-                             unchecked=error.unchecked) from None
+                             unchecked=error.unchecked + later) from None
     device = access.device(create=True)
     known: dict[str, int | None] = {duplicate_key(m): match_id
                                     for match_id, m in store.device_matches(get_db(), device)}

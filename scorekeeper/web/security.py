@@ -58,8 +58,9 @@ def add_headers(response: Response) -> Response:
 class BoundedMemoryStorage(MemoryStorage):
     """limits' in-process storage, with its memory bounded. limits 5.8 keeps an empty list
     for every key it has ever seen (100,000 addresses left 17 MiB behind for good) and, while
-    hits come in, sweeps every key every 10 ms (100,000 hits on distinct addresses took 8.8 s).
-    Here a key whose entries have all expired is dropped, in a sweep at most once a second."""
+    hits come in, sweeps every key every 10 ms in a new thread (100,000 hits on distinct addresses
+    took 8.8 s). Here a key whose entries have all expired is dropped, in a sweep at most once a
+    second. (Both hooks are limits' private names: tests/web/test_rate_limits.py fails if they go.)"""
 
     SWEEP_SECONDS = 1.0
 
@@ -67,11 +68,15 @@ class BoundedMemoryStorage(MemoryStorage):
         self.swept = 0.0
         super().__init__(uri, **options)
 
-    def _MemoryStorage__expire_events(self) -> None:  # the base class's private sweep, called by its timer
+    def _MemoryStorage__schedule_expiry(self) -> None:  # the base class's private hook, called on every hit
+        if time.time() - self.swept >= self.SWEEP_SECONDS and not self.timer.is_alive():
+            self.swept = time.time()
+            self.timer = threading.Timer(0.01, self._MemoryStorage__expire_events)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _MemoryStorage__expire_events(self) -> None:  # the base class's private sweep, run by the timer above
         now = time.time()
-        if now - self.swept < self.SWEEP_SECONDS:
-            return
-        self.swept = now
         for key in list(self.events):
             with self.locks[key]:
                 events = self.events.get(key) or []
