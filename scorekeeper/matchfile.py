@@ -17,6 +17,7 @@ FORMAT = "scorekeeper-match-1"
 KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
 OPTIONAL = ("format", "settings", "first_dealer", "date", "note")
 NOTE_LIMIT = 500
+WALKED_BYTES = 256 * 1024  # a bigger file with a repeated key or broken text is told what, not where
 
 
 class _Object(dict):
@@ -194,8 +195,15 @@ def _decode(text: str | bytes, check: Callable[[Any], None] | None = None) -> An
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
-    # the walks that name where cost a second for a 1 MiB file: only run when something is there to name
-    problems = (repeated_keys(doc) if repeats else []) + (broken_text(doc) if _lone_surrogate(doc) else [])
+    # the walks that name where cost a second or more for a 1 MiB file: only run when something is
+    # there to name, and for a big file name what without where (a crafted file would make every
+    # import of it cost that second)
+    broken = _lone_surrogate(doc)
+    if (repeats or broken) and len(text) > WALKED_BYTES:
+        keys = list(dict.fromkeys(key for obj in repeats for key in obj.repeated))
+        raise MatchError.of([rule("match file", f'key "{key}" appears twice in one object') for key in keys[:20]]
+                            + ([rule("match file", "holds broken text (a lone surrogate)")] if broken else []))
+    problems = (repeated_keys(doc) if repeats else []) + (broken_text(doc) if broken else [])
     if problems:
         raise MatchError.of(problems)
     return doc

@@ -111,3 +111,19 @@ def test_a_single_match_file_costs_one_match(tmp_path, limit):
     client = app.test_client()
     statuses = [_upload(client, json.dumps(_match(players=[f"P{i}", "Q"])), "m.json").status_code for i in range(3)]
     assert statuses == [303] * limit + [429] * (3 - limit)
+
+
+def test_a_big_file_with_a_repeated_key_is_told_what_without_a_walk_through_every_value(app, client):
+    """Naming where costs a walk through every value (seconds for a crafted 1 MiB file), so a
+    file over 256 KiB is told what is wrong; a small one is still told where."""
+    big = json.dumps([_match(hands=[{}] * 1000)] * 300, separators=(",", ":"))[:-5] + '{"a":1,"a":2}]}]'
+    assert len(big) > 900_000
+    started = time.monotonic()
+    answer = _upload(client, big)
+    took = time.monotonic() - started
+    assert answer.status_code == 400
+    assert 'match file: key "a" appears twice in one object' in text(answer)
+    print(f"a repeated key at the end of 900 KB: answered in {took * 1000:.0f} ms")
+    small = _upload(client, json.dumps([_match(hands=[{}] * 10)])[:-5] + '{"a":1,"a":2}]}]')
+    assert '[0].hands[9]: key "a" appears twice' in text(small)
+    assert _count(app) == 0
