@@ -154,7 +154,7 @@ def run(args) -> dict:
     port = free_port()
     # every simulated phone comes from 127.0.0.1: the per-device write limit would count them as one
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="1000000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="1000000",
-               SCOREKEEPER_MATCHES_PER_MINUTE="1000000")
+               SCOREKEEPER_MATCHES_PER_MINUTE="1000000", SCOREKEEPER_MATCHES_PER_HOUR="1000000")
     server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--threads", str(args.threads)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

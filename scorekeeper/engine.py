@@ -21,11 +21,12 @@ class MatchError(Exception):
     per hand number, so a form shows each beside its field without reading words."""
 
     def __init__(self, problems: list[str], hand_problems: dict[int, list[Problem]] | None = None,
-                 header: list[Problem] | None = None):
+                 header: list[Problem] | None = None, unchecked: int = 0):
         super().__init__("\n".join(problems))
         self.problems = problems
         self.hand_problems = hand_problems or {}
         self.header = header or []
+        self.unchecked = unchecked  # hands not checked: checking stopped at ``max_problems``
 
     @classmethod
     def of(cls, header: list[Problem]) -> MatchError:
@@ -234,9 +235,11 @@ def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> li
     return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
-def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
+def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
     """Score every hand in order from the start (a pure fold). Raises MatchError
-    listing every problem when any hand cannot be scored.
+    listing every problem when any hand cannot be scored (with ``max_problems``, the
+    hands after the one that brought that many are not checked: a file of 100,000
+    bad hands costs the same as one of twenty).
 
     ``resume`` is the result of this same match's first k hands; the fold goes on
     from it, so adding a hand to a long match costs one hand, not the match."""
@@ -262,6 +265,8 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         if found:
             by_hand[number] = found
             problems += [f"hand {number}: {p.message}" for p in found]
+            if max_problems is not None and len(problems) >= max_problems:
+                raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
         assert dealer is not None  # known whenever no problem was found so far

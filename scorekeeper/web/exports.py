@@ -223,15 +223,34 @@ def export_history():
     return download(dumps_history(matches), "application/json", f"scorekeeper-history-{store.today()}.json")
 
 
+MAX_PROBLEMS = 20  # problems listed for a refused file; checking a match stops there
+
+
+def shown(error: MatchError) -> list[str]:
+    """The first problems of a refused file, then how many more there were: the answer
+    stays small however bad the file."""
+    lines = error.problems[:MAX_PROBLEMS]
+    more = len(error.problems) - len(lines)
+    if more:
+        lines.append(f"… and {more:,} more problem{'' if more == 1 else 's'}.")
+    if error.unchecked:
+        lines.append(f"Checking stopped there: the {error.unchecked:,} hand{'' if error.unchecked == 1 else 's'} "
+                     "after it were not checked.")
+    return lines
+
+
 def import_history(matches: list) -> tuple[list[int], list[dict]]:
     """Store the matches of a history file on this phone, except those already on it
     (or twice in the file): (ids imported, duplicates as {"number", "match", "id"}).
-    Every match is replayed before any is stored: one bad match imports nothing."""
+    Every match is replayed before any is stored: one bad match imports nothing (and
+    checking stops at it, after ``MAX_PROBLEMS`` problems)."""
     for number, match in enumerate(matches, start=1):
         try:
-            replay(match)
+            replay(match, max_problems=MAX_PROBLEMS)
         except MatchError as error:
-            raise MatchError([f"match {number}: {line}" for line in error.problems]) from None
+            later = sum(len(m.hands) for m in matches[number:] if isinstance(m.hands, list))
+            raise MatchError([f"match {number}: {line}" for line in error.problems],
+                             unchecked=error.unchecked + later) from None
     device = access.device(create=True)
     known: dict[str, int | None] = {duplicate_key(m): match_id
                                     for match_id, m in store.device_matches(get_db(), device)}
@@ -255,11 +274,14 @@ def import_history(matches: list) -> tuple[list[int], list[dict]]:
 
 @bp.route("/import", methods=["GET", "POST"])
 def import_match():
-    """Import a match file, or a history file (a list of match files) from another phone."""
+    """Import a match file, or a history file (a list of match files) from another phone.
+    Cheapest first: every file sent counts against the per-minute limit, good or bad; its
+    matches and hands are counted before anything else is read; its matches are counted
+    against the hourly budget before any is replayed."""
     form = ImportMatchForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        refused = security.refuse_new_match()
+        refused = security.refuse_import()
         if refused:
             return refused
         data = form.file.data.read()
@@ -267,13 +289,15 @@ def import_match():
             problems = [CSV_BY_MISTAKE]
             return render_template("import.html", form=form, problems=problems), 400
         try:
-            matches = loads_history(data)
+            matches = loads_history(data, max_matches=security.limits().limit("match_hour"), max_hands=store.MAX_HANDS)
+            refused = security.refuse_matches(len(matches))
+            if refused:
+                return refused
             # whoever imports a match scores it on this device
             imported, duplicates = import_history(matches)
         except MatchError as error:
-            problems = error.problems
+            problems = shown(error)
         else:
-            security.note_new_match()
             if len(matches) == 1 and imported:
                 return redirect(url_for("matches.show", match_id=imported[0]), code=303)
             return render_template("imported.html", imported=imported, duplicates=duplicates,
