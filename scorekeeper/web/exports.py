@@ -7,7 +7,7 @@ import io
 import re
 from typing import Any, NoReturn
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -205,6 +205,9 @@ def export_csv(match_id: int):
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
 
 
+IMPORTED_AS_COPY = ("Imported as a new match on this phone: a copy, so what you record here does not reach the "
+                    "phone it came from. To keep scoring the same match on this phone instead, open its scorer "
+                    "link (Share this match, on the phone that has it).")
 CSV_BY_MISTAKE = ("This is a CSV file (the spreadsheet export), which cannot be read back into a match. "
                   "Import takes the JSON match file: on the match's page tap Export JSON, then import that file.")
 
@@ -239,9 +242,9 @@ def shown(error: MatchError) -> list[str]:
     return lines
 
 
-def import_history(matches: list) -> tuple[list[int], list[dict]]:
+def import_history(matches: list) -> tuple[list[dict], list[dict]]:
     """Store the matches of a history file on this phone, except those already on it
-    (or twice in the file): (ids imported, duplicates as {"number", "match", "id"}).
+    (or twice in the file): (imported as {"id", "match"}, duplicates as {"number", "match", "id"}).
     Every match is replayed before any is stored: one bad match imports nothing (and
     checking stops at it, after ``MAX_PROBLEMS`` problems)."""
     for number, match in enumerate(matches, start=1):
@@ -254,7 +257,7 @@ def import_history(matches: list) -> tuple[list[int], list[dict]]:
     device = access.device(create=True)
     known: dict[str, int | None] = {duplicate_key(m): match_id
                                     for match_id, m in store.device_matches(get_db(), device)}
-    imported: list[int] = []
+    imported: list[dict] = []
     duplicates: list[dict] = []
     for number, match in enumerate(matches, start=1):
         key = duplicate_key(match)
@@ -268,7 +271,7 @@ def import_history(matches: list) -> tuple[list[int], list[dict]]:
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None
         known[key] = None  # a second copy in the file is the same match as this one
-        imported.append(match_id)
+        imported.append({"id": match_id, "match": match})
     return imported, duplicates
 
 
@@ -299,7 +302,8 @@ def import_match():
             problems = shown(error)
         else:
             if len(matches) == 1 and imported:
-                return redirect(url_for("matches.show", match_id=imported[0]), code=303)
+                flash(IMPORTED_AS_COPY)
+                return redirect(url_for("matches.show", match_id=imported[0]["id"]), code=303)
             return render_template("imported.html", imported=imported, duplicates=duplicates,
                                    total=len(matches)), 200
     status = 400 if form.is_submitted() else 200
