@@ -75,6 +75,11 @@
   function pollForm(elt) { return elt.querySelector && elt.querySelector("form[data-draft]"); }
   document.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt;
+    /* a link followed in place goes where it points now: htmx reads a boosted link's
+       address once, and the referee link's is set in place as the hand is typed */
+    if (e.detail.boosted && elt && elt.tagName === "A" && e.detail.verb === "get" && elt.getAttribute("href")) {
+      e.detail.path = elt.getAttribute("href");
+    }
     var etag = elt && elt.getAttribute && elt.getAttribute("data-etag");
     if (!etag || e.detail.verb !== "get") return;
     var form = pollForm(elt);
