@@ -463,7 +463,13 @@
     if (d.number === here || !/:new$/.test(form.getAttribute("data-draft"))) { restoreDraft(form, d, false); return; }
     /* the server kept it as this hand and said why ("saved on another phone while you
        were typing"): what is in the form is the draft from now on */
-    if (form.querySelector("a.discard")) { writeDraft(form); return; }
+    if (form.querySelector("a.discard")) {
+      d.number = here;
+      d.key = form.elements.request_key ? form.elements.request_key.value : "";
+      d.version = form.elements.version ? form.elements.version.value : "";
+      putDraft(name, d);
+      return;
+    }
     /* typed as another hand: saved from this phone (its answer lost), or on another phone? */
     var live = document.getElementById("match-live");
     var checked = live && live.getAttribute("data-checked-key") === d.key;
