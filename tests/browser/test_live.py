@@ -201,3 +201,18 @@ def test_back_after_the_save_that_ends_the_match_shows_it_finished(page, live_se
     page.wait_for_url(match_url)
     expect(page.locator("#game-over")).to_be_visible()
     expect(page.locator("#record")).to_have_count(0)
+
+
+def test_back_draws_the_page_afresh_so_no_style_is_replayed_against_the_csp(page, live_server):
+    """htmx used to restore Back from a copy of the page's HTML, with whatever inline style
+    the browser or a script had put on an element since (Playwright does, to hide the caret):
+    parsed again, the Content-Security-Policy refused it with a console error. The page
+    fixture fails on any console error."""
+    start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {})
+    page.evaluate("document.querySelector('#totals').style.outline = '1px solid red'")
+    page.get_by_role("link", name="Rules", exact=True).click()
+    page.wait_for_url(re.compile(r"/rules"))
+    page.go_back()
+    wait_htmx(page, "#preview")
+    expect(page.locator("#totals")).to_be_visible()
+    page.wait_for_timeout(500)
