@@ -116,6 +116,14 @@
       e.detail.shouldSwap = false;
       e.detail.isError = true;
     }
+    /* a link redrawn while its page was on its way (a save's answer replaced it): htmx
+       forgot that it was followed in place, so the address bar is moved on here */
+    var config = e.detail.requestConfig;
+    if (e.detail.shouldSwap && config && config.boosted && config.verb === "get" && source &&
+        source.isConnected === false && window.history && window.history.pushState) {
+      var path = (e.detail.pathInfo && e.detail.pathInfo.responsePath) || config.path;
+      if (path && path !== window.location.pathname + window.location.search) window.history.pushState({ htmx: true }, "", path);
+    }
     if (e.detail.shouldSwap && status === 200 && source && source.getAttribute && source.getAttribute("data-etag")) {
       if (busy(source)) { e.detail.shouldSwap = false; return; }  /* the next poll brings it */
       keepTyping(source);

@@ -15,7 +15,8 @@ devices that came in only through it lose the match.
 
 A watcher's page polls ``/matches/<id>/board`` every 3 s with the ETag of the
 version it shows; an unchanged match answers ``304 Not Modified`` after one
-primary-key SELECT of the version.
+primary-key SELECT of the version. A scorer's page polls ``/matches/<id>/live`` the
+same way (its own page: the form, the edit and undo links).
 """
 from __future__ import annotations
 
