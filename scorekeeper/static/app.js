@@ -69,9 +69,9 @@
         : clock(when);
     });
   }
-  /* A scorer's page polls too: its ETag is the version its hand form was drawn for (a
-     save's answer brings a new form, not a new #match-live), and the form's request key
-     lets the server say that a save whose answer was lost did happen. */
+  /* A scorer's page polls too: its ETag is the version the hand form's slot was drawn
+     for (a save's answer brings a new one, not a new #match-live), and the form's request
+     key lets the server say that a save whose answer was lost did happen. */
   function pollForm(elt) { return elt.querySelector && elt.querySelector("form[data-draft]"); }
   document.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt;
@@ -82,12 +82,11 @@
     }
     var etag = elt && elt.getAttribute && elt.getAttribute("data-etag");
     if (!etag || e.detail.verb !== "get") return;
+    var drawn = elt.querySelector && elt.querySelector("#match-record[data-version]");
+    if (drawn && /^\d+$/.test(drawn.getAttribute("data-version"))) etag = 'W/"v' + drawn.getAttribute("data-version") + '"';
     var form = pollForm(elt);
-    if (form && form.elements.version && /^\d+$/.test(form.elements.version.value)) {
-      etag = 'W/"v' + form.elements.version.value + '"';
-      if (form.elements.request_key && e.detail.parameters.key === undefined) {
-        e.detail.parameters.key = form.elements.request_key.value;
-      }
+    if (form && form.elements.request_key && e.detail.parameters.key === undefined) {
+      e.detail.parameters.key = form.elements.request_key.value;
     }
     e.detail.headers["If-None-Match"] = etag;
   });
@@ -350,7 +349,7 @@
       var list = fields[el.name] || (fields[el.name] = []);
       if (el.type === "radio" || el.type === "checkbox") { if (asDrawn ? el.defaultChecked : el.checked) list.push(el.value); }
       else if (el.tagName === "SELECT") {
-        Array.prototype.forEach.call(el.options, function (o, i) {
+        Array.prototype.forEach.call(el.options, function (o) {
           if (asDrawn ? o.defaultSelected : o.selected) list.push(o.value);
         });
         if (asDrawn && !el.multiple && !list.length && el.options.length) list.push(el.options[0].value);
@@ -360,7 +359,7 @@
   }
   function handNumber(form) { return Number(form.getAttribute("data-draft-number")); }
   function isBlank(form) { return JSON.stringify(typedIn(form)) === form.getAttribute("data-draft-blank"); }
-  function writeDraft(form, extra) {
+  function writeDraft(form) {
     var store = storage();
     if (!store || !form.isConnected || !form.hasAttribute("data-draft-blank")) return;
     if (isBlank(form)) { store.removeItem(draftName(form)); return; }
@@ -368,7 +367,6 @@
               filled: Array.prototype.map.call(form.querySelectorAll("[data-filled-value]"), function (el) { return el.name; }),
               key: form.elements.request_key ? form.elements.request_key.value : "",
               version: form.elements.version ? form.elements.version.value : "" };
-    if (extra) Object.keys(extra).forEach(function (k) { d[k] = extra[k]; });
     putDraft(draftName(form), d);
   }
   function draftTyped(e) {

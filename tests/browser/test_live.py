@@ -193,6 +193,9 @@ def test_back_after_the_save_that_ends_the_match_shows_it_finished(page, live_se
     type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 0, "scoring_tricks_2": 3})
     save_hand(page, 2, "Ann +2, Bob 0, Cy +3", ends=True)
     expect(page.locator("#game-over")).to_be_visible()
+    page.wait_for_timeout(3500)  # a poll later, this phone's own save is still its own
+    expect(page.locator("#match-notice")).to_contain_text("Hand 2 saved: ")
+    expect(page.locator("#match-notice")).not_to_contain_text("another phone")
     page.go_back()
     page.wait_for_url(live_server + "/")
     expect(item).to_contain_text("2 hands")
