@@ -394,6 +394,18 @@
       var el = form.elements[name];
       if (el && el.setAttribute && el.value !== "") el.setAttribute("data-filled-value", el.value);
     });
+    /* a folded part of the form (who dealt, out of turn) that holds something is shown open */
+    Array.prototype.forEach.call(form.querySelectorAll("details"), function (more) {
+      var changed = Array.prototype.some.call(more.querySelectorAll("input, select"), function (el) {
+        if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+        if (el.tagName === "SELECT") {
+          var drawn = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0] || el.options[0];
+          return !!drawn && el.value !== drawn.value;
+        }
+        return el.value !== el.defaultValue;
+      });
+      if (changed) more.open = true;
+    });
   }
   function refreshPreview(form) {  /* the preview follows "change" on its form */
     window.setTimeout(function () {
