@@ -69,17 +69,43 @@
         : clock(when);
     });
   }
+  /* A scorer's page polls too: its ETag is the version the hand form's slot was drawn
+     for (a save's answer brings a new one, not a new #match-live), and the form's request
+     key lets the server say that a save whose answer was lost did happen. */
+  function pollForm(elt) { return elt.querySelector && elt.querySelector("form[data-draft]"); }
   document.addEventListener("htmx:configRequest", function (e) {
-    var etag = e.detail.elt && e.detail.elt.getAttribute && e.detail.elt.getAttribute("data-etag");
-    if (etag && e.detail.verb === "get") e.detail.headers["If-None-Match"] = etag;
+    var elt = e.detail.elt;
+    /* a link followed in place goes where it points now: htmx reads a boosted link's
+       address once, and the referee link's is set in place as the hand is typed */
+    if (e.detail.boosted && elt && elt.tagName === "A" && e.detail.verb === "get" && elt.getAttribute("href")) {
+      e.detail.path = elt.getAttribute("href");
+    }
+    var etag = elt && elt.getAttribute && elt.getAttribute("data-etag");
+    if (!etag || e.detail.verb !== "get") return;
+    var drawn = elt.querySelector && elt.querySelector("#match-record[data-version]");
+    if (drawn && /^\d+$/.test(drawn.getAttribute("data-version"))) etag = 'W/"v' + drawn.getAttribute("data-version") + '"';
+    var form = pollForm(elt);
+    if (form && form.elements.request_key && e.detail.parameters.key === undefined) {
+      e.detail.parameters.key = form.elements.request_key.value;
+    }
+    e.detail.headers["If-None-Match"] = etag;
   });
+  /* Not while this page has a request of its own out (a save, a link being followed):
+     its answer lands on what is there now. */
+  function busy(root) {
+    return Array.prototype.some.call(root.querySelectorAll(".htmx-request"), function (el) { return el.id !== "preview"; });
+  }
   /* A saved hand's answer replaces the hand form by id; a preview still on its way for
      the old form has nowhere to go (its field messages belong to a form that is gone). */
   document.addEventListener("htmx:beforeRequest", function (e) {
-    if (e.detail.elt && e.detail.elt.isConnected === false) e.preventDefault();
+    var elt = e.detail.elt;
+    if (elt && elt.isConnected === false) { e.preventDefault(); return; }
+    if (elt && elt.getAttribute && elt.getAttribute("data-etag") && busy(elt)) e.preventDefault();
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
-    if (e.detail.elt && e.detail.elt.isConnected === false) { e.detail.shouldSwap = false; return; }
+    /* only an answer whose place is gone is dropped: a link followed is never dropped
+       because something near it was redrawn while its page was on its way */
+    if (e.detail.target && e.detail.target.isConnected === false) { e.detail.shouldSwap = false; return; }
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
     if (status === 304) e.detail.shouldSwap = false;
     /* Error answers are swapped in (base.html's htmx-config) so a form shows its
@@ -88,6 +114,18 @@
     if (status >= 400 && source && source.getAttribute && source.getAttribute("data-etag")) {
       e.detail.shouldSwap = false;
       e.detail.isError = true;
+    }
+    /* a link redrawn while its page was on its way (a save's answer replaced it): htmx
+       forgot that it was followed in place, so the address bar is moved on here */
+    var config = e.detail.requestConfig;
+    if (e.detail.shouldSwap && config && config.boosted && config.verb === "get" && source &&
+        source.isConnected === false && window.history && window.history.pushState) {
+      var path = (e.detail.pathInfo && e.detail.pathInfo.responsePath) || config.path;
+      if (path && path !== window.location.pathname + window.location.search) window.history.pushState({ htmx: true }, "", path);
+    }
+    if (e.detail.shouldSwap && status === 200 && source && source.getAttribute && source.getAttribute("data-etag")) {
+      if (busy(source)) { e.detail.shouldSwap = false; return; }  /* the next poll brings it */
+      keepTyping(source);
     }
   });
   /* A notice that just arrived (a hand saved, corrected or undone): bring it to the top
@@ -174,8 +212,29 @@
       setFilled(input.form, input.name, false);
     }
   });
+  /* A preview's answer: each field's messages into the box beside its field, and the
+     referee link's address set in place. Nothing is swapped out of band: the link may be
+     the one being tapped, and replacing it would drop the tap's page on its way. */
+  function placePreview(preview) {
+    var fields = preview.querySelector(".preview-fields");
+    if (!fields) return;
+    var form = preview.closest("form");
+    Array.prototype.forEach.call(fields.querySelectorAll("[data-errors-for]"), function (source) {
+      var box = document.getElementById(source.getAttribute("data-errors-for"));
+      if (!box || box.closest("form") !== form) return;
+      while (box.firstChild) box.removeChild(box.firstChild);
+      while (source.firstChild) box.appendChild(source.firstChild);
+    });
+    var url = fields.getAttribute("data-referee-url");
+    var link = document.getElementById("referee-link");
+    if (url && link && link.getAttribute("href") !== url) link.setAttribute("href", url);
+    fields.remove();
+  }
   document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail.target && e.detail.target.id === "preview") fillFromCounter(e.detail.target);
+    if (e.detail.target && e.detail.target.id === "preview") {
+      placePreview(e.detail.target);
+      fillFromCounter(e.detail.target);
+    }
   });
 
   /* Fewer taps: numbers that always add up to a known total (a hand's 11 tricks): once
@@ -258,6 +317,231 @@
     if (box) box.remove();
   });
 
+  /* Nothing typed is lost: the hand being typed (and a correction under way) is kept on
+     the phone until it is saved or cleared, and comes back after the referee, the rules,
+     Back, a reload or a phone that slept, marked as a draft with a Clear button. A form
+     marked data-draft ("<match>:new", "<match>:edit:<n>") is kept under that name with
+     the hand number it was typed as, the match version it was typed against and the
+     request key it would be saved with: the server names the key of what it saved
+     (data-saved-key), and that draft is done with. */
+  var DRAFT = "scorekeeper-draft:";
+  var DRAFT_DAYS = 2;
+  var NOT_TYPED = { csrf_token: 1, version: 1, request_key: 1 };
+  function storage() { try { return window.localStorage; } catch (err) { return null; } }
+  function draftName(form) { return DRAFT + form.getAttribute("data-draft"); }
+  function readDraft(name) {
+    var store = storage();
+    if (!store) return null;
+    try {
+      var d = JSON.parse(store.getItem(name) || "null");
+      return d && d.fields ? d : null;
+    } catch (err) { return null; }
+  }
+  function putDraft(name, d) {
+    var store = storage();
+    try { if (store) store.setItem(name, JSON.stringify(d)); } catch (err) { /* full or refused: the form still works */ }
+  }
+  /* the form's fields as typed, or (asDrawn) as the page drew them */
+  function typedIn(form, asDrawn) {
+    var fields = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || NOT_TYPED[el.name] || el.type === "submit" || el.type === "button") return;
+      var list = fields[el.name] || (fields[el.name] = []);
+      if (el.type === "radio" || el.type === "checkbox") { if (asDrawn ? el.defaultChecked : el.checked) list.push(el.value); }
+      else if (el.tagName === "SELECT") {
+        Array.prototype.forEach.call(el.options, function (o) {
+          if (asDrawn ? o.defaultSelected : o.selected) list.push(o.value);
+        });
+        if (asDrawn && !el.multiple && !list.length && el.options.length) list.push(el.options[0].value);
+      } else list.push(asDrawn ? el.defaultValue : el.value);
+    });
+    return fields;
+  }
+  function handNumber(form) { return Number(form.getAttribute("data-draft-number")); }
+  function isBlank(form) { return JSON.stringify(typedIn(form)) === form.getAttribute("data-draft-blank"); }
+  function writeDraft(form) {
+    var store = storage();
+    if (!store || !form.isConnected || !form.hasAttribute("data-draft-blank")) return;
+    if (isBlank(form)) { store.removeItem(draftName(form)); return; }
+    var d = { number: handNumber(form), fields: typedIn(form), at: Date.now(),
+              filled: Array.prototype.map.call(form.querySelectorAll("[data-filled-value]"), function (el) { return el.name; }),
+              key: form.elements.request_key ? form.elements.request_key.value : "",
+              version: form.elements.version ? form.elements.version.value : "" };
+    putDraft(draftName(form), d);
+  }
+  function draftTyped(e) {
+    var form = e.target && e.target.form;
+    /* after the other listeners (the last trick count fills itself in) */
+    if (form && form.hasAttribute("data-draft")) window.setTimeout(function () { writeDraft(form); }, 0);
+  }
+  document.addEventListener("input", draftTyped);
+  document.addEventListener("change", draftTyped);
+  function putBack(form, d) {
+    var seen = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || NOT_TYPED[el.name] || !(el.name in d.fields) || el.type === "submit" || el.type === "button") return;
+      var values = d.fields[el.name];
+      if (el.type === "radio" || el.type === "checkbox") el.checked = values.indexOf(el.value) >= 0;
+      else if (el.tagName === "SELECT" && el.multiple) {
+        Array.prototype.forEach.call(el.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
+      } else {
+        var i = seen[el.name] || 0;
+        seen[el.name] = i + 1;
+        if (i < values.length) el.value = values[i];
+      }
+    });
+    Array.prototype.forEach.call(d.filled || [], function (name) {
+      var el = form.elements[name];
+      if (el && el.setAttribute && el.value !== "") el.setAttribute("data-filled-value", el.value);
+    });
+    /* a folded part of the form (who dealt, out of turn) that holds something is shown open */
+    Array.prototype.forEach.call(form.querySelectorAll("details"), function (more) {
+      var changed = Array.prototype.some.call(more.querySelectorAll("input, select"), function (el) {
+        if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+        if (el.tagName === "SELECT") {
+          var drawn = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0] || el.options[0];
+          return !!drawn && el.value !== drawn.value;
+        }
+        return el.value !== el.defaultValue;
+      });
+      if (changed) more.open = true;
+    });
+  }
+  function refreshPreview(form) {  /* the preview follows "change" on its form */
+    window.setTimeout(function () {
+      if (form.isConnected) form.dispatchEvent(new Event("change", { bubbles: true }));
+    }, 0);
+  }
+  function clearDraft(form) {
+    var store = storage();
+    if (store) store.removeItem(draftName(form));
+    form.reset();
+    Array.prototype.forEach.call(form.querySelectorAll("[data-filled-value]"), function (el) { el.removeAttribute("data-filled-value"); });
+    var note = form.querySelector(".draft-note");
+    if (note) note.remove();
+    var first = form.querySelector("input:not([type=hidden]), select");
+    if (first) first.focus({ preventScroll: true });
+    refreshPreview(form);
+  }
+  function draftNote(form, message, moved) {
+    var note = form.querySelector(".draft-note");
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "draft-note";
+      note.setAttribute("role", "status");
+      var text = document.createElement("p");
+      var clear = document.createElement("button");
+      clear.type = "button";
+      clear.className = "button";
+      clear.textContent = "Clear";
+      clear.setAttribute("aria-label", "Clear the draft");
+      clear.addEventListener("click", function () { clearDraft(form); });
+      note.appendChild(text);
+      note.appendChild(clear);
+      form.insertBefore(note, form.querySelector(":scope > .alert, :scope > fieldset, :scope > details"));
+    }
+    note.classList.toggle("moved", !!moved);
+    note.firstChild.textContent = message;
+  }
+  function movedMessage(d, here) {
+    var notice = document.querySelector("#match-notice .notice");
+    var said = notice && notice.firstChild && notice.firstChild.nodeType === 3 ? notice.firstChild.textContent.trim() : "";
+    return (said || "The match changed on another phone.") + " What you typed for hand " + d.number +
+      " is kept below as hand " + here + ": keep it if it is hand " + here + "’s, or clear it.";
+  }
+  function restoreDraft(form, d, moved) {
+    putBack(form, d);
+    if (moved) draftNote(form, movedMessage(d, handNumber(form)), true);
+    else if (!isBlank(form)) draftNote(form, "Draft kept on this phone (not saved yet).");
+    writeDraft(form);  /* kept from now on as this form: its hand number, request key and version */
+    refreshPreview(form);
+  }
+  /* The server said which key it saved (a save's answer, or a poll that learned of a save
+     whose answer was lost): that draft is done with. Old drafts go too. */
+  function forgetSaved() {
+    var store = storage();
+    if (!store) return;
+    var keys = Array.prototype.map.call(document.querySelectorAll("[data-saved-key]"), function (el) {
+      return el.getAttribute("data-saved-key");
+    });
+    for (var i = store.length - 1; i >= 0; i--) {
+      var name = store.key(i);
+      if (!name || name.indexOf(DRAFT) !== 0) continue;
+      var d = readDraft(name);
+      if (!d || keys.indexOf(d.key) >= 0 || Date.now() - (d.at || 0) > DRAFT_DAYS * 864e5) store.removeItem(name);
+    }
+  }
+  function initDraft(form) {
+    if (form.hasAttribute("data-draft-blank")) return;
+    form.setAttribute("data-draft-blank", JSON.stringify(typedIn(form, true)));
+    var name = draftName(form);
+    var d = readDraft(name);
+    if (!d) return;
+    var here = handNumber(form);
+    if (d.number === here || !/:new$/.test(form.getAttribute("data-draft"))) { restoreDraft(form, d, false); return; }
+    /* the server kept it as this hand and said why ("saved on another phone while you
+       were typing"): what is in the form is the draft from now on */
+    if (form.querySelector("a.discard")) {
+      d.number = here;
+      d.key = form.elements.request_key ? form.elements.request_key.value : "";
+      d.version = form.elements.version ? form.elements.version.value : "";
+      putDraft(name, d);
+      return;
+    }
+    /* typed as another hand: saved from this phone (its answer lost), or on another phone? */
+    var live = document.getElementById("match-live");
+    var checked = live && live.getAttribute("data-checked-key") === d.key;
+    if (!checked && live && live.getAttribute("hx-get") && d.asked !== here && window.htmx) {
+      d.asked = here;
+      putDraft(name, d);
+      htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, target: live, swap: "outerHTML",
+                                                       values: { since: d.version, key: d.key } })
+        .then(null, function () { if (form.isConnected) restoreDraft(form, d, true); });
+      return;
+    }
+    restoreDraft(form, d, true);
+  }
+  /* A poll that redraws a scorer's page: what is being typed goes back into the new form,
+     the caret where it was, the form where it was on the screen. */
+  var kept = null;
+  function keepTyping(live) {
+    var form = pollForm(live);
+    kept = null;
+    if (!form) return;
+    if (!isBlank(form)) writeDraft(form);
+    var active = document.activeElement;
+    kept = { top: form.getBoundingClientRect().top, name: active && active.form === form ? active.name : null,
+             value: active && active.value, start: null, end: null };
+    try { kept.start = active.selectionStart; kept.end = active.selectionEnd; } catch (err) { /* not a text box */ }
+  }
+  function backToTyping() {
+    var was = kept;
+    kept = null;
+    var form = document.querySelector("#match-live form[data-draft]");
+    if (!was || !form) return;
+    if (!document.querySelector("#main [data-focus]")) window.scrollBy(0, form.getBoundingClientRect().top - was.top);
+    if (!was.name) return;
+    var fields = Array.prototype.filter.call(form.elements, function (el) {
+      return el.name === was.name && (el.type !== "radio" || el.value === was.value);
+    });
+    if (!fields.length) return;
+    fields[0].focus({ preventScroll: true });
+    if (was.start !== null && fields[0].setSelectionRange) {
+      try { fields[0].setSelectionRange(was.start, was.end); } catch (err) { /* not a text box */ }
+    }
+  }
+  function drafts(root) {
+    forgetSaved();
+    var forms = root.matches && root.matches("form[data-draft]") ? [root] : root.querySelectorAll("form[data-draft]");
+    Array.prototype.forEach.call(forms, initDraft);
+    if (kept && root.id === "match-live") backToTyping();
+  }
+  /* "It was the same hand: discard mine" leaves the draft behind too */
+  document.addEventListener("click", function (e) {
+    var link = e.target && e.target.closest && e.target.closest("form[data-draft] a.discard");
+    if (link) { var store = storage(); if (store) store.removeItem(draftName(link.closest("form"))); }
+  });
+
   /* Share links: tap the address to select it; a Copy button where the clipboard is allowed. */
   function shareUrls(root) {
     var inputs = (root || document).querySelectorAll("input.share-url:not([data-copy])");
@@ -308,7 +592,9 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); liveHow(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); liveHow(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); liveHow(e.target); drafts(e.target); });
+  /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
+  window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();

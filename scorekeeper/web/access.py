@@ -182,17 +182,23 @@ def posted_version(raw) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
 
 
-def describe_changes(match_id: int, since_version: int | None, players: list[str]) -> list[str]:
-    """What another phone changed since the form was opened, in words."""
+def describe_changes(match_id: int, since_version: int | None, players: list[str], typing: bool = True,
+                     mine: str | None = None) -> list[str]:
+    """What another phone changed since the form was opened, in words (``typing``: the
+    reader was typing meanwhile). The write sent with request key ``mine`` was this
+    phone's own and is left out."""
     if since_version is None or not 0 <= since_version < 2**62:
         return []
     lines = []
     for entry in store.changes_since(get_db(), match_id, since_version):
+        if mine and entry.get("request_key") == mine:
+            continue
         before, after = entry["totals_before"], entry["totals_after"]
         hand = entry["hand"]
         if entry["action"] == "save" and before and after:
             points = ", ".join(f"{p} {signed(a - b)}" for p, a, b in zip(players, after, before))
-            lines.append(f"Hand {hand} was saved on another phone while you were typing: {points}.")
+            while_ = " while you were typing" if typing else ""
+            lines.append(f"Hand {hand} was saved on another phone{while_}: {points}.")
         elif entry["action"] == "edit" and after:
             totals = ", ".join(f"{p} {t}" for p, t in zip(players, after))
             lines.append(f"Hand {hand} was corrected on another phone; totals now {totals}.")

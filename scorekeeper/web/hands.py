@@ -2,7 +2,7 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..engine import Match, MatchError, replay
@@ -131,23 +131,26 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
     if after is not None and saved is not None:
         page.remember(match_id, saved["version"], after)
     notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
+    # the saved form's key: the draft app.js kept of it on the phone is done with
+    key = access.posted_request_key()
     if partials.is_partial_request():
         if saved is not None and number is not None and number > 1:
-            return _changed_only(match_id, saved, number, notice)
+            return _changed_only(match_id, saved, number, notice, key)
         context = page.scoreboard_context(match_id, notice=notice)
-        return partials.render_page_or_partial("match.html", **context)
+        return partials.render_page_or_partial("match.html", saved_key=key, **context)
+    session["saved_key"] = key
     flash(notice)
     # the notice (points and totals), then the totals, the guide and the next hand's form
     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
 
-def _changed_only(match_id: int, info: dict, number: int, notice: str):
+def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str | None = None):
     """Out-of-band swaps into the match page for one new hand: its row, the
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
     context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
     # nothing replaces the form's target: only the swaps by id
-    return render_template("partial/saved.html", number=number, **context), 200, {"HX-Reswap": "none"}
+    return render_template("partial/saved.html", number=number, saved_key=key, **context), 200, {"HX-Reswap": "none"}
 
 
 def _stale_record(match_id: int, based_on: int | None):
@@ -292,6 +295,7 @@ def edit(match_id: int, number: int):
         check["preview"], check["general"] = {"keep": True}, []  # refused only for the later dealers: kept
     if check["preview"] is not None:
         def on_saved(written: page.Written):
+            session["saved_key"] = key  # the correction's draft on the phone is done with
             if written.again:
                 flash(f"Hand {number} corrected.")
             else:

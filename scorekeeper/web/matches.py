@@ -336,7 +336,8 @@ def show(match_id: int):
         changed = None
     notice = " ".join(str(message) for message in get_flashed_messages()) or None
     context = page.scoreboard_context(match_id, changed=changed, notice=notice)
-    return partials.render_page_or_partial("match.html", **context)
+    saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
+    return partials.render_page_or_partial("match.html", saved_key=saved_key, **context)
 
 
 @bp.route("/matches/<match_id:match_id>/details", methods=["GET", "POST"])

@@ -90,7 +90,7 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
         hand_form.dealer_name = result.players[result.next_dealer or 0]  # not finished: someone deals
     return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
-            "live": None if scorer else live_context(info)}
+            "live": live_context(info, scorer)}
 
 
 @dataclass(frozen=True)
@@ -127,10 +127,12 @@ def board_etag(version: int) -> str:
     return quote_etag(f"v{version}", weak=True)
 
 
-def live_context(info: dict) -> dict:
-    """For a read-only page: where to poll and what it shows now."""
+def live_context(info: dict, scorer: bool = False) -> dict:
+    """Where a match page polls and what it shows now: a watcher's the shared read-only
+    board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
     updated = info.get("updated_at") or ""
-    return {"url": url_for("sharing.board", match_id=info["id"]), "etag": board_etag(info["version"]),
+    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info["id"])
+    return {"url": url, "etag": board_etag(info["version"]),
             "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
             "seconds": POLL_SECONDS}
 

@@ -52,6 +52,10 @@ TOO_MANY_MATCHES_HOUR = ("This network has started or imported {limit:,} matches
 def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if response.mimetype == "text/html":
+        # Back shows the page as it is now, never a copy from before the last save (the
+        # browser's back-forward cache; htmx keeps no copies either, see base.html)
+        response.headers.setdefault("Cache-Control", "no-store")
     return response
 
 

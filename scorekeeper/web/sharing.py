@@ -16,7 +16,8 @@ that could score (see ``store.renew_link``).
 
 A watcher's page polls ``/matches/<id>/board`` every 3 s with the ETag of the
 version it shows; an unchanged match answers ``304 Not Modified`` after one
-primary-key SELECT of the version.
+primary-key SELECT of the version. A scorer's page polls ``/matches/<id>/live`` the
+same way (its own page: the form, the edit and undo links).
 """
 from __future__ import annotations
 
@@ -213,6 +214,48 @@ def board(match_id: int):
                 cache.put((match_id, version), html)
             version = context["info"]["version"]
         response = make_response(html)
+    response.set_etag(f"v{version}", weak=True)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _etag_version() -> int | None:
+    """The match version named by the request's If-None-Match (``W/"v12"``), if any."""
+    for tag in request.if_none_match.as_set(include_weak=True):
+        if tag.startswith("v") and tag[1:].isdigit():
+            return int(tag[1:])
+    return None
+
+
+@bp.get("/matches/<match_id:match_id>/live")
+@access.scorer_required
+def live(match_id: int):
+    """A scorer's page polls here as a watcher's polls ``board``: 304 while the match is
+    unchanged, else the scorer's page as it is now. What this phone was typing is kept on
+    the phone (app.js puts it back into the new form); the notice says what changed:
+    this phone's own save whose answer was lost (its form's request ``key``), then what
+    other phones did since the version the page showed (the ETag, or ``since``)."""
+    try:
+        version = store.get_version(get_db(), match_id)
+    except store.NotFound:
+        abort(404)
+    since = request.args.get("since", type=int)
+    if since is None and request.if_none_match.contains_weak(f"v{version}"):
+        response = make_response("", 304)
+    else:
+        since = _etag_version() if since is None else since
+        key = (request.args.get("key") or "")[:64] or None
+        info = page.load(match_id)
+        mine = store.saved_request(get_db(), match_id, key) if key else None
+        if mine and since is not None and mine["version"] <= since:
+            mine = None  # saved before the page was drawn: the page knew
+        lines = access.describe_changes(match_id, since, info["players"], typing=False, mine=key)
+        if mine and mine["action"] == "save":
+            lines.insert(0, page.saved_notice(page.replayed(info), mine["hand"]))
+        context = page.scoreboard_context(match_id, info=info, notice=" ".join(lines) or None)
+        context.update(saved_key=key if mine else None, checked_key=key, quiet=not mine)
+        response = make_response(render_template("partial/match.html", **context))
+        version = info["version"]
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
     return response

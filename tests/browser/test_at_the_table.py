@@ -304,6 +304,8 @@ def test_a_save_that_cannot_reach_the_server_keeps_the_entry_and_is_never_saved_
         else:
             route.continue_()
     page.route(re.compile(r"/matches/\d+/hands$"), answer_lost)
+    polls = re.compile(r"/matches/\d+/live")
+    page.route(polls, lambda route: route.abort("internetdisconnected"))  # the page's poll cannot tell it yet
     offline.get_by_role("button", name="Try again").click()
     expect(offline).to_contain_text("Not sent")
     assert lost["count"] == 1
@@ -313,6 +315,24 @@ def test_a_save_that_cannot_reach_the_server_keeps_the_entry_and_is_never_saved_
     page.reload()
     expect(page.locator("#hands tbody.hand")).to_have_count(1)  # saved once, not twice
     expect(page.locator("#record h2")).to_contain_text("Hand 2")
+    # 3. an answer lost, and no Try again: the page's own poll learns that the save happened
+    wait_htmx(page, "#preview")
+    lost["count"] = 0
+    for name, value in (("trump", "knots"), ("mode", "low")):
+        choose(page, name, value)
+    type_numbers(page, {"bid": 5, "tricks_0": 6, "tricks_1": 3, "tricks_2": 2})
+    expect(page.locator("#preview .preview-line")).to_have_text("If saved: Ann +5, Bob 0, Cy +7")
+    page.get_by_role("button", name="Save hand 2").click()
+    expect(offline).to_contain_text("Not sent")
+    assert lost["count"] == 1
+    page.unroute(polls)
+    expect(page.locator(".notice")).to_contain_text("Hand 2 saved: Ann +5, Bob 0, Cy +7.", timeout=10000)
+    expect(page.locator("#hand-form .offline")).to_have_count(0)
+    expect(page.locator("#record h2")).to_contain_text("Hand 3")
+    expect(page.locator("#hand-form .draft-note")).to_have_count(0)  # not "saved on another phone"
+    page.reload()
+    expect(page.locator("#hands tbody.hand")).to_have_count(2)
+    expect(page.locator('#hand-form input[name="bid"]')).to_have_value("")  # its draft is done with
 
 
 def test_chromium_reads_the_manifest_without_errors(page, live_server):

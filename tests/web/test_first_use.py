@@ -22,7 +22,9 @@ def preview(client, match_id, **fields):
 
 
 def field_box(html: str, name: str) -> str:
-    start_at = html.index(">", html.index(f'id="err-{name}"'))
+    # a page's field box, or a preview's messages for it (app.js moves them into the box)
+    at = html.find(f'id="err-{name}"')
+    start_at = html.index(">", at if at >= 0 else html.index(f'data-errors-for="err-{name}"'))
     return re.sub(r"<[^>]+>", "", html[start_at:html.index("</div>", start_at)])
 
 

@@ -134,8 +134,8 @@ def test_preview_puts_problems_next_to_their_fields(client):
     match_id = wheel_match(client)
     response = client.post(f"/matches/{match_id}/hands/preview", data=dict(WHEEL, tricks_2=3))
     html = response.get_data(as_text=True)
-    assert 'id="err-tricks"' in html and 'hx-swap-oob="true"' in html
-    tricks_box = html[html.index('id="err-tricks"'):]
+    assert 'data-errors-for="err-tricks"' in html and "hx-swap-oob" not in html  # app.js puts them in place
+    tricks_box = html[html.index('data-errors-for="err-tricks"'):]
     assert "tricks add up to 12, not 11" in tricks_box[:400]
 
 

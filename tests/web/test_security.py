@@ -34,6 +34,19 @@ def test_every_response_has_the_security_headers(client):
         assert "camera=()" in headers["Permissions-Policy"]
 
 
+def test_pages_are_never_kept_so_back_shows_them_as_they_are_now(client):
+    """A page kept by the browser (its back-forward cache) or by htmx (its history copies)
+    would show a match as it was before the last save."""
+    from pathlib import Path
+
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    for url in ("/", f"/matches/{match_id}", f"/matches/{match_id}/log"):
+        assert client.get(url).headers["Cache-Control"] == "no-store", url
+    assert "no-store" not in client.get("/static/app.css").headers.get("Cache-Control", "")
+    base = (Path(__file__).resolve().parents[2] / "scorekeeper" / "templates" / "base.html").read_text()
+    assert '"historyCacheSize": 0' in base
+
+
 def test_the_device_cookie_is_http_only_same_site_and_long_lived(client):
     start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     cookie = client.get_cookie("scorekeeper_device")

@@ -260,3 +260,40 @@ def test_an_old_database_gets_tokens_in_the_migration(tmp_path):
     row = next(db.query("select scorer_token, watcher_token from matches"))
     assert row["scorer_token"] and row["watcher_token"] and row["scorer_token"] != row["watcher_token"]
     assert "request_key" in db["audit"].columns_dict
+
+
+# --- a scorer's page follows the match too (issue 20) ------------------------------------------
+
+def test_a_scorers_page_polls_its_own_page_and_hears_what_another_phone_saved(app, client, monkeypatch):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'hx-get="/matches/{match_id}/live"' in html  # the scorer's page polls, as a watcher's does
+    other = app.test_client()
+    other.get(f"/s/{tokens(app, match_id)['scorer_token']}")
+    tag = f'W/"v{version(client, match_id)}"'
+    monkeypatch.setattr(store, "get_info", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
+    unchanged = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    monkeypatch.undo()
+    assert record(other, match_id, **WHEEL).status_code == 303  # the other phone saves hand 1
+    changed = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag, "HX-Request": "true"})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    body = text(changed)
+    assert "Hand 1 was saved on another phone: Ann +9, Bob 0, Cy +2." in body
+    page = changed.get_data(as_text=True)
+    assert "Save hand 2" in page and 'name="request_key"' in page  # this scorer's own form, for hand 2
+    assert "data-saved-key" not in page and "data-focus" not in page  # not this phone's save: not pulled into view
+
+
+def test_a_save_whose_answer_was_lost_is_reported_saved_by_the_next_poll(app, client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    before = version(client, match_id)
+    assert record(client, match_id, request_key="k" * 22, **WHEEL).status_code == 303  # its answer never came
+    answer = client.get(f"/matches/{match_id}/live?key={'k' * 22}", headers={"If-None-Match": f'W/"v{before}"'})
+    page = answer.get_data(as_text=True)
+    assert "Hand 1 saved: Ann\u00a0+9, Bob\u00a00, Cy\u00a0+2." in page and "another phone" not in page
+    assert f'data-saved-key="{"k" * 22}"' in page  # app.js forgets that draft
+    # a watcher has no scorer's page to poll
+    watcher = app.test_client()
+    watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    assert watcher.get(f"/matches/{match_id}/live").status_code == 403
