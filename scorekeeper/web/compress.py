@@ -16,6 +16,8 @@ ALGORITHMS = ["br", "gzip"]
 def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", ALGORITHMS)
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ALGORITHMS)
+    # brotli's quality 5 costs what gzip's 6 does and is ~5% smaller; Flask-Compress's 4 is larger than gzip
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/css", "text/javascript", "application/javascript",
                                                  "image/svg+xml", "application/json", "application/manifest+json",
                                                  "text/csv"])
