@@ -22,19 +22,23 @@ MESSAGES = {
 }
 
 
-KEPT = ("Nothing you typed was lost: it is still in the form on your phone (without JavaScript, go back "
-        "to it). Nothing is saved twice: try again {when}.")
-CANNOT_SAVE = {
-    "full": "The server could not save: its disk is full. " + KEPT.format(
-        when="when the person running the server has made room on its disk"),
-    "read-only": "The server could not save: its database is read-only (the server may not write to it). " + KEPT.format(
-        when="when the person running the server has made the database writable again"),
-    "io": "The server could not save: writing to its disk failed. " + KEPT.format(
-        when="in a moment; if it fails again, tell the person running the server"),
+CANNOT_SAVE = {  # what happened, and when to try again
+    "full": ("its disk is full", "when the person running the server has made room on its disk"),
+    "read-only": ("its database is read-only (the server may not write to it)",
+                  "when the person running the server has made the database writable again"),
+    "io": ("writing to its disk failed", "in a moment; if it fails again, tell the person running the server"),
 }
+
+
+def cannot_save(problem: str, sent_a_form: bool) -> str:
+    cause, when = CANNOT_SAVE[problem]
+    kept = ("Nothing you typed was lost: it is still in the form on your phone (without JavaScript, go back to "
+            "it). Nothing is saved twice: try again " if sent_a_form else "Nothing was lost. Try again ")
+    return f"The server could not save: {cause}. {kept}{when}."
+
+
 SQLITE_CODES = {13: "full", 8: "read-only", 10: "io"}  # SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR
-OS_CODES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EROFS: "read-only", errno.EACCES: "read-only",
-            errno.EIO: "io"}
+OS_CODES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EROFS: "read-only", errno.EIO: "io"}
 
 
 def storage_problem(error: BaseException) -> str | None:
@@ -79,7 +83,7 @@ def init_app(app: Flask) -> None:
         problem = storage_problem(error)
         if problem:  # the server's disk, not the request: 503, and the phone keeps the form (app.js)
             app.logger.error("could not save (%s): %s", problem, error)
-            body, code = render_error(503, CANNOT_SAVE[problem])
+            body, code = render_error(503, cannot_save(problem, request.method == "POST"))
             return body, code, {"Retry-After": "60"}
         app.logger.exception("unexpected error")
         return render_error(500)
