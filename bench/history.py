@@ -64,7 +64,10 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=100)
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     args = parser.parse_args()
+    if args.smoke:
+        args.matches, args.long, args.hands, args.requests = 20, 2, 30, 2
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "bench.sqlite")
         started = time.perf_counter()

@@ -154,7 +154,7 @@ def run(args) -> dict:
     port = free_port()
     # every simulated phone comes from 127.0.0.1: the per-device write limit would count them as one
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="1000000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="1000000",
-               SCOREKEEPER_MATCHES_PER_MINUTE="1000000")
+               SCOREKEEPER_MATCHES_PER_MINUTE="1000000", SCOREKEEPER_MATCHES_PER_HOUR="1000000")
     server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--threads", str(args.threads)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -361,7 +361,11 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=8, help="phones starting matches at once before the run")
     parser.add_argument("--starts-each", type=int, default=5, help="matches each of those phones starts")
     parser.add_argument("--idle", type=int, default=300, help="idle sockets held open during the run")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     args = parser.parse_args()
+    if args.smoke:
+        args.scorers, args.watchers, args.seconds, args.save_every = 3, 6, 3.0, 1.0
+        args.workers, args.starts, args.starts_each, args.idle = 4, 2, 2, 5
     report(args, run(args))
 
 

@@ -6,6 +6,7 @@ several runs of ``engine.replay`` and the hands re-scored per second.
 """
 from __future__ import annotations
 
+import argparse
 import time
 
 from scorekeeper.engine import replay
@@ -25,9 +26,12 @@ def best_seconds(match, repeats: int) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    sizes = (20, 50) if parser.parse_args().smoke else SIZES
     print(f"{'game':<14}{'hands':>8}{'ms':>10}{'hands/s':>12}{'ms/1000 hands':>15}")
     for key in GAMES:
-        for size in SIZES:
+        for size in sizes:
             match = endless_match(key, size, seed=size)
             assert len(replay(match).hands) == size, "the benchmark match ended early"
             seconds = best_seconds(match, repeats=7 if size < 10_000 else 3)

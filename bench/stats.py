@@ -57,7 +57,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--requests", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     args = parser.parse_args()
+    if args.smoke:
+        args.matches, args.hands, args.requests = 8, 5, 2
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "bench.sqlite")
         started = time.perf_counter()

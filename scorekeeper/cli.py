@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import socket
 import sys
+
+import segno
 
 from .engine import MatchError
 from .matchfile import rescore
@@ -46,6 +49,14 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def terminal_qr(url: str) -> str:
+    """The address as a QR code drawn with half-block characters, so a phone joins by scanning it.
+    Light modules are the printed blocks: that reads right on the usual dark terminal background."""
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue().rstrip("\n")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serving import serve
     from .web import create_app
@@ -57,6 +68,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if lan:
         app.config["LAN_ADDRESS"] = lan  # share links opened on this machine point phones here
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
+        print("  or scan this with the phone's camera:")
+        print(terminal_qr(f"http://{lan}:{args.port}/"))
     print("Press Ctrl+C to stop.", flush=True)
     serve(app, args.host, args.port, args.threads)
     return 0

@@ -11,6 +11,7 @@ from typing import Any
 
 from .games import GAMES
 from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, rule, show
+from .names import clean_name, is_empty, same_name, visible
 
 
 class MatchError(Exception):
@@ -20,11 +21,12 @@ class MatchError(Exception):
     per hand number, so a form shows each beside its field without reading words."""
 
     def __init__(self, problems: list[str], hand_problems: dict[int, list[Problem]] | None = None,
-                 header: list[Problem] | None = None):
+                 header: list[Problem] | None = None, unchecked: int = 0):
         super().__init__("\n".join(problems))
         self.problems = problems
         self.hand_problems = hand_problems or {}
         self.header = header or []
+        self.unchecked = unchecked  # hands not checked: checking stopped at ``max_problems``
 
     @classmethod
     def of(cls, header: list[Problem]) -> MatchError:
@@ -124,13 +126,9 @@ def printable(name: str) -> bool:
     return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in name)
 
 
-def same_name(name: str) -> str:
-    """What two names are compared by: "Zoë" typed either way, "ANN" and "ann" are one name."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
 def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
-    """Names, NFC-normalised and trimmed, and the problems with them."""
+    """Names, NFC-normalised and trimmed, and the problems with them (compared as
+    ``names.same_name`` says: ignoring case and invisible characters)."""
     if not isinstance(players, list):
         return [], [rule("players", "must be a list of names")]
     if game.min_players == game.max_players and len(players) != game.min_players:
@@ -140,23 +138,29 @@ def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
                                     f"got {len(players)}")]
     names: list[str] = []
     problems: list[Problem] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for seat, name in enumerate(players):
         if not isinstance(name, str):
             problems.append(rule("players", f"must be a name in quotes, got {show(name)}", seat=seat))
             continue
-        name = unicodedata.normalize("NFC", name).strip()
-        if all(unicodedata.category(ch) == "Cf" or ch.isspace() for ch in name):  # only invisible characters
+        name = clean_name(name)
+        key = same_name(name)
+        if not name:
             problems.append(rule("players", "a name cannot be empty", seat=seat))
+        elif is_empty(name):
+            problems.append(rule("players", f"a name cannot be empty: {visible(name)} holds only invisible "
+                                            "characters", seat=seat))
         elif len(name) > 40:
             problems.append(rule("players", f"a name is at most 40 characters, got {len(name)}", seat=seat))
         elif not printable(name):
             problems.append(rule("players", "a name cannot hold line breaks, control characters or "
                                             f"broken text, got {show(name)}", seat=seat))
-        elif same_name(name) in seen:
-            problems.append(rule("players", f"\"{name}\" is already at the table (names must differ, ignoring case)",
-                                 seat=seat))
-        seen.add(same_name(name))
+        elif key in seen:
+            other = seen[key]
+            as_other = "" if other == name else f" as {visible(other)}"
+            problems.append(rule("players", f"{visible(name)} is already at the table{as_other} (names must differ, "
+                                            "ignoring case and invisible characters)", seat=seat))
+        seen.setdefault(key, name)
         names.append(name)
     return names, problems
 
@@ -199,18 +203,43 @@ def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
     return problems
 
 
+def present(game: Game, hand: Any, table: Table) -> Any:
+    """The hand with its null optional fields left out: null for a field that may be
+    left out means the same as leaving it out (match-format.md). A null for a required
+    field stays, to be refused naming where."""
+    if not isinstance(hand, dict) or None not in hand.values():
+        return hand
+    optional = {"dealer", *game.optional_fields(table)}
+    return {key: value for key, value in hand.items() if not (value is None and key in optional)}
+
+
+def without_nulls(match: Match) -> Match:
+    """The match with null optional fields left out of its hands (see ``present``), as
+    it is stored; unchanged when its header cannot be read (``replay`` says why)."""
+    try:
+        game, table = check_match(match)
+    except MatchError:
+        return match
+    if not isinstance(match.hands, list):
+        return match
+    return _with_hands(match, [present(game, hand, table) for hand in match.hands])
+
+
 def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> list[Problem]:
     """Every problem with one hand; ``dealer`` is who the rotation says deals it
     (None when unknown), overridden by the hand's own ``dealer``."""
+    hand = present(game, hand, table)
     problems = hand_shape_problems(game, hand, table)
     if problems:
         return problems
     return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
-def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
+def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
     """Score every hand in order from the start (a pure fold). Raises MatchError
-    listing every problem when any hand cannot be scored.
+    listing every problem when any hand cannot be scored (with ``max_problems``, the
+    hands after the one that brought that many are not checked: a file of 100,000
+    bad hands costs the same as one of twenty).
 
     ``resume`` is the result of this same match's first k hands; the fold goes on
     from it, so adding a hand to a long match costs one hand, not the match."""
@@ -229,12 +258,15 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
     start = len(results)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
+        hand = present(game, hand, table)
         found = hand_problems(game, hand, table, None if problems else dealer)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
             by_hand[number] = found
             problems += [f"hand {number}: {p.message}" for p in found]
+            if max_problems is not None and len(problems) >= max_problems:
+                raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
         assert dealer is not None  # known whenever no problem was found so far
@@ -246,7 +278,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
         winners = ending.winners
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
-        lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
+        lines = scored.explanation + what_happens_next(game, table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
                                   scored.warnings, None if deal is None else deal.why))
         if deal is not None:
@@ -267,19 +299,23 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
     )
 
 
-def what_happens_next(table: Table, in_turn: int, dealer: int, ending: Ending, deal: NextDeal | None) -> list[str]:
-    """The explanation's last lines: a deal out of turn, then the end of the game or
-    who deals next, each with its reason."""
+def what_happens_next(game: Game, table: Table, in_turn: int, dealer: int, ending: Ending,
+                      deal: NextDeal | None) -> list[str]:
+    """The explanation's last lines: a deal out of turn and what it meant in the game,
+    then the end of the game or who deals next, each with its reason."""
     names = table.players
     lines = []
     if dealer != in_turn:
-        lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal); "
-                     f"the deal goes on from {names[dealer]}.")
+        lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
+                     f"{game.dealt_out_of_turn(table, dealer)}.")
     if deal is None:
         lines.append(f"Game over: {ending.why}.")
     else:
-        why = f"{ending.why}. " if ending.why else ""
-        lines.append(f"{why}{names[deal.seat]} deals next: {deal.why}.")
+        why = f"{ending.why[:1].upper()}{ending.why[1:]}. " if ending.why else ""
+        # after a deal out of turn "the deal passes left" would not say from whom
+        reason = f"{deal.why} from {names[dealer]}" if dealer != in_turn and deal.why == NextDeal(0).why \
+            else deal.why
+        lines.append(f"{why}{names[deal.seat]} deals next: {reason}.")
     return lines
 
 
@@ -318,7 +354,7 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
         if result.next_dealer is None:
             break  # the game now ends earlier: no dealer can fix that
         later = hands[index]
-        if isinstance(later, dict) and "dealer" not in later and result.next_dealer != recorded[index]:
+        if isinstance(later, dict) and later.get("dealer") is None and result.next_dealer != recorded[index]:
             marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
             hands[index] = {**later, "dealer": recorded[index]}
         try:

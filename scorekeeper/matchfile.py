@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from .engine import Match, MatchError, MatchResult, replay
+from .engine import Match, MatchError, MatchResult, replay, without_nulls
 from .games.base import Problem, rule, show
 
 FORMAT = "scorekeeper-match-1"
 KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
 OPTIONAL = ("format", "settings", "first_dealer", "date", "note")
 NOTE_LIMIT = 500
+WALKED_BYTES = 256 * 1024  # a bigger file with a repeated key or broken text is told what, not where
 
 
 class _Object(dict):
@@ -25,13 +27,17 @@ class _Object(dict):
     repeated: tuple[str, ...] = ()
 
 
-def _object(pairs: list[tuple[str, Any]]) -> _Object:
+def _object(pairs: list[tuple[str, Any]], noted: list | None = None) -> dict:
+    plain = dict(pairs)  # unless a key repeats: three times faster to make than an _Object
+    if len(plain) == len(pairs):
+        return plain
     obj = _Object(pairs)
-    if len(obj) != len(pairs):
-        counts: dict[str, int] = {}
-        for key, _ in pairs:
-            counts[key] = counts.get(key, 0) + 1
-        obj.repeated = tuple(key for key, count in counts.items() if count > 1)
+    if noted is not None:
+        noted.append(obj)
+    counts: dict[str, int] = {}
+    for key, _ in pairs:
+        counts[key] = counts.get(key, 0) + 1
+    obj.repeated = tuple(key for key, count in counts.items() if count > 1)
     return obj
 
 
@@ -86,7 +92,8 @@ def parse(doc: Any) -> Match:
     problems += note_problems(doc.get("note"))
     if problems:
         raise MatchError.of(problems)
-    return Match(
+    # and inside a hand too: the hands are kept (and imported) without them
+    return without_nulls(Match(
         game=doc["game"],
         players=doc["players"],
         settings=doc.get("settings", {}),
@@ -94,19 +101,25 @@ def parse(doc: Any) -> Match:
         hands=doc.get("hands", []),
         date=doc.get("date"),
         note=doc.get("note"),
-    )
+    ))
+
+
+# Exactly YYYY-MM-DD in ASCII digits: date.fromisoformat alone also takes week dates
+# ("2024-W01-1"), compact forms ("20240101") and other digits ("２０２４-01-01").
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def date_problems(value: Any) -> list[Problem]:
+    """Problems with a match's day: exactly YYYY-MM-DD, a real calendar day."""
     if value is None:
         return []
-    try:
-        if not isinstance(value, str) or len(value) != 10:
-            raise ValueError
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return [rule("date", f"must be a day as YYYY-MM-DD, got {show(value)}")]
-    return []
+    if isinstance(value, str) and DATE.fullmatch(value):
+        try:
+            datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
+            return []
+        except ValueError:
+            pass
+    return [rule("date", f"must be a day as YYYY-MM-DD, got {show(value)}")]
 
 
 def note_problems(value: Any) -> list[Problem]:
@@ -124,10 +137,12 @@ def loads(text: str | bytes) -> Match:
     return parse(_decode(text))
 
 
-def loads_history(text: str | bytes) -> list[Match]:
+def loads_history(text: str | bytes, max_matches: int | None = None, max_hands: int | None = None) -> list[Match]:
     """A history file (a JSON list of match documents, as ``dumps_history`` writes) or a
-    single match file, as matches; raises MatchError naming each bad match ("match 3: ...")."""
-    doc = _decode(text)
+    single match file, as matches; raises MatchError naming each bad match ("match 3: ...").
+    A file of more than ``max_matches`` matches, or ``max_hands`` hands in a match, is
+    refused on counting them, before anything else is read."""
+    doc = _decode(text, lambda doc: _sizes(doc, max_matches, max_hands))
     if not isinstance(doc, list):
         return [parse(doc)]
     if not doc:
@@ -159,9 +174,28 @@ def duplicate_key(match: Match) -> str:
     return json.dumps([match.game, players, match.date, match.hands], sort_keys=True, ensure_ascii=False)
 
 
-def _decode(text: str | bytes) -> Any:
+def _sizes(doc: Any, max_matches: int | None, max_hands: int | None) -> None:
+    """Raise MatchError when the decoded file holds too many matches, or a match too many hands."""
+    if isinstance(doc, list) and max_matches is not None and len(doc) > max_matches:
+        raise MatchError([f"history file: {len(doc):,} matches, but one file can hold at most {max_matches:,}"])
+    problems = []
+    for number, item in enumerate(doc if isinstance(doc, list) else [doc], start=1):
+        hands = item.get("hands") if isinstance(item, dict) else None
+        if max_hands is not None and isinstance(hands, list) and len(hands) > max_hands:
+            where = f"match {number}: " if isinstance(doc, list) else ""
+            problems.append(f"{where}hands: {len(hands):,} hands, but one match can hold at most {max_hands:,}")
+    if problems:
+        raise MatchError(problems)
+
+
+def _decode(text: str | bytes, check: Callable[[Any], None] | None = None) -> Any:
+    """The decoded document; ``check`` sees it first, read without the hook that notes
+    repeated keys (five times faster), so a file that is too big costs no more than that."""
     try:
-        doc = json.loads(text, object_pairs_hook=_object)
+        if check is not None:
+            check(json.loads(text))
+        repeats: list[_Object] = []
+        doc = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, repeats))
     except RecursionError:
         raise MatchError(["match file: nested too deeply to be a match"]) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -169,10 +203,26 @@ def _decode(text: str | bytes) -> Any:
         raise MatchError([f"match file: not valid JSON{where}: {getattr(error, 'msg', str(error))}"]) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise MatchError(["match file: a number has too many digits to be part of a match"]) from None
-    problems = repeated_keys(doc) + broken_text(doc)
+    # the walks that name where cost a second or more for a 1 MiB file: only run when something is
+    # there to name, and for a big file name what without where (a crafted file would make every
+    # import of it cost that second)
+    broken = _lone_surrogate(doc)
+    if (repeats or broken) and len(text) > WALKED_BYTES:
+        keys = list(dict.fromkeys(key for obj in repeats for key in obj.repeated))
+        raise MatchError.of([rule("match file", f'key "{key}" appears twice in one object') for key in keys[:20]]
+                            + ([rule("match file", "holds broken text (a lone surrogate)")] if broken else []))
+    problems = (repeated_keys(doc) if repeats else []) + (broken_text(doc) if broken else [])
     if problems:
         raise MatchError.of(problems)
     return doc
+
+
+def _lone_surrogate(doc: Any) -> bool:
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):  # too deep to write out: let the walk look
+        return True
+    return False
 
 
 def to_document(match: Match) -> dict:

@@ -203,6 +203,18 @@ def m006_player_stats(db: Database) -> None:
         _refresh_players(db, row["id"], match, result)
 
 
+@migrations()
+def m007_name_keys_ignore_invisible(db: Database) -> None:
+    """Names are now compared ignoring invisible characters (``names.same_name``): the
+    folded names kept for the history search and the stats are folded again."""
+    for key, name in db.execute("select distinct name_key, name from match_players").fetchall():
+        if same_name(name) != key:
+            db.execute("update match_players set name_key = ? where name = ?", [same_name(name), name])
+    for match_id, players in db.execute("select id, players from matches").fetchall():
+        db.execute("update summaries set names = ? where match_id = ?",
+                   ["\x1f".join(same_name(n) for n in json.loads(players)), match_id])
+
+
 MAX_HANDS = 1000  # hands one match can hold
 MAX_LOG = 5000  # changes one match's log keeps: every save, edit, undo and note change is one
 
@@ -387,10 +399,13 @@ def list_matches(db: Database) -> list[dict]:
     return out
 
 
-def match_ids_on(db: Database, date: str) -> list[int]:
-    """The ids of the matches dated ``date`` (YYYY-MM-DD), in the order they were started."""
-    return [row[0] for row in db.execute("select id from matches where date = ? and deleted_at is null order by id",
-                                         [date]).fetchall()]
+def match_ids_on(db: Database, device: str | None, date: str, limit: int = -1) -> list[int]:
+    """The ids of the matches dated ``date`` (YYYY-MM-DD) that ``device`` may open, in
+    the order they were started, at most ``limit`` (-1: all). One query from the
+    device's grants: other devices' matches of that day are never read."""
+    return [row[0] for row in db.execute(
+        "select m.id from device_matches d join matches m on m.id = d.match_id where d.device_id = ? "
+        "and m.date = ? and m.deleted_at is null order by m.id limit ?", [device or "", date, limit]).fetchall()]
 
 
 def imported_match_ids(db: Database) -> set[int]:
@@ -753,6 +768,12 @@ def device_key(cookie_value: str) -> str:
     return hashlib.sha256(cookie_value.encode()).hexdigest()[:32]
 
 
+def device_known(db: Database, device: str) -> bool:
+    """Was ``device`` (a digest, see ``device_key``) ever given a match here? Only such a
+    device's cookie is one the server issued (one primary-key lookup)."""
+    return db.execute("select 1 from devices where id = ?", [device]).fetchone() is not None
+
+
 def _grant(db: Database, device: str, match_id: int, *, score: bool = False, watch: bool = False,
            how: str = "") -> None:
     """Inside a transaction: ``device`` may now score (or watch) the match; a grant
@@ -787,16 +808,23 @@ def access_of(db: Database, device: str | None, match_id: int) -> str | None:
 
 def renew_link(db: Database, match_id: int, kind: str, device: str, request_key: str | None = None) -> int:
     """A new ``kind`` ("scorer" or "watcher") link for the match: the old one opens
-    nothing any more, and the other devices that came in through it lose what it gave
-    (a device left with neither grant no longer sees the match). ``device``, the one
+    nothing any more, and every grant it gave ends. A device that scored loses the
+    match entirely with a new scorer link, even if it also opened the watcher link:
+    that is how a lost phone is shut out (a scorer shares the match anyway, so being
+    able to score is what it held, not a watcher grant on top). With a new watcher
+    link the watchers lose the match and the scorers keep scoring. ``device``, the one
     asking, keeps its grants. Returns how many devices lost the match; logged in the match's log."""
     column, grant_column = {"scorer": ("scorer_token", "score"), "watcher": ("watcher_token", "watch")}[kind]
     token = new_token()
     with writing(db):
         row = _lock(db, match_id, None, request_key)
         db.execute(f"update matches set {column} = ? where id = ?", [token, match_id])
-        db.execute(f"update device_matches set {grant_column} = 0 where match_id = ? and device_id != ?",
-                   [match_id, device])
+        if kind == "scorer":
+            db.execute("update device_matches set score = 0, watch = 0 where match_id = ? and device_id != ? "
+                       "and score = 1", [match_id, device])
+        else:
+            db.execute(f"update device_matches set {grant_column} = 0 where match_id = ? and device_id != ?",
+                       [match_id, device])
         ended = db.execute("select count(*) from device_matches where match_id = ? and score = 0 and watch = 0",
                            [match_id]).fetchone()[0]
         db.execute("delete from device_matches where match_id = ? and score = 0 and watch = 0", [match_id])
@@ -908,6 +936,17 @@ def player_list(db: Database, device: str | None) -> list[dict]:
         person["finished"] += finished
         person["won"] += won
     return sorted(people.values(), key=lambda p: (-p["matches"], p["key"]))
+
+
+def met_players(db: Database, device: str | None, name_key: str) -> set[str]:
+    """The keys of the players who sat at a table with ``name_key`` in a match ``device``
+    may open: head-to-head offers only them."""
+    rows = db.execute(
+        "select distinct q.name_key from device_matches d join match_players p on p.match_id = d.match_id "
+        "join match_players q on q.match_id = p.match_id join matches m on m.id = p.match_id "
+        "where d.device_id = ? and m.deleted_at is null and p.name_key = ? and q.name_key != p.name_key",
+        [device or "", name_key]).fetchall()
+    return {key for (key,) in rows}
 
 
 def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:

@@ -94,7 +94,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key):
     for scored, hand in zip(result.hands, match.hands):
         summary = view.hand_summary(key, hand, result.players, scored.extra)
         assert isinstance(summary, str) and summary.strip()
-    rows = list(exports.csv_rows({"match": match}))
+    rows = list(exports.csv_rows({"match": match, "id": 1}))
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].seat_counter

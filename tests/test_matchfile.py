@@ -41,7 +41,8 @@ def test_format_is_optional():
     ({"players": ["Ann", "Bob"]}, "players: Third Wheel needs exactly 3 players, got 2"),
     ({"players": ["Ann", " ", "Cy"]}, "players[1]: a name cannot be empty"),
     ({"players": ["Ann", "B" * 41, "Cy"]}, "players[1]: a name is at most 40 characters, got 41"),
-    ({"players": ["Ann", "ann", "Cy"]}, 'players[1]: "ann" is already at the table (names must differ, ignoring case)'),
+    ({"players": ["Ann", "ann", "Cy"]}, 'players[1]: "ann" is already at the table as "Ann" '
+                                        '(names must differ, ignoring case and invisible characters)'),
     ({"players": ["Ann", 7, "Cy"]}, "players[1]: must be a name in quotes, got 7"),
     ({"players": "Ann, Bob, Cy"}, "players: must be a list of names"),
     ({"players": ["Ann", "Bo\nb", "Cy"]}, "players[1]: a name cannot hold line breaks, control characters or broken text"),

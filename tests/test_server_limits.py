@@ -3,10 +3,14 @@ connection and went quiet) do not lock anyone out. With waitress's default
 connection limit of 100 the page below timed out."""
 from __future__ import annotations
 
+import http.client
 import re
 import socket
+import sqlite3
+import threading
 import time
 import urllib.request
+from urllib.parse import urlencode
 
 from test_durability import serve  # the real server on a temp database, started and listening
 
@@ -52,3 +56,56 @@ def test_the_servers_own_error_answers_carry_the_security_headers(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _phone_session(port: int) -> tuple[str, str]:
+    """A phone that opened the new-match page: its cookies and the form's CSRF token."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    connection.request("GET", "/matches/new")
+    response = connection.getresponse()
+    page = response.read().decode()
+    cookies = "; ".join(c.split(";", 1)[0] for c in response.msg.get_all("Set-Cookie") or [])
+    connection.close()
+    return cookies, re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def test_forty_starts_sent_at_once_get_exactly_the_limit_through(tmp_path, monkeypatch):
+    """The limit is counted in the same step as it is checked, before the match is made:
+    checked before and counted after, 40 starts at once got 17 through a limit of 10."""
+    monkeypatch.setenv("SCOREKEEPER_MATCHES_PER_MINUTE", "10")
+    server, port = serve(tmp_path / "db.sqlite")
+    try:
+        cookies, token = _phone_session(port)
+        body = urlencode({"csrf_token": token, "game": "third_wheel", "shown_game": "third_wheel",
+                          "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
+                          "setting_target": "33", "setting_deals_each": "2", "setting_overtrick_dealer": "bid",
+                          "setting_overtrick_setter": "other_setter"})
+        gate = threading.Barrier(40)
+        statuses: list[int] = []
+
+        def start() -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.connect()
+            gate.wait()
+            connection.request("POST", "/matches/new", body=body, headers={
+                "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": f"http://127.0.0.1:{port}/matches/new"})
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            connection.close()
+
+        phones = [threading.Thread(target=start) for _ in range(40)]
+        for phone in phones:
+            phone.start()
+        for phone in phones:
+            phone.join(timeout=120)
+        assert sorted(statuses) == [303] * 10 + [429] * 30
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    db = sqlite3.connect(tmp_path / "db.sqlite")
+    try:
+        assert db.execute("select count(*) from matches").fetchone()[0] == 10
+    finally:
+        db.close()

@@ -70,7 +70,7 @@ def test_names_are_stored_nfc_normalised():
 
 def test_a_name_typed_two_ways_is_one_name():
     assert names_problems(["Zo\u00eb", "Zoe\u0308", "Cy"]) == [
-        'players[1]: "Zo\u00eb" is already at the table (names must differ, ignoring case)']
+        'players[1]: "Zo\u00eb" is already at the table (names must differ, ignoring case and invisible characters)']
 
 
 def test_names_are_compared_after_nfkc_and_case_folding():
@@ -80,7 +80,8 @@ def test_names_are_compared_after_nfkc_and_case_folding():
 
 
 def test_a_name_of_invisible_characters_is_empty():
-    assert names_problems(["\u200b\u200d", "Bob", "Cy"]) == ["players[0]: a name cannot be empty"]
+    assert names_problems(["\u200b\u200d", "Bob", "Cy"]) == [
+        'players[0]: a name cannot be empty: "\\u200b\\u200d" holds only invisible characters']
 
 
 # --- match file: duplicates and nulls ---------------------------------------------------

@@ -262,7 +262,8 @@ class Ending:
 @dataclass(frozen=True)
 class Need:
     """What one player needs, in plain sentences (the scoreboard's "What each player
-    needs"); ``out`` only when it is certain they can no longer win."""
+    needs"); ``out`` when they cannot win under the assumption their line names (the
+    deal going round in turn)."""
 
     seat: int
     lines: tuple[str, ...]
@@ -335,6 +336,11 @@ class Game:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        """The hand fields that may be left out at this table (null for one of them
+        means left out): by default those not required."""
+        return tuple(f for f in self.hand_fields if f not in self.required_fields)
+
     def check_settings(self, settings: dict) -> list[Problem]:
         """Rules between settings (each already valid on its own)."""
         return []
@@ -356,6 +362,14 @@ class Game:
 
     def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
         return NextDeal(table.left_of(dealer))
+
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        """What it means in this game that ``dealer`` dealt the hand out of turn: who
+        then held which role (a clause for the explanation, after "Ann dealt this hand
+        out of turn (it was Bob's deal): ")."""
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
+                "was first after the dealer")
 
     def ending(self, table: Table, progress: Progress) -> Ending:
         """Whether the game is over after this hand, and why (or why not)."""
@@ -422,6 +436,10 @@ class Game:
         return facts
 
     # --- what each player needs (the scoreboard's panel) ---------------------------
+    # True when players tied for the highest total at the end share the win; False when
+    # a tie at the top means another hand is dealt.
+    tie_shares_win: bool = False
+
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         """The most one player can score in one hand under these settings (None: no bound)."""
         return None
@@ -430,32 +448,48 @@ class Game:
         """The least (most negative) one player can score in one hand (None: no bound)."""
         return None
 
+    def hand_needs(self, settings: dict, seats: int) -> list[str]:
+        """What one hand can do, for the panel's lines about the whole table."""
+        most = self.most_in_a_hand(settings, seats)
+        return [] if most is None else [f"The most a player can score in one hand: {most}."]
+
+    def target_needs(self, target: int) -> str:
+        """The target's line: what ends the game and what a tie at the top then does."""
+        tie = ("players tied for the highest total share the win" if self.tie_shares_win
+               else "a tie for the highest total means another hand is dealt")
+        if self.past_target:
+            return (f"Playing past {target}: a total of {target + 1} or more ends the game "
+                    f"({target} exactly is not past {target}); the highest total then wins, and {tie}.")
+        return f"Playing to {target}: a total of {target} or more ends the game; the highest total then wins, and {tie}."
+
+    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+        """The game's own lines about the whole table (another way the game ends...)."""
+        return []
+
     def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
         """What each player needs to win, from the rules and the match so far: points to
-        the target, the hands the deal count leaves and whether each player can still
-        catch the leader (told they cannot only when it is certain), and the most one
-        hand can score. A game adds its own lines (``seat_needs``)."""
+        the target, where each stands, the hands the deal count leaves if the deal goes
+        round in turn and who cannot win then. Every line holds whatever the table does
+        next, or names its assumption in the same sentence: a deal out of turn can make
+        a game that ends by deal count longer, so a player who cannot catch up in the
+        hands left is told so only "if the deal goes round in turn". A game adds its own
+        lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
         settings, totals, names = table.settings, progress.totals, table.players
         general: list[str] = []
-        most = self.most_in_a_hand(settings, table.seats)
-        least = self.least_in_a_hand(settings, table.seats)
-        if most is not None:
-            general.append(f"The most a player can score in one hand: {most}.")
         target: int = settings.get("target") or 0
         has_target = is_whole(target) and target > 0
         if has_target:
-            if self.past_target:
-                general.append(f"Playing past {target}: a total of {target + 1} or more ends the game "
-                               f"({target} exactly is not past {target}); the highest total then wins.")
-            else:
-                general.append(f"Playing to {target}: a total of {target} or more ends the game; "
-                               "the highest total then wins.")
+            general.append(self.target_needs(target))
+        general += self.table_needs(table, progress)
         left = self.hands_left(settings, list(progress.dealt), next_dealer)
         if left is not None:
-            general.append(f"{left} hand{'' if left == 1 else 's'} left if the deal goes round in turn"
-                           + (" (fewer if someone reaches the target)." if has_target else "."))
-        best = max(totals) if totals else 0
-        leaders = [s for s, t in enumerate(totals) if t == best]
+            general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
+                           + ("(fewer if someone reaches the target; " if has_target else "(")
+                           + "a deal out of turn can make it more).")
+        general += self.hand_needs(settings, table.seats)
+        most = self.most_in_a_hand(settings, table.seats)
+        least = self.least_in_a_hand(settings, table.seats)
+        best = max(totals)
         seat_lines: list[Need] = []
         for seat, total in enumerate(totals):
             lines: list[str] = []
@@ -467,18 +501,16 @@ class Game:
                 else:
                     lines.append(f"is {'past' if self.past_target else 'at or over'} {target}: "
                                  "needs to be alone at the top at the end of a hand")
-            if left is not None and seat not in leaders:
-                gap = best - total
-                leader = name_list([names[s] for s in leaders])
-                if most is not None and least is not None and gap > left * (most - least):
-                    out = True
-                    lines.append(f"can no longer win: {gap} behind {leader} with {left} "
-                                 f"hand{'' if left == 1 else 's'} left, and a hand moves two players "
-                                 f"at most {most - least} apart")
-                else:
-                    lines.append(f"is {gap} behind {leader} with {left} hand{'' if left == 1 else 's'} left")
-            elif left is not None and len(leaders) == 1:
-                lines.append("leads")
+            lines.append(standing(names, totals, seat))
+            gap = best - total
+            # In turn the game lasts ``left`` more hands at most; each moves two players at most
+            # most - least apart. Drawing level may still share the win (or play on), so only a
+            # gap wider than that is out of reach.
+            if (left is not None and gap > 0 and most is not None and least is not None
+                    and gap > left * (most - least)):
+                out = True
+                lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
+                             f"and a hand moves two players at most {most - least} apart")
             lines += self.seat_needs(table, progress, seat)
             seat_lines.append(Need(seat, tuple(lines), out))
         return Needs(tuple(general), tuple(seat_lines))
@@ -683,6 +715,31 @@ def ordinal(n: int) -> str:
 def played(index: int) -> str:
     """A card's place in a trick from its index in play order: "led", "played 2nd"."""
     return "led" if index == 0 else f"played {ordinal(index + 1)}"
+
+
+def times(count: int) -> str:
+    """ "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int) -> str:
+    """Where one player stands against the others: "leads Bob by 12", "is 27 behind Ann",
+    "shares the lead with Bob on 40", "is level with Bob and Cy on 0"."""
+    best = max(totals)
+    others = [s for s in range(len(totals)) if s != seat]
+    if totals[seat] < best:
+        return f"is {best - totals[seat]} behind {name_list([names[s] for s in others if totals[s] == best])}"
+    tied = [s for s in others if totals[s] == best]
+    if tied:
+        verb = "is level with" if len(tied) == len(others) else "shares the lead with"
+        return f"{verb} {name_list([names[s] for s in tied])} on {best}"
+    second = max(totals[s] for s in others)
+    return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {best - second}"
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 trick", "0 tricks", "2 tricks"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def name_list(names: list[str]) -> str:

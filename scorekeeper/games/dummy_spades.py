@@ -152,17 +152,33 @@ class DummySpades(Game):
     def ending(self, table: Table, progress: Progress) -> Ending:
         totals, names = progress.totals, table.players
         target, lose_at = table.settings["target"], table.settings["lose_at"]
-        causes = [f"{names[s]} reached {target} with {t}" for s, t in enumerate(totals) if t >= target]
-        if lose_at is not None:
-            causes += [f"{names[s]} is at {t}, at or below {lose_at}" for s, t in enumerate(totals) if t <= lose_at]
+        reached = [s for s, t in enumerate(totals) if t >= target]
+        fallen = [s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at]
+        causes = []
+        if reached:
+            causes.append(_each_with(names, totals, reached, f"{{name}} reached {target} with {{total}}",
+                                     f"{{names}} reached {target}"))
+        if fallen:
+            causes.append(_each_with(names, totals, fallen, f"{{name}} is at {{total}}, at or below {lose_at}",
+                                     f"{{names}} are at {lose_at} or below"))
         if not causes:
             return Ending(None)
-        cause = name_list(causes)
+        cause = " and ".join(causes)
         best = max(totals)
         leaders = [seat for seat, t in enumerate(totals) if t == best]
         if len(leaders) > 1:
             return Ending(None, f"{cause}, but {tied_at_top(names, leaders, best)}")
-        return Ending(leaders, f"{cause}, and {names[leaders[0]]} has the highest total, {best}, and wins")
+        winner = names[leaders[0]]
+        if reached == leaders and not fallen:
+            return Ending(leaders, f"{cause} and wins")
+        if leaders[0] in reached + fallen:  # their total is said already
+            return Ending(leaders, f"{cause}; {winner} has the highest total and wins")
+        return Ending(leaders, f"{cause}; {winner} has the highest total, {best}, and wins")
+
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        names = table.players
+        order = bidding_order(dealer, table.seats)
+        return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
 
 
     # --- how it is shown --------------------------------------------------
@@ -175,7 +191,8 @@ class DummySpades(Game):
         nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
                             + ((DUMMY, DUMMY),) for s in order)
         return [
-            FieldGroup("bids", "Bids (left of the dealer first)", "seat_int", order),
+            FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
+                       "seat_int", order),
             FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),
@@ -219,7 +236,7 @@ class DummySpades(Game):
             nils = (hand.get("nils") or [[]] * table.seats)[seat]
             left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
             taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-            _, _, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags_before[seat], table)
+            over = max(0, taken - hand["bids"][seat])
             found = {"bags": over}
             if seat == declarer:
                 found["declarer"] = 1
@@ -247,6 +264,13 @@ class DummySpades(Game):
         nil_value = settings["nil_value"]
         return max(10 * TRICKS + nil_value, 2 * nil_value)
 
+    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+        lose_at = table.settings["lose_at"]
+        if lose_at is None:
+            return []
+        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
+                "and a tie for the highest total means another hand is dealt."]
+
     def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
         lines = []
         limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
@@ -254,10 +278,19 @@ class DummySpades(Game):
         if limit:
             more = limit - bags
             lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {penalty} points")
+                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
         if lose_at is not None:
-            lines.append(f"is {progress.totals[seat] - lose_at} points above {lose_at} "
-                         f"(the game also ends when a total falls to {lose_at} or below)")
+            totals = progress.totals
+            if totals[seat] > lose_at:
+                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
+            else:
+                top = [s for s, total in enumerate(totals) if total == max(totals)]
+                line = f"is on {totals[seat]}, at or below {lose_at}"
+                if len(top) > 1:  # the only way play goes on (see ending)
+                    line += (f", which ends the game: play goes on only because "
+                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
+                             "(a tie for the highest total means another hand)")
+                lines.append(line)
         return lines
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
@@ -306,7 +339,8 @@ class DummySpades(Game):
             "Failed: −10 × bid.",
             f"Nil on a hand of your team this deal: +{nil_value} if it took no tricks, else −{nil_value}; "
             "a nil on the other team's hand does not apply.",
-            (f"Bags: at {limit} bags lose {settings['bag_penalty']} points and take {limit} bags off."
+            (f"Bags: at {plural(limit, 'bag')} lose {plural(settings['bag_penalty'], 'point')} and take "
+             f"{plural(limit, 'bag')} off."
              if limit else "Bags carry no penalty (bag limit off)."),
             f"The game ends when a total reaches {settings['target']}"
             + (f" or falls to {lose_at} or below" if lose_at is not None else "")
@@ -396,9 +430,9 @@ def bidding_line(bids: list[int], dealer: int, declarer: int, table: Table) -> s
 def tricks_line(hand: dict, declarer: int, table: Table) -> str:
     names, tricks = table.players, hand["tricks"]
     defenders = team_of((declarer + 1) % table.seats, declarer, table.seats)
-    own = f"{tricks[declarer]} + {hand['dummy_tricks']} = {tricks[declarer] + hand['dummy_tricks']}"
+    own = f"{tricks[declarer]} + {hand['dummy_tricks']} = {plural(tricks[declarer] + hand['dummy_tricks'], 'trick')}"
     theirs = " + ".join(str(tricks[s]) for s in defenders)
-    return (f"{names[declarer]} and the dummy took {own} tricks; "
+    return (f"{names[declarer]} and the dummy took {own}; "
             f"{name_list([names[s] for s in defenders])} took {theirs} = {sum(tricks[s] for s in defenders)}.")
 
 
@@ -408,11 +442,11 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     """(points parts, explanation lines, bags after) for one real player."""
     team = team_of(seat, declarer, table.seats)
     nils = (hand.get("nils") or [[]] * table.seats)[seat]
-    left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
+    # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
+    left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils and tricks_of(h, hand)]
     taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-    lines = [nil_tricks_line(seat, left_out, hand, table)] if left_out else []
-    points, line, over = contract(seat, hand["bids"][seat], taken, seat == declarer, bags, table)
-    parts, lines = [points], [*lines, line]
+    points, line, over = contract(seat, hand, team, left_out, taken, bags, table)
+    parts, lines = [points], [line]
     for holder in nils:
         nil_points, nil_line = nil(seat, holder, team, hand, table)
         lines.append(nil_line)
@@ -426,19 +460,50 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     return parts, lines, bags
 
 
-def contract(seat: int, bid: int, taken: int, declarer: bool, bags: int, table: Table) -> tuple[int, str, int]:
-    """(points, line, bags gained) for a player's team bid."""
-    name = table.players[seat]
-    took = f"took {taken} with the dummy" if declarer else f"the defenders took {taken}"
-    if taken < bid:
+def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bags: int,
+             table: Table) -> tuple[int, str, int]:
+    """(points, line, bags gained) for a player's team bid: ``taken`` tricks count toward
+    it, those of the ``left_out`` hands (nil hands, with nil tricks not counting) do not."""
+    name, bid = table.players[seat], hand["bids"][seat]
+    declarer = DUMMY in team
+    if left_out:
+        # every trick the team took, then which of them count: never the count alone as if all
+        who = f"{name} and the dummy" if declarer else name_list([table.players[s] for s in team])
+        out = sum(tricks_of(h, hand) for h in left_out)
+        held = name_list([f"the {tricks_of(h, hand)} of {nil_hand(h, seat, table)}" for h in left_out])
+        head = (f"{who} took {taken + out}; {taken} {'counts' if taken == 1 else 'count'} toward {name}'s bid "
+                f"of {bid}, {held} {'does' if out == 1 and len(left_out) == 1 else 'do'} not")
+        failed, exact, made = f"{head}, so the contract failed", f"{head}, exactly the bid", head
+    else:
+        took = f"took {taken} with the dummy" if declarer else f"the defenders took {taken}"
         short = f"took only {taken} with the dummy" if declarer else f"the defenders took only {taken}"
-        return -10 * bid, f"{name} bid {bid} but {short}, so the contract failed: -{10 * bid}", 0
+        failed = f"{name} bid {bid} but {short}, so the contract failed"
+        exact, made = f"{name} bid {bid} and {took}, exactly", f"{name} bid {bid} and {took}"
+    if taken < bid:
+        return -10 * bid, f"{failed}: -{10 * bid}", 0
     over = taken - bid
     if over == 0:
-        return 10 * bid, f"{name} bid {bid} and {took}, exactly: 10 × {bid} = {10 * bid}", 0
+        return 10 * bid, f"{exact}: 10 × {bid} = {10 * bid}", 0
     gained = f"{plural(over, 'bag')} ({bags + over} in all)"
-    return (10 * bid + over,
-            f"{name} bid {bid} and {took}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over)
+    return 10 * bid + over, f"{made}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over
+
+
+def nil_hand(holder: Any, bidder: int, table: Table) -> str:
+    """A hand a player bid nil on, as the contract line names it."""
+    if holder == DUMMY:
+        return "the dummy's nil hand"
+    if holder == bidder:
+        return f"{table.players[bidder]}'s own nil hand"
+    return f"{table.players[holder]}'s nil hand"
+
+
+def _each_with(names: tuple[str, ...], totals: list[int], seats: list[int], one: str, many: str) -> str:
+    """ "Ann reached 500 with 520" (``one``, with {name} and {total}) or "Ann and Bob
+    reached 500 (Ann 520, Bob 510)" (``many``, with {names})."""
+    if len(seats) == 1:
+        return one.format(name=names[seats[0]], total=totals[seats[0]])
+    return many.format(names=name_list([names[s] for s in seats])) + \
+        " (" + ", ".join(f"{names[s]} {totals[s]}" for s in seats) + ")"
 
 
 def zero_bid_warnings(hand: dict, table: Table) -> list[str]:
@@ -447,14 +512,6 @@ def zero_bid_warnings(hand: dict, table: Table) -> list[str]:
     nils = hand.get("nils") or [[]] * table.seats
     return [f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
             for seat, name in enumerate(table.players) if hand["bids"][seat] == 0 and seat not in nils[seat]]
-
-
-def nil_tricks_line(seat: int, left_out: list, hand: dict, table: Table) -> str:
-    """Why a player's team tricks leave out the hands they bid nil on (nil_tricks_count off)."""
-    held = name_list([f"{hand_name(h, table, seat)} ({plural(tricks_of(h, hand), 'trick')})" for h in left_out])
-    return (f"{table.players[seat]} bid nil on {held}: with nil tricks not counting, "
-            f"{'that hand is' if len(left_out) == 1 else 'those hands are'} left out of "
-            f"{table.players[seat]}'s team tricks")
 
 
 def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:

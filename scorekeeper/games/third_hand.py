@@ -17,6 +17,7 @@ from .base import (  # how it is shown
     Game,
     NextDeal,
     Problem,
+    Progress,
     Scored,
     Setting,
     SheetCell,
@@ -105,6 +106,8 @@ for _p0, _p1 in _splits():
         CARDS_FOR_POINTS.setdefault(_points(*_split), frozenset())
         CARDS_FOR_POINTS[_points(*_split)] |= {_split[0]}
 POSSIBLE_TOTALS = frozenset(p0 + p1 for p0, p1 in POSSIBLE_POINTS)
+# The most card points one player can take over the other in a hand (all 14 cards, 140 to 0).
+MOST_AHEAD = max(p0 - p1 for p0, p1 in POSSIBLE_POINTS)
 
 
 def _ranges(numbers) -> str:
@@ -316,6 +319,11 @@ class ThirdHand(Game):
             f"Points the holder needs to make the contract: {needs}.",
         ]
 
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
+                "non-dealer (bid first)")
+
     def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         first, second = scored.scores
@@ -401,6 +409,34 @@ class ThirdHand(Game):
 
     def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
+
+    def hand_needs(self, settings: dict, seats: int) -> list[str]:
+        return []  # the most one hand can score helps nobody at the table; each player's catch-up line does
+
+    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+        """How the player behind catches up in one hand, in card points taken over the
+        leader: without a contract the gap closes by that difference; with a contract the
+        trailing player makes, or the leader fails, by twice it (three times doubled), since
+        the contract adds the difference once more (twice doubled) on top of the card points.
+        Only enough, never needed: a test checks the line against every possible hand."""
+        other = 1 - seat
+        gap = progress.totals[other] - progress.totals[seat]
+        if gap <= 0:
+            return []
+        me, them, most = table.players[seat], table.players[other], MOST_AHEAD
+        if gap > 3 * most:
+            return [f"cannot catch up with {them} in one hand: a hand moves the two totals at most {3 * most} apart"]
+        single, double, triple = gap, -(-gap // 2), -(-gap // 3)
+        contract = f"a contract {me} makes or {them} fails"
+        if single <= most:
+            points = "card point" if single == 1 else "card points"
+            how = (f"{single} more {points} than {them} with no contract, {double} more with {contract}, "
+                   f"or {triple} more if it is doubled")
+        elif double <= most:
+            how = f"{double} more card points than {them} with {contract}, or {triple} more if it is doubled"
+        else:
+            how = f"{triple} more card points than {them} with a doubled contract {me} makes or {them} fails"
+        return [f"could catch up with {them} in one hand by taking at least {how}"]
 
     def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
         non_dealer = 1 - dealer

@@ -199,6 +199,11 @@ class ThirdRail(Game):
     # Either form will do, so neither is required; check_hand insists on exactly one.
     required_fields = ()
 
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        # Either form will do, so neither is optional on its own; other tricks only
+        # while the bonus that counts them is off (the ruling on other_tricks).
+        return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")
+
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
         return self._check_form(hand, table) + self._check_trump(hand, table)
@@ -322,22 +327,24 @@ class ThirdRail(Game):
         decks = decks_for(n)
         deck = len(cards_in_deck(decks)) * decks
         spare = deck - tricks * n
+        settings = table.settings
         if decks == 1:
             cards = "one 52-card deck"
         else:
             cards = ("two decks without the 2s, 3s and 4s (two 40-card decks, 80 cards; "
                      "the 24 low cards are set aside)")
-        spare_text = (f"; {spare} card{' is' if spare == 1 else 's are'} left over and set aside"
+        # with trump on, the card left over is turned up, not set aside
+        aside = "" if settings["trump"] else " and set aside"
+        spare_text = (f"; {spare} card{' is' if spare == 1 else 's are'} left over{aside}"
                       if spare else "; no cards are left over")
-        settings = table.settings
         scoring = scoring_trick_numbers(n, settings["scoring_from"])
         lines = [
             f"{d} deals {cards}, one card at a time clockwise starting with {left}: "
             f"{tricks} cards each{spare_text}.",
         ]
         if settings["trump"] and spare:
-            lines.append(f"{d} turns up one of the {spare} cards left over (not dealt): its suit is trump "
-                         "this hand.")
+            card = "the card left over" if spare == 1 else f"one of the {spare} cards left over"
+            lines.append(f"{d} turns up {card} (not dealt): its suit is trump this hand.")
         elif settings["trump"]:
             lines.append(f"No card is left over, so {d} turns up the last card dealt to themself: its suit "
                          f"is trump this hand, and the card stays in {d}'s hand.")
@@ -354,6 +361,10 @@ class ThirdRail(Game):
             tie = "tied players each score 2" if settings["bonus_tie"] == "each" else "on a tie nobody scores it"
             lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
         return lines
+
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        names = table.players
+        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
 
     # The end of the game is the shared rule (base.Game.ending): once someone
     # reaches the target the single highest total wins; a tie plays another hand.

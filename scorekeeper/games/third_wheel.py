@@ -34,6 +34,7 @@ from .base import (  # how it is shown
     rule,
     show,
     split_tricks,
+    times,
 )
 from .trick_referee import Choice, Face, Setup, suit_options
 
@@ -118,6 +119,7 @@ class ThirdWheel(Game):
     )
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
+    tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
     field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
 
@@ -185,34 +187,60 @@ class ThirdWheel(Game):
     # --- end of game ----------------------------------------------------
     def ending(self, table: Table, progress: Progress) -> Ending:
         deals, target = table.settings["deals_each"], table.settings["target"]
+        names, totals, dealt = table.players, progress.totals, progress.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
-        dealt_out = deals > 0 and all(count >= deals for count in progress.dealt)
-        reached = [s for s, total in enumerate(progress.totals) if target > 0 and total >= target]
+        dealt_out = deals > 0 and all(count >= deals for count in dealt)
+        reached = [s for s, total in enumerate(totals) if target > 0 and total >= target]
         if not (dealt_out or reached):
+            short = [s for s, count in enumerate(dealt) if count < deals]
+            if deals > 0 and progress.hands_played >= table.seats * deals:
+                # the usual number of hands is dealt, but a deal out of turn left someone short
+                still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
+                                   else f"{names[s]} has not dealt yet" for s in short])
+                return Ending(None, f"every player deals {times(deals)} and {still}: the game goes on")
             return Ending(None)
-        names = table.players
+        best = max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == best]
         if reached:
-            cause = f"{name_list([names[s] for s in reached])} reached {target}"
+            if len(reached) == 1:
+                cause = f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+            else:
+                cause = (f"{name_list([names[s] for s in reached])} reached {target} ("
+                         + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+        elif all(count == deals for count in dealt):
+            cause = f"every player has dealt {times(deals)}"
         else:
-            cause = f"every player has dealt {deals} time{'' if deals == 1 else 's'}"
+            more = [s for s, count in enumerate(dealt) if count > deals]
+            cause = (f"every player has dealt at least {times(deals)} ("
+                     + ", ".join(f"{names[s]} {times(dealt[s])}" for s in more) + ")")
         # Ruling: the deal count is fixed, so players tied for highest share the win.
-        best = max(progress.totals)
-        leaders = [seat for seat, total in enumerate(progress.totals) if total == best]
         if len(leaders) == 1:
+            if reached == leaders:
+                return Ending(leaders, f"{cause} and wins")
+            if leaders[0] in reached:  # their total is said already
+                return Ending(leaders, f"{cause}: {names[leaders[0]]} has the highest total and wins")
             return Ending(leaders, f"{cause}, and {names[leaders[0]]} wins with {best}")
         return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
 
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        names = table.players
+        s1 = table.left_of(dealer)
+        return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
+                f"{names[table.left_of(s1)]} were the setters")
 
     # --- how it is shown --------------------------------------------------
     rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
     endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
 
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        # the table knows who calls what by name, not by seat: name them once the dealer is known
+        setter1, setter2, dealer_name = (("setter 1, left of the dealer", "setter 2", "The dealer") if dealer is None
+                                         else (players[(dealer + 1) % 3], players[(dealer + 2) % 3], players[dealer]))
         return [
-            FieldGroup("trump", "Trump (called by the left of the dealer)", "radio", choices=tuple((s, s) for s in SUITS)),
-            FieldGroup("mode", "High or low", "radio", choices=tuple((m, m) for m in MODES)),
-            FieldGroup("wheel", "The dealer took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
-            FieldGroup("bid", "Dealer's bid (0 to 11)", "int"),
+            FieldGroup("trump", f"Trump (called by {setter1})", "radio", choices=tuple((s, s) for s in SUITS)),
+            FieldGroup("mode", f"High or low (called by {setter2})", "radio", choices=tuple((m, m) for m in MODES)),
+            FieldGroup("wheel", f"{dealer_name} took the Wheel", "bool", hint="If so, the bid must be 0 or 6 to 11."),
+            FieldGroup("bid", f"{dealer_name}'s bid (0 to 11)", "int"),
             FieldGroup("tricks", "Tricks taken (11 in all)", "seat_int", tuple(range(len(players))),
                        adds_up_to=TRICKS),
         ]
@@ -306,7 +334,7 @@ class ThirdWheel(Game):
         penalty = settings["overtrick_dealer"] == "penalty"
         own = settings["overtrick_setter"] == "own_tricks"
         deals, target = settings["deals_each"], settings["target"]
-        ends = " or ".join(([f"every player has dealt {deals} time{'' if deals == 1 else 's'}"] if deals else [])
+        ends = " or ".join(([f"every player has dealt {times(deals)}"] if deals else [])
                            + ([f"a total reaches {target}"] if target else []))
         return [
             f"The dealer deals {TRICKS} each and 3 to the Wheel; left of the dealer calls trump, the next player "

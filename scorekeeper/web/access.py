@@ -39,11 +39,16 @@ _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}\Z")
 
 def device(create: bool = False) -> str | None:
     """This device's key in the database (a digest of its cookie), or None when it has
-    no cookie yet; ``create`` gives it one (sent with this response)."""
+    no cookie the server issued (none, or one it never handed out); ``create`` gives
+    it a fresh one (sent with this response)."""
     if "device" not in g:
         cookie = request.cookies.get(DEVICE_COOKIE, "")
-        g.device_cookie = cookie if _DEVICE.match(cookie) else None
-        g.device = store.device_key(g.device_cookie) if g.device_cookie else None
+        key = store.device_key(cookie) if _DEVICE.match(cookie) else None
+        # a well-formed value the server never issued is ignored, not adopted: adopting it
+        # would let whoever planted it in this browser read everything scored here
+        known = key is not None and store.device_known(get_db(), key)
+        g.device_cookie = cookie if known else None
+        g.device = key if known else None
     if g.device is None and create:
         g.device_cookie = secrets.token_urlsafe(24)
         g.device = store.device_key(g.device_cookie)
@@ -55,6 +60,8 @@ def keep_device_cookie(response: Response) -> Response:
     """after_request: send a new device its cookie, and renew a known device's on each
     page it opens, so a device that plays every few months is still remembered."""
     cookie = g.get("device_cookie")
+    if g.get("device_cookie_new") and not store.device_known(get_db(), g.device):
+        return response  # nothing was kept for it (the start was refused): the cookie would name no device
     renew = g.get("device_cookie_new") or (cookie and request.method == "GET" and response.status_code == 200
                                            and "HX-Request" not in request.headers)
     if cookie and renew:
@@ -90,7 +97,7 @@ def access_to(match_id: int) -> str | None:
 
 def can_read(match_id: int) -> bool:
     """May this device see the match (its page, log, print view, exports, board)?
-    For a view whose URL has no ``match_id`` (printing several matches at once)."""
+    ``page.load`` asks it of every match a view reads, whatever carried the id."""
     return access_to(match_id) is not None
 
 

@@ -8,13 +8,14 @@ import re
 from typing import Any, NoReturn
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
+from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
 from . import access, page, security, view
 from .db import get_db
@@ -28,9 +29,10 @@ class ImportMatchForm(FlaskForm):
 
 
 def file_stem(info: dict) -> str:
-    """A download name a person recognises: game, date and players."""
+    """A download name a person recognises: game, date, the match's number (two matches of one
+    evening with the same players must not overwrite each other) and players."""
     players = "-".join(info["players"])
-    stem = f"{info['game']}-{info['date'] or 'match'}-{players}"
+    stem = f"{info['game']}-{info['date'] or 'undated'}-match{info['id']}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 
@@ -98,10 +100,10 @@ def match_ids_asked() -> list[int]:
     if date is not None:
         if date_problems(date):
             refuse(400, f"date must be a day as YYYY-MM-DD, got \"{date[:20]}\".")
-        dated = [i for i in store.match_ids_on(get_db(), date) if access.can_read(i)]
+        dated = store.match_ids_on(get_db(), access.device(), date, limit=MAX_PRINTED)
         if not dated:
             refuse(404, f"No match of yours is dated {date}.")
-        return dated[:MAX_PRINTED]
+        return dated
     if not raw_ids:
         refuse(400, "Say which matches to print: match=3&match=5, or date=YYYY-MM-DD.")
     ids: list[int] = []
@@ -113,7 +115,7 @@ def match_ids_asked() -> list[int]:
             ids.append(int(text))
     if len(ids) > MAX_PRINTED:
         refuse(400, f"At most {MAX_PRINTED} matches print at once, got {len(ids)}.")
-    for match_id in ids:  # no match id in this URL, so the central guard cannot check it
+    for match_id in ids:  # all checked before any is read (page.load checks each again)
         if not access.can_read(match_id):
             abort(404)
     return ids
@@ -166,20 +168,27 @@ def export_json(match_id: int):
 
 
 def csv_rows(info: dict):
-    """A header, then a row per hand: inputs, each player's points and total."""
-    match = info["match"]
-    result = replay(match)
-    players = result.players
-    counter = GAMES[match.game].seat_counter  # bags: a column per player beside the total
-    header = ["hand", "dealer", "inputs"]
-    for name in players:
-        header += [f"{name} points", f"{name} total"] + ([f"{name} {counter}"] if counter else [])
+    """A header, then a row per hand: the score sheet's own columns (each hand's bids,
+    tricks, contract... as the game prints them), each player's points and total, and the
+    explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
+    sheet = view.score_sheet(info, replay(info["match"]))
+    layout = sheet["layout"]
+    header = ["hand", "dealer"] + [column.key for column in layout.hand]
+    for name in sheet["players"]:
+        header += [f"{name} {column.key}" for column in layout.seat]
     yield header + ["explanation"]
-    for scored, hand in zip(result.hands, match.hands):
-        row = [scored.number, players[scored.dealer], view.hand_summary(match.game, hand, players, scored.extra, scored.dealer)]
-        for seat in range(len(players)):
-            row += [scored.scores[seat], scored.totals[seat]] + ([scored.extra[counter][seat]] if counter else [])
-        yield row + ["\n".join(scored.explanation)]
+    for row in sheet["rows"]:
+        cells = [row["number"], row["dealer_name"]] + [csv_cell(cell) for cell in row["hand"]]
+        for seat_cells in row["seats"]:
+            cells += [csv_cell(cell) for cell in seat_cells]
+        yield cells + ["\n".join(row["explanation"])]
+
+
+def csv_cell(cell: SheetCell) -> str | int:
+    """A sheet cell's text with its mark; a whole number stays a number for the spreadsheet."""
+    text = " ".join(part for part in (cell.text, cell.mark) if part).replace("\u2212", "-")
+    number = text.removeprefix("+")
+    return int(number) if number.lstrip("-").isdigit() and number.isascii() else text
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -202,6 +211,9 @@ def export_csv(match_id: int):
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
 
 
+IMPORTED_AS_COPY = ("Imported as a new match on this phone: a copy, so what you record here does not reach the "
+                    "phone it came from. To keep scoring the same match on this phone instead, open its scorer "
+                    "link (Share this match, on the phone that has it).")
 CSV_BY_MISTAKE = ("This is a CSV file (the spreadsheet export), which cannot be read back into a match. "
                   "Import takes the JSON match file: on the match's page tap Export JSON, then import that file.")
 
@@ -220,19 +232,38 @@ def export_history():
     return download(dumps_history(matches), "application/json", f"scorekeeper-history-{store.today()}.json")
 
 
-def import_history(matches: list) -> tuple[list[int], list[dict]]:
+MAX_PROBLEMS = 20  # problems listed for a refused file; checking a match stops there
+
+
+def shown(error: MatchError) -> list[str]:
+    """The first problems of a refused file, then how many more there were: the answer
+    stays small however bad the file."""
+    lines = error.problems[:MAX_PROBLEMS]
+    more = len(error.problems) - len(lines)
+    if more:
+        lines.append(f"… and {more:,} more problem{'' if more == 1 else 's'}.")
+    if error.unchecked:
+        lines.append(f"Checking stopped there: the {error.unchecked:,} hand{'' if error.unchecked == 1 else 's'} "
+                     "after it were not checked.")
+    return lines
+
+
+def import_history(matches: list) -> tuple[list[dict], list[dict]]:
     """Store the matches of a history file on this phone, except those already on it
-    (or twice in the file): (ids imported, duplicates as {"number", "match", "id"}).
-    Every match is replayed before any is stored: one bad match imports nothing."""
+    (or twice in the file): (imported as {"id", "match"}, duplicates as {"number", "match", "id"}).
+    Every match is replayed before any is stored: one bad match imports nothing (and
+    checking stops at it, after ``MAX_PROBLEMS`` problems)."""
     for number, match in enumerate(matches, start=1):
         try:
-            replay(match)
+            replay(match, max_problems=MAX_PROBLEMS)
         except MatchError as error:
-            raise MatchError([f"match {number}: {line}" for line in error.problems]) from None
+            later = sum(len(m.hands) for m in matches[number:] if isinstance(m.hands, list))
+            raise MatchError([f"match {number}: {line}" for line in error.problems],
+                             unchecked=error.unchecked + later) from None
     device = access.device(create=True)
     known: dict[str, int | None] = {duplicate_key(m): match_id
                                     for match_id, m in store.device_matches(get_db(), device)}
-    imported: list[int] = []
+    imported: list[dict] = []
     duplicates: list[dict] = []
     for number, match in enumerate(matches, start=1):
         key = duplicate_key(match)
@@ -246,17 +277,20 @@ def import_history(matches: list) -> tuple[list[int], list[dict]]:
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None
         known[key] = None  # a second copy in the file is the same match as this one
-        imported.append(match_id)
+        imported.append({"id": match_id, "match": match})
     return imported, duplicates
 
 
 @bp.route("/import", methods=["GET", "POST"])
 def import_match():
-    """Import a match file, or a history file (a list of match files) from another phone."""
+    """Import a match file, or a history file (a list of match files) from another phone.
+    Cheapest first: every file sent counts against the per-minute limit, good or bad; its
+    matches and hands are counted before anything else is read; its matches are counted
+    against the hourly budget before any is replayed."""
     form = ImportMatchForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        refused = security.refuse_new_match()
+        refused = security.refuse_import()
         if refused:
             return refused
         data = form.file.data.read()
@@ -264,15 +298,18 @@ def import_match():
             problems = [CSV_BY_MISTAKE]
             return render_template("import.html", form=form, problems=problems), 400
         try:
-            matches = loads_history(data)
+            matches = loads_history(data, max_matches=security.limits().limit("match_hour"), max_hands=store.MAX_HANDS)
+            refused = security.refuse_matches(len(matches))
+            if refused:
+                return refused
             # whoever imports a match scores it on this device
             imported, duplicates = import_history(matches)
         except MatchError as error:
-            problems = error.problems
+            problems = shown(error)
         else:
-            security.note_new_match()
             if len(matches) == 1 and imported:
-                return redirect(url_for("matches.show", match_id=imported[0]), code=303)
+                flash(IMPORTED_AS_COPY)
+                return redirect(url_for("matches.show", match_id=imported[0]["id"]), code=303)
             return render_template("imported.html", imported=imported, duplicates=duplicates,
                                    total=len(matches)), 200
     status = 400 if form.is_submitted() else 200

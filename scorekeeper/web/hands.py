@@ -72,6 +72,8 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "scores": list(zip(result.players, scored.scores)),
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
+        # the game's own one-line summary: who declares, holds, took the Wheel... before Save
+        "summary": view.hand_summary(match.game, hand, result.players, scored.extra, scored.dealer),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,

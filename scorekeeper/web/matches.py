@@ -311,16 +311,16 @@ def create_match():
     if form.validate():
         match, problems, seats = read_start_form(form)
         if not any(problems.values()):
-            refused = security.refuse_new_match()
-            if refused:
-                return refused
             try:
+                replay(match)  # names and settings first: a form sent back with its messages is not a start
+                refused = security.refuse_new_match()
+                if refused:
+                    return refused
                 # whoever starts a match scores it on this device
                 match_id = store.create_match(get_db(), match, device=access.device(create=True))
             except MatchError as error:
                 place_problems(form, error, problems, seats)
             else:
-                security.note_new_match()
                 return redirect(url_for("matches.show", match_id=match_id), 303)
     else:
         _, problems, _ = read_start_form(form)
@@ -393,7 +393,6 @@ def play_again(match_id: int):
             except MatchError as error:  # the stored match replays, so this cannot happen; still never a 500
                 problems = error.problems
             else:
-                security.note_new_match()
                 return redirect(url_for("matches.show", match_id=new_id), 303)
         else:
             problems = ["First dealer: pick one of the players at the table."] if form.first_dealer.errors \

@@ -61,7 +61,11 @@ def remember(match_id: int, version: int, result: MatchResult) -> None:
 
 
 def load(match_id: int) -> dict:
-    """The match row and Match, or a 404 page."""
+    """The match row and Match, or a 404 page: also when this device holds no grant for
+    it, whether the id came in the URL, the query or a form. Every view reads a match
+    through here, so no route can show a match to a device that may not see it."""
+    if not access.can_read(match_id):
+        abort(404)  # the same answer as for a match that does not exist
     try:
         return store.get_info(get_db(), match_id)
     except store.NotFound:

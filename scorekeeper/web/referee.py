@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, redirect, request, url_for
 
-from .. import store
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
 from . import hand_forms, page, partials
-from .db import get_db
 
 bp = Blueprint("referee", __name__)
 
@@ -70,10 +68,7 @@ def _match_info(game: str) -> dict | None:
     match_id = hand_forms.whole(raw)
     if match_id is None:
         abort(404)
-    try:
-        info = store.get_info(get_db(), match_id)
-    except store.NotFound:
-        abort(404)
+    info = page.load(match_id)  # this device's grant, as for the match's own pages
     if info["game"] != game:
         abort(404)
     return info

@@ -10,8 +10,9 @@ Every match has two unguessable tokens (``store.new_token``):
 Whoever starts or imports a match is its scorer on that device (see
 ``access``). Opening either link adds the match to this device's history; a
 device that has opened neither never sees the match (404). A scorer can issue a
-new link of either kind (``renew``): the old one opens nothing any more, and the
-devices that came in only through it lose the match.
+new link of either kind (``renew``): the old one opens nothing any more and every
+grant it gave ends; a new scorer link takes the whole match from every other device
+that could score (see ``store.renew_link``).
 
 A watcher's page polls ``/matches/<id>/board`` every 3 s with the ETag of the
 version it shows; an unchanged match answers ``304 Not Modified`` after one

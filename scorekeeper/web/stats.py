@@ -13,6 +13,7 @@ from wtforms import Form, SelectField, StringField
 from .. import store
 from ..engine import same_name
 from ..games import GAMES
+from ..names import is_empty
 from . import access, partials, view
 from .db import get_db
 from .errors import render_error
@@ -44,7 +45,7 @@ class ComparePlayersForm(Form):
 
 def _name(arg: str) -> str:
     value = request.args.get(arg, "")
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or is_empty(value):  # invisible characters only: no name either
         raise Refused(400, f"Say which player: add ?{arg}=<a name> to the address.")
     if len(value) > 40:
         raise Refused(400, "A name is at most 40 characters.")
@@ -190,7 +191,8 @@ def player():
     sections: list[dict] = [{"key": key, "title": view.game_title(key), "summary": summary(game_rows),
                              "figures": game_figures(key, game_rows), "trend": trend(key, game_rows)}
                             for key, game_rows in games.items()]
-    others = [p for p in store.player_list(get_db(), access.device()) if p["key"] != same_name(name)]
+    met = store.met_players(get_db(), access.device(), same_name(name))
+    others = [p for p in store.player_list(get_db(), access.device()) if p["key"] in met]
     form = ComparePlayersForm(data={"player": shown})
     form.other.choices = [(p["name"], p["name"]) for p in others]
     chart = win_rate_svg([(s["title"], s["summary"]["rate_value"]) for s in sections])

@@ -6,13 +6,15 @@ all are in, the hand is saved in the ``winners`` form through ``store.add_hand``
 Works without JavaScript: the winners so far travel in a hidden field and every
 tap is a form POST that redirects to ``GET /matches/<id>/tally?w=0,1,2``; with
 htmx only the tally is swapped and ``HX-Push-Url`` puts the same address in the
-address bar. Either way a reload (a locked screen, a discarded tab) resumes."""
+address bar. Either way a reload (a locked screen, a discarded tab) resumes, and the
+phone's session keeps the taps of the next hand, so leaving for the scoreboard and
+tapping "Record trick by trick" again goes on from the last tap."""
 from __future__ import annotations
 
 from dataclasses import replace
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, request, session, url_for
 from flask_wtf import FlaskForm
 
 from .. import store
@@ -74,6 +76,9 @@ def tally(match_id: int):
         abort(404)  # a hand recorded as counts is corrected on its edit page
     if recorded is not None and "w" not in source:  # opening a correction: every trick as recorded
         winners, trump = recorded[0][:tricks], recorded[1]
+    elif number is None and "w" not in source and (kept := _kept(match_id)):
+        # reopened from the match page: go on from the last tap instead of trick 1
+        winners, trump = _winners(kept.get("w", ""), len(players), tricks), kept.get("trump") or None
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
         trump = source.get("trump") or None
@@ -99,6 +104,7 @@ def tally(match_id: int):
 
             def on_saved(written: page.Written):
                 if number is None:
+                    _keep(match_id, None)
                     after = written.result[1] if written.result else page.replayed(page.load(match_id))
                     flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"))
                     target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
@@ -140,6 +146,8 @@ def tally(match_id: int):
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
         target = state_url(match_id, winners, trump, version, number)
+        if number is None:
+            _keep(match_id, {"w": ",".join(str(s) for s in winners), "trump": trump} if winners or trump else None)
         if not partials.is_partial_request():
             return redirect(target, 303)
         context = _context(info, result, described, winners, trump, version, problems, form, number)
@@ -149,6 +157,24 @@ def tally(match_id: int):
     context = _context(info, result, described, winners, trump, version, problems, form, number)
     status = 422 if problems and not partials.is_partial_request() else 200
     return partials.render_page_or_partial("tally.html", **context), status
+
+
+KEPT_TALLIES = 4  # matches whose unsaved taps this phone's session keeps (the cookie stays small)
+
+
+def _kept(match_id: int) -> dict | None:
+    """The taps of this match's next hand kept in this phone's session, if any."""
+    kept = session.get("tallies", {}).get(str(match_id))
+    return kept if isinstance(kept, dict) else None
+
+
+def _keep(match_id: int, taps: dict | None) -> None:
+    """Remember (or with None forget) the unsaved taps of this match's next hand in the
+    session, so leaving the tally (the scoreboard, the rules) and coming back loses nothing."""
+    tallies = {k: v for k, v in session.get("tallies", {}).items() if k != str(match_id)}
+    if taps is not None:
+        tallies[str(match_id)] = taps
+    session["tallies"] = dict(list(tallies.items())[-KEPT_TALLIES:])
 
 
 def state_url(match_id: int, winners: list[int], trump: str | None, version: str, number: int | None = None) -> str:

@@ -44,11 +44,16 @@ def suit_name(suit) -> str:
     return base.suit_name(suit)
 
 
+def dealt_out_of_turn(hand: dict) -> bool:
+    """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
+    return isinstance(hand.get("dealer"), int)
+
+
 def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None,
                  dealer: int | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
     parts = GAMES[game].hand_summary(hand, players, extra or {}, dealer)
-    if "dealer" in hand and isinstance(hand["dealer"], int):
+    if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
 
@@ -71,13 +76,13 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
     hands_left = GAMES[game].hands_left(settings, result.dealt, result.next_dealer)
     if hands_left is not None:
         total_hands = played + hands_left
-        lines.append(f"{played} hands played" if result.finished or not hands_left
-                     else f"hand {played + 1} of {total_hands}")
+        lines.append(f"{played} hand{'' if played == 1 else 's'} played" if result.finished or not hands_left
+                     else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
         if percent is None and total_hands:
             percent = round(100 * played / total_hands)
     lose_at = settings.get("lose_at")
     if isinstance(lose_at, int):
-        lines.append(f"ends if anyone falls to {lose_at}")
+        lines.append(f"a total of {lose_at} or below ends it too")
     return {"lines": lines, "percent": percent, "hands_left": hands_left}
 
 
@@ -154,8 +159,8 @@ def setting_text(kind: str, value) -> str:
     """A setting's value as a person reads it: on/off, "9 60, 10 65, …", "off" for none."""
     if kind == "bool":
         return "on" if value else "off"
-    if kind == "table":
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if kind == "table":  # a line break only between pairs: "9 60," never splits from its rank
+        return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
     if value is None:
         return "off"
     return str(value).replace("_", " ")
@@ -216,6 +221,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
                       for seat in range(len(players))],
             "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
             "dealer_name": players[scored.dealer],
+            "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
         })
     counter = game.seat_counter
@@ -235,6 +241,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
         "settings": settings_shown(match.game, result.settings),
         "layout": layout,
         "rows": rows,
+        "out_of_turn": any(row["out_of_turn"] for row in rows),
         "status": sheet_status(result, match.first_dealer),
         "finished": result.finished,
         "standings": standing,

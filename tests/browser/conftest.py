@@ -31,7 +31,7 @@ def live_server(tmp_path_factory):
     """The app as a user starts it, on loopback, with its own database."""
     port = free_port()
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
-               SCOREKEEPER_MATCHES_PER_MINUTE="1000",  # every browser test starts matches from 127.0.0.1
+               SCOREKEEPER_MATCHES_PER_MINUTE="1000", SCOREKEEPER_MATCHES_PER_HOUR="100000",  # every browser test starts matches from 127.0.0.1
                SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
     command = [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

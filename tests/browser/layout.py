@@ -47,6 +47,14 @@ OVERFLOWING = r"""() => {
     const style = getComputedStyle(el);
     const own = el.getBoundingClientRect();
     if (own.width <= 1 || own.height <= 1) continue;  /* hidden for the eye, kept for screen readers */
+    const card = el.parentElement && el.parentElement.closest(".card");
+    /* a control past its card's padding on the right (tables set full width bleed on purpose) */
+    const cardBox = card && card.getBoundingClientRect(), cardStyle = card && getComputedStyle(card);
+    if (card && el.matches("input, select, textarea, button, .button, .chip") && style.position !== "fixed"
+        && own.left >= cardBox.left + parseFloat(cardStyle.paddingLeft) - 1
+        && own.right > cardBox.right - parseFloat(cardStyle.paddingRight) + 1)
+      out.push("past its card's edge: <" + el.tagName.toLowerCase() + " class=" + el.className + " name="
+             + (el.getAttribute("name") || "") + "> " + (el.textContent || "").trim().slice(0, 30));
     if (style.overflowX === "visible" && style.overflow === "visible") {
       const box = el.getBoundingClientRect();
       if (el.matches("button, .button, .chip > span") && el.scrollWidth > el.clientWidth + 1)

@@ -148,6 +148,10 @@ def test_a_correction_that_moves_a_later_deal_keeps_that_hand_in_one_tap(page, l
     offer = page.locator("#preview .dealer-offer")
     expect(offer).to_contain_text("hand 2 would come round to Ann, but it was recorded with Bob dealing")
     expect(offer).to_contain_text("As it is, the correction cannot be saved")
+    # the Save that cannot work goes; the offer's button is the big blue one
+    expect(page.get_by_role("button", name="Save the correction")).to_be_hidden()
+    expect(offer.get_by_role("button", name="Save, and mark hand 2 dealt by Bob")).to_have_class(re.compile(r"\bprimary\b"))
+    offer.scroll_into_view_if_needed()
     screenshot("table-dealer-offer", full_page=False)
     offer.get_by_role("button", name="Save, and mark hand 2 dealt by Bob").click()
     expect(page.locator(".notice")).to_contain_text("Hand 1 corrected. Totals changed from hand 1 on.")

@@ -61,10 +61,10 @@ def matches(browser, live_server, tmp_path_factory):
     return ids, state, finished, watcher
 
 
-@pytest.mark.parametrize("mode", ["320px", "200% text", "landscape", "tablet"])
+@pytest.mark.parametrize("mode", ["320px", "390px", "200% text", "landscape", "tablet"])
 def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches, mode):
     ids, state, finished, watcher = matches
-    viewport = {"320px": NARROW, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}[mode]
+    viewport = {"320px": NARROW, "390px": PHONE, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}[mode]
     context = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True, storage_state=state)
     page = context.new_page()
     try:

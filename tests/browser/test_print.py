@@ -130,21 +130,21 @@ def sheet_starts(pages: list[str]) -> list[str]:
     """The match whose sheet starts on each page (its heading: title, date, then the note)."""
     found = []
     for text in pages:
-        heading = re.search(r"(Third Hand|Third Wheel|Dummy Hand Spades|Third Rail) 2026-11-27 Thursday", flat(text))
-        if heading:
-            found.append(heading.group(1))
+        found += re.findall(r"(Third Hand|Third Wheel|Dummy Hand Spades|Third Rail) 2026-11-27 Thursday", flat(text))
     return found
 
 
-def test_an_evening_prints_each_match_on_its_own_page(tab, live_server, printer):
+def test_an_evening_of_short_matches_shares_pages_each_sheet_whole(tab, live_server, printer):
     evening = printer[2]
     url = f"{live_server}/print?" + "&".join(f"match={m}" for m in evening)
     titles = ["Third Hand", "Third Wheel", "Dummy Hand Spades", "Third Rail"]
     for size in SIZES:
         pages = pdf_pages(tab, url + "&appendix=off", size, "print-evening-sheets")
-        assert len(pages) == 4 and sheet_starts(pages) == titles
+        # four 5-hand sheets need far less than a page each: they share pages, none split
+        assert len(pages) <= 2 and sheet_starts(pages) == titles
         for number, text in enumerate(pages, start=1):
-            assert f"page {number} of 4" in flat(text)
+            assert f"page {number} of {len(pages)}" in flat(text)
+            assert len(sheet_starts([text])) == flat(text).count("tandings Place Player"), flat(text)
         pages = pdf_pages(tab, url, size, "print-evening")
         # each match starts on a new page, its explanations after it, before the next match
         starts = [i for i, text in enumerate(pages) if sheet_starts([text])]
@@ -152,7 +152,7 @@ def test_an_evening_prints_each_match_on_its_own_page(tab, live_server, printer)
         for first, after in zip(starts, [*starts[1:], len(pages)]):
             assert after - first >= 2 and flat(pages[first + 1]).startswith("Why each hand")
     by_date = pdf_pages(tab, f"{live_server}/print?date=2026-11-27&appendix=off", "A4", "print-evening-by-date")
-    assert sheet_starts(by_date) == titles and len(by_date) == 4
+    assert sheet_starts(by_date) == titles and len(by_date) <= 2
 
 
 @pytest.mark.parametrize("path, name", [
@@ -246,3 +246,31 @@ def test_the_print_button_without_javascript_opens_the_print_view(browser, live_
     finally:
         context.close()
 
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_print_views_fit_a_phone_screen(browser, printer, live_server, width):
+    """On a phone the sheet's grid scrolls in its own box; the page itself never scrolls
+    sideways, at the default text size or at 200% (a long settings line wraps)."""
+    from .layout import text_size
+
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True,
+                                  storage_state=printer[0].storage_state())
+    page = context.new_page()
+    try:
+        for percent in (100, 200):
+            page.goto(f"{live_server}/")
+            if percent == 200:
+                text_size(page, 200)
+            wide = []
+            for (game, hands), match_id in printer[1].items():
+                if hands != 12:
+                    continue
+                for path in (f"/matches/{match_id}/print", f"/matches/{match_id}/print/blank", f"/print/blank/{game}"):
+                    page.goto(live_server + path)
+                    sizes = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                    if sizes[0] > sizes[1]:
+                        wide.append(f"{path} at {percent}% text: {sizes[0]} px wide in {sizes[1]} px")
+            assert not wide, wide
+    finally:
+        context.close()

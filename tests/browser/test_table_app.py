@@ -135,7 +135,7 @@ def scoreboard_checks(page, screenshot, game: str) -> None:
 def test_third_wheel_match_with_a_field_error_and_an_edit(page, live_server, screenshot):
     start_match(page, live_server, "third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": "1"},
                 screenshot=screenshot)
-    expect(page.locator("#totals .progress-line")).to_contain_text("hand 1 of 3")
+    expect(page.locator("#totals .progress-line")).to_contain_text("hand 1 of 3 if the deal goes round in turn")
 
     # Hand 1, Ann deals: rules.md's example, bid 5, tricks 5/4/2 -> Ann 9, Bob 0, Cy 2.
     choose(page, "trump", "moons")

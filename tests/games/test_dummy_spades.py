@@ -291,8 +291,6 @@ def test_hand_after_the_end_is_refused():
     ({"dummy_tricks": True}, "dummy_tricks: must be a whole number, got true"),
     ({"nils": [[], []]}, "nils: must be a list of 3 lists, one per seat, of the hands each player bid nil on, "
                          "got [[], []]"),
-    ({"nils": None}, "nils: must be a list of 3 lists, one per seat, of the hands each player bid nil on, "
-                     "got null"),
     ({"nils": [[], 1, []]}, 'nils[1] (Bob): must be a list of seat numbers and/or "dummy", got 1'),
     ({"nils": [[3], [], []]}, 'nils[0] (Ann): each entry must be a seat 0 to 2 or "dummy", got 3'),
     ({"nils": [[], ["Dummy"], []]}, 'nils[1] (Bob): each entry must be a seat 0 to 2 or "dummy", got "Dummy"'),
@@ -450,8 +448,9 @@ def test_nil_tricks_left_out_of_own_contract_when_the_setting_is_off():
     # Off: only Bob's own 4 count for Bob's contract of 7: -70, and the failed nil -100.
     assert off.hands[0].scores[1] == -70 - 100
     assert off.hands[0].extra["bags"][1] == 0
-    assert ("Bob bid nil on the dummy (4 tricks): with nil tricks not counting, that hand is left out "
-            "of Bob's team tricks") in off.hands[0].explanation
+    # The line says every trick Bob's team took, then which of them count (rules.md "Every line is true").
+    assert ("Bob and the dummy took 8; 4 count toward Bob's bid of 7, the 4 of the dummy's nil hand do not, "
+            "so the contract failed: -70") in off.hands[0].explanation
     # Other players' team tricks are not affected by Bob's nil.
     assert off.hands[0].scores[0] == on.hands[0].scores[0]
     assert off.hands[0].scores[2] == on.hands[0].scores[2]
@@ -480,9 +479,14 @@ def test_nil_tricks_count_off_only_changes_players_whose_counting_nil_hand_took_
         if took == 0:  # nothing left out: scored exactly as today
             assert off.scores[seat] == on.scores[seat]
             assert off.extra["bags"][seat] == on.extra["bags"][seat]
-        else:  # the explanation says which tricks were left out
-            assert any(line.startswith(f"{PLAYERS[seat]} bid nil on") and "left out" in line
-                       for line in off.explanation)
+        else:  # the contract line says every trick the team took, and how many did not count
+            assert any(f" took {took + off_counted(hand, seat, team, took)}; " in line
+                       and f"toward {PLAYERS[seat]}'s bid of {bids[seat]}" in line for line in off.explanation)
+
+
+def off_counted(hand, seat, team, left_out_tricks):
+    """The tricks that count toward the contract of ``seat``: the team's, less the nil hands'."""
+    return sum(hand["dummy_tricks"] if h == "dummy" else hand["tricks"][h] for h in team) - left_out_tricks
 
 
 # --- a team bid of 0 -------------------------------------------------------------------
@@ -508,5 +512,5 @@ def test_lose_at_with_a_tie_at_the_top_plays_on_and_says_why():
 
 def test_reaching_the_target_names_the_winner():
     result = play(deal(WORKED, [3, 4, 2], 4), target=70)
-    assert result.hands[0].explanation[-1] == ("Game over: Bob reached 70 with 71, and Bob has the highest "
-                                               "total, 71, and wins.")
+    # the winner and the total are said once (not "Bob reached 70 with 71, and Bob has the highest total, 71")
+    assert result.hands[0].explanation[-1] == "Game over: Bob reached 70 with 71 and wins."

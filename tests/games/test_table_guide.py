@@ -147,7 +147,7 @@ def test_third_rail_specials_follow_the_settings():
 
 
 @pytest.mark.parametrize(("seats", "flipped"), [
-    (3, "Ann turns up one of the 1 cards left over"),
+    (3, "Ann turns up the card left over"),
     (4, "No card is left over, so Ann turns up the last card dealt to themself"),
     (5, "No card is left over, so Ann turns up the last card dealt to themself"),
     (6, "Ann turns up one of the 2 cards left over"),

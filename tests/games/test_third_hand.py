@@ -463,4 +463,6 @@ def test_passing_the_target_ends_the_game_with_the_reason():
 
 def test_a_hand_dealt_out_of_turn_says_so():
     lines = play(hand(points=(80, 60), dealer=1)).hands[0].explanation
-    assert lines[-2] == "Bob dealt this hand out of turn (it was Ann's deal); the deal goes on from Bob."
+    # what it means here: the deal does not "go on" from anyone, the hand scores choose the next dealer
+    assert lines[-2] == ("Bob dealt this hand out of turn (it was Ann's deal): Bob counts as this hand's dealer, "
+                         "so Ann is the non-dealer (bid first).")

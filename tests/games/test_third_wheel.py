@@ -447,11 +447,16 @@ def test_a_deal_out_of_turn_lengthens_the_game_until_everyone_has_dealt():
     # Ann deals, then Ann deals again out of turn: Bob and Cy have still to deal once.
     first, again = hand(5, [5, 4, 2]), hand(5, [5, 4, 2], dealer=0)
     assert not play(first, again, deals_each=1, target=0).finished
-    assert not play(first, again, hand(5, [5, 4, 2]), deals_each=1, target=0).finished
+    three = play(first, again, hand(5, [5, 4, 2]), deals_each=1, target=0)
+    assert not three.finished
+    # the usual 3 hands are dealt: the last line says why the game goes on
+    assert three.hands[-1].explanation[-1] == ("Every player deals once and Cy has not dealt yet: the game goes on. "
+                                               "Cy deals next: the deal passes left.")
     result = play(first, again, hand(5, [5, 4, 2]), hand(5, [5, 4, 2]), deals_each=1, target=0)
     assert result.finished
     assert [h.dealer for h in result.hands] == [0, 0, 1, 2]
-    assert result.hands[-1].explanation[-1] == ("Game over: every player has dealt 1 time, "
+    # Ann dealt twice: "every player has dealt once" would not be true
+    assert result.hands[-1].explanation[-1] == ("Game over: every player has dealt at least once (Ann twice), "
                                                 "and Ann wins with 28.")
 
 
@@ -459,7 +464,7 @@ def test_three_deals_in_turn_end_a_one_deal_game_with_the_reason():
     result = play(hand(5, [5, 4, 2]), hand(5, [2, 5, 4]), hand(5, [4, 2, 5]), deals_each=1, target=0)
     assert result.finished
     assert result.hands[0].explanation[-1] == "Bob deals next: the deal passes left."
-    assert result.hands[-1].explanation[-1].startswith("Game over: every player has dealt 1 time, and ")
+    assert result.hands[-1].explanation[-1].startswith("Game over: every player has dealt once, and ")
 
 
 def test_hands_left_counts_the_deals_still_owed():
@@ -498,6 +503,7 @@ def test_the_game_ends_exactly_when_every_player_has_dealt_enough(dealers, deals
 
 def test_a_target_end_names_who_reached_it_and_a_shared_win():
     result = play(hand(11, [11, 0, 0]), target=22, deals_each=0)
-    assert result.hands[0].explanation[-1] == "Game over: Ann reached 22, and Ann wins with 22."
+    assert result.hands[0].explanation[-1] == "Game over: Ann reached 22 with 22 and wins."
     tied = play(hand(5, [3, 2, 6]), target=5, deals_each=0)  # missed: Bob 7, Cy 5
-    assert tied.hands[0].explanation[-1].startswith("Game over: Bob and Cy reached 5, and Bob wins with 7")
+    assert tied.hands[0].explanation[-1].startswith("Game over: Bob and Cy reached 5 (Bob 7, Cy 5): Bob has the "
+                                                    "highest total and wins")

@@ -2,6 +2,8 @@
 changes one match's log keeps. Nothing a scorer does fills the disk or the memory."""
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper import store
 from scorekeeper.web import create_app
 
@@ -65,3 +67,44 @@ def test_the_board_cache_is_bounded_in_bytes():
     assert cache.bytes <= 1000
     assert cache.get((1, 49)) == "x" * 300  # the newest stays
     assert cache.get((1, 0)) is None  # the oldest went first
+
+
+def test_the_rate_limits_memory_stays_bounded_with_100000_addresses():
+    """limits' own memory storage keeps an empty list for every address it ever saw (17 MiB
+    for 100,000, for good); the app's drops an address once its entries have expired."""
+    import time
+
+    from limits import RateLimitItemPerSecond
+    from limits.storage import MemoryStorage
+    from limits.strategies import MovingWindowRateLimiter
+
+    from scorekeeper.web.security import BoundedMemoryStorage
+
+    # the two private hooks it replaces: if limits renames them, the sweep below stops working
+    assert hasattr(MemoryStorage, "_MemoryStorage__expire_events")
+    assert hasattr(MemoryStorage, "_MemoryStorage__schedule_expiry")
+    storage = BoundedMemoryStorage()
+    window = MovingWindowRateLimiter(storage)
+    item = RateLimitItemPerSecond(1)
+    started = time.monotonic()
+    for i in range(100_000):
+        assert window.hit(item, "match", f"10.{i >> 16}.{(i >> 8) & 255}.{i & 255}")
+    took = time.monotonic() - started
+    assert not window.hit(item, "match", "10.1.134.159")  # still counted: one a second
+    time.sleep(1.1 + storage.SWEEP_SECONDS)
+    assert window.hit(item, "match", "10.0.0.1")  # a hit after the window: the sweep is due
+    storage.timer.join(timeout=10)
+    assert len(storage.events) <= 1 and len(storage.locks) <= 1
+    print(f"100,000 addresses: {took:.1f} s of hits")
+
+
+def test_the_limits_storage_is_a_setting(tmp_path):
+    from limits.errors import ConfigurationError
+
+    from scorekeeper.web.security import BoundedMemoryStorage
+
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t"})
+    assert isinstance(app.extensions["scorekeeper.limits"].storage, BoundedMemoryStorage)
+    with pytest.raises(ConfigurationError, match="nosuch://host"):
+        create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t",
+                    "RATELIMIT_STORAGE_URI": "nosuch://host"})

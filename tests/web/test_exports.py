@@ -87,9 +87,11 @@ def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
     assert response.mimetype == "text/csv"
     assert response.data.startswith("\ufeff".encode())  # spreadsheets read it as UTF-8
     rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert rows[0][:6] == ["hand", "dealer", "inputs", "Ann points", "Ann total", "Ann bags"]
+    assert rows[0][:8] == ["hand", "dealer", "dummy", "Ann bid", "Ann tricks", "Ann points", "Ann total", "Ann bags"]
     assert len(rows) == 3
     first = dict(zip(rows[0], rows[1]))
+    # each input in its own column, as the printed sheet shows it (the declarer marked)
+    assert (first["Ann bid"], first["Ann tricks"], first["Bob bid"], first["dummy"]) == ("7 dec", "4", "5", "4")
     assert (first["Ann points"], first["Bob points"], first["Cy points"]) == ("71", "50", "-60")
     assert first["Ann bags"] == "1"
     second = dict(zip(rows[0], rows[2]))
@@ -102,7 +104,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(app, client):
     rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
     first = dict(zip(rows[0], rows[1]))
     assert first["dealer"] == "'" + evil
-    assert rows[0][3] == "'" + evil + " points"  # the header names the player too
+    assert rows[0][5] == "'" + evil + " points"  # the header names the player too
     assert first[f"'{evil} points"] == "71" and first["'+Bob points"] == "50"
     assert first["'@Cy points"] == "-60"  # a negative number stays a number
 
@@ -146,3 +148,13 @@ def test_round_trip_keeps_date_and_note(app, client):
     match_id = make_match(app, note="Rematch")
     match = loads(client.get(f"/matches/{match_id}/export.json").data)
     assert match.date == "2026-11-20" and match.note == "Rematch"
+
+
+def test_two_matches_of_one_evening_download_under_different_names(app, client):
+    names = set()
+    for _ in range(2):
+        match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND])  # both dated 2026-11-20
+        for suffix in ("export.json", "export.csv"):
+            names.add(client.get(f"/matches/{match_id}/{suffix}").headers["Content-Disposition"])
+    assert len(names) == 4
+    assert all("dummy_spades-2026-11-20-match" in name and "Ann-Bob-Cy" in name for name in names)

@@ -37,7 +37,7 @@ def test_third_wheel_worked_example(client):
     assert "Hand 1 saved: " in html
     assert "bid 5 · wyrms high" in html
     assert "Next to deal: <strong>Bob</strong>" in html
-    assert "hand 2 of 6" in html
+    assert "hand 2 of 6 if the deal goes round in turn" in html
 
 
 def test_dummy_spades_worked_example_and_bags(client):

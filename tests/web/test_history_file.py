@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from scorekeeper import store
 from scorekeeper.engine import Match
@@ -91,3 +92,21 @@ def test_a_single_match_file_still_opens_the_match(app, client):
     answer = _upload(other, json.dumps(history[1]))
     assert answer.status_code == 303
 
+
+
+def test_the_imported_matches_are_named_and_said_to_be_copies(app, client):
+    body = json.dumps(_history(app, client))
+    other = app.test_client()
+    report = text(_upload(other, body))
+    assert "Third Hand: Ann, Bob" in report and "Third Wheel: Ann, Bob, Cy, 2026-11-02" in report
+    assert not re.search(r"\bMatch \d+\b", report)
+    assert "Each is a copy on this phone" in report and "open its scorer link" in report
+
+
+def test_a_single_match_imported_on_another_phone_says_it_is_a_copy(app, client):
+    one = json.dumps(_history(app, client)[1])
+    other = app.test_client()
+    answer = _upload(other, one)
+    assert answer.status_code == 303
+    board = text(other.get(answer.headers["Location"]))
+    assert "Imported as a new match on this phone: a copy" in board and "open its scorer link" in board

@@ -29,50 +29,66 @@ def test_third_hand_past_500(app, client):
     hands = [{"bids": [None, None], "trump": "hearts", "points": [80, 60]},
              {"bids": [None, None], "trump": "hearts", "points": [60, 80]}]
     seats, general, out = _panel(app, client, Match("third_hand", ["Ann", "Bob"], hands=hands))
-    assert seats["Ann"] == "needs 361 more to pass 500."
-    assert seats["Bob"] == "needs 361 more to pass 500."
+    assert seats["Ann"] == "needs 361 more to pass 500; is level with Bob on 140."
+    assert seats["Bob"] == "needs 361 more to pass 500; is level with Ann on 140."
     assert "Playing past 500: a total of 501 or more ends the game (500 exactly is not past 500); " \
-           "the highest total then wins." in general
-    # the most: a doubled contract made with all 140 points, 140 + 2 × 140
-    assert "The most a player can score in one hand: 420." in general
+           "the highest total then wins, and a tie for the highest total means another hand is dealt." in general
+    # true, and no help at the table: gone
+    assert not any("The most a player can score" in line for line in general)
     assert out == set()
 
 
-def _wheel(bid, dealer_tricks, s1, s2):
-    return {"trump": "moons", "mode": "high", "wheel": False, "bid": bid, "tricks": [dealer_tricks, s1, s2]}
+def test_third_hand_the_player_behind_is_told_how_one_hand_catches_up(app, client):
+    # Ann holds at Q (75) undoubled and makes it with 100 to 30: 100 + 70 = 170; Bob 30
+    hands = [{"bids": ["Q", None], "trump": "hearts", "points": [100, 30]}]
+    seats, _, _ = _panel(app, client, Match("third_hand", ["Ann", "Bob"], first_dealer=1, hands=hands))
+    assert seats["Ann"] == "needs 331 more to pass 500; leads Bob by 140."
+    # 140 behind: 140 more card points with no contract; with a contract Bob makes or Ann fails
+    # the difference counts twice (70), three times doubled (47)
+    assert seats["Bob"] == ("needs 471 more to pass 500; is 140 behind Ann; could catch up with Ann in one "
+                            "hand by taking at least 140 more card points than Ann with no contract, 70 more "
+                            "with a contract Bob makes or Ann fails, or 47 more if it is doubled.")
 
 
-def test_third_wheel_deal_count_and_a_player_who_can_no_longer_win(app, client):
-    # deals_each 2 (6 hands), no target. Ann deals hand 1 and hand 4.
-    # hand 1 (Ann deals): bid 11, takes 11 -> Ann 22. hand 2 (Bob deals): bid 11 made -> Bob 22.
-    # hand 3 (Cy deals): bid 0, takes 0; setters Ann 6, Bob 5 -> Cy 11 (bid 0 made), Bob (fewer) 5, Ann 0.
-    # hand 4 (Ann): bid 11 made -> Ann 44. hand 5 (Bob): bid 11 made -> Bob 49.
-    # Totals: Ann 44, Bob 49, Cy 11; 1 hand left (Cy deals). Cy is 38 behind: one hand moves
-    # two players at most 22 apart, so Cy can no longer win; Ann (5 behind) still can.
-    hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
-             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]},
-             {"trump": "moons", "mode": "high", "wheel": False, "bid": 0, "tricks": [6, 5, 0]},
-             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
-             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
+def _wheel(bid, tricks):
+    return {"trump": "moons", "mode": "high", "wheel": False, "bid": bid, "tricks": tricks}
+
+
+def test_third_wheel_can_no_longer_win_names_its_assumption(app, client):
+    # deals_each 1, no target. Ann deals: bid 11 made -> Ann 22. Bob deals: bid 11, takes 0:
+    # each setter 11, Ann (fewer, 5) 11 + 5 -> Ann 38, Bob 0, Cy 11; Cy's deal is the last in turn.
+    # Bob may deal out of turn, though, and lengthen the game (Cy then can win 44 to 38).
+    hands = [_wheel(11, [11, 0, 0]), _wheel(11, [5, 0, 6])]
     seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"],
-                                                    {"deals_each": 2, "target": 0}, hands=hands))
-    assert seats["Cy"] == "can no longer win: 38 behind Bob with 1 hand left, and a hand moves two players " \
-                          "at most 22 apart."
-    assert seats["Ann"] == "is 5 behind Bob with 1 hand left."
-    assert seats["Bob"] == "leads."
-    assert out == {"Cy"}
-    assert "1 hand left if the deal goes round in turn." in general
+                                                    {"deals_each": 1, "target": 0}, hands=hands))
+    assert seats["Cy"] == ("is 27 behind Ann; can no longer win if the deal goes round in turn: 1 hand left, "
+                           "and a hand moves two players at most 22 apart.")
+    assert seats["Bob"] == ("is 38 behind Ann; can no longer win if the deal goes round in turn: 1 hand left, "
+                            "and a hand moves two players at most 22 apart.")
+    assert seats["Ann"] == "leads Cy by 27."
+    assert out == {"Bob", "Cy"}
+    assert "1 hand left if the deal goes round in turn (a deal out of turn can make it more)." in general
     assert "The most a player can score in one hand: 22." in general
 
 
+def test_third_wheel_with_everyone_level_and_no_target_every_player_has_a_line(app, client):
+    seats, _, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 2, "target": 0}))
+    assert seats == {"Ann": "is level with Bob and Cy on 0.", "Bob": "is level with Ann and Cy on 0.",
+                     "Cy": "is level with Ann and Bob on 0."}
+    assert out == set()
+
+
 def test_third_wheel_a_player_far_behind_with_hands_left_is_not_told_they_are_out(app, client):
-    hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
-             {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
+    hands = [_wheel(11, [11, 0, 0]), _wheel(11, [0, 11, 0])]
     # 4 hands left: Cy 22 behind, 4 × 22 = 88: still in it; target 33 too
     seats, general, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], hands=hands))
     assert out == set()
-    assert seats["Cy"] == "needs 33 more to reach 33; is 22 behind Ann and Bob with 4 hands left."
-    assert "4 hands left if the deal goes round in turn (fewer if someone reaches the target)." in general
+    assert seats["Cy"] == "needs 33 more to reach 33; is 22 behind Ann and Bob."
+    assert seats["Ann"] == "needs 11 more to reach 33; shares the lead with Bob on 22."
+    assert ("Playing to 33: a total of 33 or more ends the game; the highest total then wins, "
+            "and players tied for the highest total share the win.") in general
+    assert ("4 hands left if the deal goes round in turn (fewer if someone reaches the target; "
+            "a deal out of turn can make it more).") in general
 
 
 def test_third_wheel_with_the_penalty_a_hand_moves_players_further_apart(app, client):
@@ -83,11 +99,13 @@ def test_third_wheel_with_the_penalty_a_hand_moves_players_further_apart(app, cl
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 0, "tricks": [6, 5, 0]},
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]}]
-    # the same totals (no hand went over); a hand now moves two players 22 - (-11) = 33 apart: 38 > 33, out
+    # Ann 44, Bob 49, Cy 11 (no hand went over); a hand now moves two players 22 - (-11) = 33
+    # apart: 38 > 33, out in turn
     seats, _, out = _panel(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"],
                                               {"deals_each": 2, "target": 0, "overtrick_dealer": "penalty"},
                                               hands=hands))
     assert out == {"Cy"} and "at most 33 apart" in seats["Cy"]
+    assert "can no longer win if the deal goes round in turn" in seats["Cy"]
 
 
 def test_dummy_spades_bags_and_lose_at(app, client):
@@ -96,12 +114,27 @@ def test_dummy_spades_bags_and_lose_at(app, client):
     hands = [{"bids": [7, 5, 6], "tricks": [4, 3, 2], "dummy_tricks": 4}]
     seats, general, out = _panel(app, client, Match("dummy_spades", ["Ann", "Bob", "Cy"],
                                                     {"lose_at": -200, "target": 300}, hands=hands))
-    assert seats["Ann"] == ("needs 229 more to reach 300; has 1 bag: 9 more bags cost 100 points; "
-                            "is 271 points above -200 (the game also ends when a total falls to -200 or below).")
-    assert seats["Cy"].startswith("needs 360 more to reach 300; has 0 bags: 10 more bags cost 100 points; "
-                                  "is 140 points above -200")
+    assert seats["Ann"] == ("needs 229 more to reach 300; leads Bob by 21; has 1 bag: 9 more bags cost 100 points; "
+                            "is 271 points above -200.")
+    assert seats["Cy"] == ("needs 360 more to reach 300; is 131 behind Ann; has 0 bags: 10 more bags cost "
+                           "100 points; is 140 points above -200.")
+    assert ("A total of -200 or below also ends the game; the highest total then wins, and a tie for the "
+            "highest total means another hand is dealt.") in general
     assert "The most a player can score in one hand: 230." in general  # 13 × 10 and a nil of 100
     assert out == set()
+
+
+def test_dummy_spades_a_player_below_lose_at_is_told_why_play_goes_on(app, client):
+    # Ann deals; bids Ann 2, Bob 2, Cy 7: Cy declares and is set (Cy 3 + dummy 2 = 5 of 7): -70.
+    # Ann and Bob defend, 8 tricks together: each bid 2 -> 20 + 6 overtricks = 26, tied at the top.
+    hands = [{"bids": [2, 2, 7], "tricks": [4, 4, 3], "dummy_tricks": 2}]
+    seats, _, _ = _panel(app, client, Match("dummy_spades", ["Ann", "Bob", "Cy"],
+                                            {"lose_at": -60, "target": 300}, hands=hands))
+    assert seats["Cy"] == ("needs 370 more to reach 300; is 96 behind Ann and Bob; has 0 bags: 10 more bags "
+                           "cost 100 points; is on -70, at or below -60, which ends the game: play goes on only "
+                           "because Ann and Bob are tied on 26 at the top (a tie for the highest total means "
+                           "another hand).")
+    assert seats["Ann"].endswith("is 86 points above -60.")
 
 
 def test_third_rail_most_in_a_hand_and_the_target(app, client):
@@ -110,8 +143,8 @@ def test_third_rail_most_in_a_hand_and_the_target(app, client):
                                                   {"most_other_tricks_bonus": True}, hands=hands))
     # 13 tricks: 3, 6, 9 and 12 score, and the bonus is 2: Ann 2 + 2 = 4
     assert "The most a player can score in one hand: 6." in general
-    assert seats["Ann"] == "needs 8 more to reach 12."
-    assert seats["Dee"] == "needs 12 more to reach 12."
+    assert seats["Ann"] == "needs 8 more to reach 12; leads Bob and Cy by 3."
+    assert seats["Dee"] == "needs 12 more to reach 12; is 4 behind Ann."
 
 
 def test_a_finished_match_has_no_panel(app, client):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper import store
 from scorekeeper.engine import Match
 
-from .helpers import as_scorer, page_of, start, text
+from .helpers import as_scorer, page_of, record, start, text
 
 
 def _stored(app, match: Match, client=None) -> int:
@@ -53,8 +53,8 @@ def test_play_again_copies_game_players_seats_settings_and_links_both_ways(app, 
     assert new_page.find("a", rel="prev").attrs["href"] == f"/matches/{match_id}"
     old_page = page_of(client.get(f"/matches/{match_id}"))
     assert old_page.find("a", rel="next").attrs["href"] == f"/matches/{new_id}"
-    # the new match is this device's to score
-    assert "Play again" in text(client.get(f"/matches/{new_id}"))
+    # the new match is this device's to score; with no hand yet there is nothing to play again
+    assert "Play again" not in text(client.get(f"/matches/{new_id}"))
     assert page_of(client.get(f"/matches/{new_id}")).find("form", cls="hand-form") is not None or \
         "Record hand" in text(client.get(f"/matches/{new_id}"))
 
@@ -80,6 +80,9 @@ def test_a_bad_first_dealer_is_a_clear_error(app, client):
 
 def test_a_match_in_progress_offers_it_too_and_wraps_the_dealer(app, client):
     match_id = start(client, "third_hand", ["Ann", "Bob"], first_dealer="1")
+    assert page_of(client.get(f"/matches/{match_id}")).find("section", id="play-again") is None  # no hand yet
+    saved = record(client, match_id, bids_0="pass", bids_1="pass", trump="hearts", points_0="60", points_1="80")
+    assert saved.status_code == 303
     page = page_of(client.get(f"/matches/{match_id}"))
     section = page.find("section", id="play-again")
     assert section is not None and "prominent" not in section.classes

@@ -11,6 +11,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import random_match
 from scorekeeper.web import access, view
+from scorekeeper.web.db import get_db
 
 from .helpers import page_of, record, start, text
 
@@ -302,7 +303,10 @@ def test_a_match_this_device_may_not_read_makes_the_whole_print_a_404(app, clien
     assert "Third Hand" not in text(response)  # nothing of the readable one either
     assert asked == [hand, wheel]
     assert client.get(f"/print?match={hand}&match={spades}").status_code == 200
-    # by date, only the matches this device may read are printed
+    # by date, only the matches this device may read are printed (from its grants in the store)
+    monkeypatch.undo()
+    with app.app_context(), store.writing(get_db()) as db:
+        db.execute("delete from device_matches where match_id = ?", [wheel])
     response = client.get("/print?date=2026-11-20")
     assert sheet_titles(response) == ["Third Hand", "Dummy Hand Spades"]
 
@@ -371,3 +375,14 @@ def test_a_finished_match_prints_a_fresh_sheet_with_the_same_names(app, client):
     assert "A new game with the same players and settings" in text(response)
     _, body = grid_rows(response.get_data(as_text=True))
     assert body[0][0][1] == "1" and "carried" not in text(response)
+
+
+def test_a_hand_dealt_out_of_turn_is_marked_on_the_sheet(app, client):
+    # Ann deals hand 1; Cy (not Bob, whose deal it was) deals hand 2
+    hands = [{"scoring_tricks": [1, 2, 2], "other_tricks": [4, 4, 4]},
+             {"scoring_tricks": [2, 2, 1], "other_tricks": [4, 4, 4], "dealer": 2}]
+    match_id = store_match(app, Match("third_rail", ["Ann", "Bob", "Cy"], hands=hands, date="2026-11-20"))
+    html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
+    _, body = grid_rows(html)
+    assert [t for _, t in body[0]][1] == "D 1" and [t for _, t in body[1]][7] == "D* 1"
+    assert "D* dealt the hand out of turn" in text(client.get(f"/matches/{match_id}/print"))

@@ -346,6 +346,23 @@ def test_tally_without_javascript_posts_back_the_page_and_redirects_on_save(app,
     assert "Hand 1 saved, trick by trick: " in text(client.get(saved.location))
 
 
+def test_reopening_the_tally_goes_on_from_the_last_tap_until_saved(app, client):
+    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy", "Dee"])
+    tap(client, match_id, [], tap="3")
+    tap(client, match_id, [3], tap="1")
+    client.get(f"/matches/{match_id}")  # back to the scoreboard, then "Record trick by trick" again
+    page = client.get(f"/matches/{match_id}/tally")
+    assert "Trick 3 of 13, a scoring trick" in text(page) and 'name="w" value="3 1"' in page.get_data(as_text=True)
+    partner = app.test_client()  # a second scorer's phone starts its own tally
+    as_scorer(app, match_id, partner)
+    assert "Trick 1 of 13" in text(partner.get(f"/matches/{match_id}/tally"))
+    tap(client, match_id, [3, 1], clear="1")
+    assert "Trick 1 of 13" in text(client.get(f"/matches/{match_id}/tally"))
+    tap(client, match_id, [], tap="2")
+    client.post(f"/matches/{match_id}/tally", data={"w": " ".join(["2"] * 13), "save": "1"})
+    assert "Trick 1 of 13" in text(client.get(f"/matches/{match_id}/tally"))  # hand 2 starts afresh
+
+
 def test_tally_refuses_to_save_an_unfinished_hand_and_records_trump(app, client):
     match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], settings={"trump": True})
     refused = client.post(f"/matches/{match_id}/tally", data={"w": "0 1 2", "save": "1"})

@@ -109,7 +109,7 @@ def test_a_duplicate_name_is_refused_beside_its_seat(client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     refused = client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), player_2="ANN"))
     assert refused.status_code == 422
-    assert "\"ANN\" is already at the table (names must differ, ignoring case)" in text(refused)
+    assert "\"ANN\" is already at the table as \"Ann\" (names must differ, ignoring case and invisible characters)" in text(refused)
 
 
 # --- deleting, restoring ---------------------------------------------------------------

@@ -23,7 +23,7 @@ def test_third_wheel_summary_says_exact_missed_or_over(client):
 
 def test_the_wheel_hint_follows_the_box_it_depends_on(client):
     html = client.get(f"/matches/{start(client, 'third_wheel', ['Ann', 'Bob', 'Cy'])}").get_data(as_text=True)
-    assert html.index("The dealer took the Wheel") < html.index("If so, the bid must be 0 or 6 to 11.")
+    assert html.index("Ann took the Wheel") < html.index("If so, the bid must be 0 or 6 to 11.")
 
 
 def test_the_first_scoring_trick_is_a_choice_of_two(client):
@@ -93,3 +93,20 @@ def test_installable_a_manifest_and_icons(client):
     touch = client.get(page.find("link", rel="apple-touch-icon").attrs["href"])
     assert touch.status_code == 200 and touch.get_data()[:4] == b"\x89PNG"
     assert page.find("meta", name="theme-color") is not None
+
+
+def test_the_hand_form_names_who_calls_what(client):
+    # Ann deals hand 1: Bob (her left) calls trump, Cy high or low, Ann bids
+    words = text(client.get(f"/matches/{start(client, 'third_wheel', ['Ann', 'Bob', 'Cy'])}"))
+    assert "Trump (called by Bob)" in words and "High or low (called by Cy)" in words
+    assert "Ann's bid (0 to 11)" in words and "Ann took the Wheel" in words
+    spades = text(client.get(f"/matches/{start(client, 'dummy_spades', ['Ann', 'Bob', 'Cy'])}"))
+    assert "Bids (Bob first)" in spades
+
+
+def test_the_preview_says_who_declares(client):
+    match_id = start(client, "dummy_spades", ["Ann", "Bob", "Cy"])
+    preview = text(client.post(f"/matches/{match_id}/hands/preview",
+                               data={"bids_0": "7", "bids_1": "5", "bids_2": "6", "tricks_0": "4", "tricks_1": "5",
+                                     "tricks_2": "0", "dummy_tricks": "4"}))
+    assert "Ann declares" in preview and "If saved: Ann +71" in preview

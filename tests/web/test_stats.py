@@ -248,3 +248,19 @@ def test_a_renamed_player_and_a_deleted_match_are_counted_as_they_now_are(table,
     assert "Third Wheel" not in ann  # C deleted
     assert ann["All games"]["Matches played (finished)"] == "1 + 3 in progress"
     assert " Dora 1 match " in text(client.get("/players")) and " Dee " not in text(client.get("/players"))
+
+
+def test_head_to_head_offers_only_players_met(table, app, client):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        other_table = store.create_match(db, Match("third_hand", ["Zoe", "Yan"], hands=HAND_B[:0]))
+    finally:
+        db.close()
+    as_scorer(app, other_table, client)
+    assert against(client, "Ann") == ["Bob", "Cy", "Dee"]
+    assert against(client, "Zoe") == ["Yan"]
+
+
+def against(client, name: str) -> list[str]:
+    """The names head-to-head offers on ``name``'s page."""
+    return [e.text for e in page_of(client.get(f"/stats?player={name}")).find_all("option")]

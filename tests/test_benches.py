@@ -1,0 +1,65 @@
+"""Every script in bench/ runs in its smoke mode (tiny sizes), so a bench nobody runs cannot rot.
+
+No timing is asserted: the figures are for people to read. Each test checks that the bench ran
+to the end and printed the figures it exists to print.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def run_bench(name: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True,
+                          timeout=300, cwd=BENCH.parent)
+    assert done.returncode == 0, f"bench/{name} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_every_bench_has_a_smoke_test():
+    tested = set(re.findall(r'run_bench\("(\w+\.py)"\)', Path(__file__).read_text()))
+    assert {path.name for path in BENCH.glob("*.py")} <= tested
+
+
+def test_rescore_bench_prints_hands_per_second_for_every_game():
+    from scorekeeper.games import GAMES
+
+    out = run_bench("rescore.py")
+    for game in GAMES:
+        assert re.search(rf"^{game}\s+\d+\s+[\d.]+\s+[\d,]+", out, re.M), out
+
+
+def test_save_cost_bench_saves_every_hand():
+    out = run_bench("save_cost.py")
+    assert re.search(r"^\s+3\s+[\d.]+\s+\d+$", out, re.M), out
+    assert re.search(r"^hand 6 / hand 3: CPU x[\d.]+, bytes x[\d.]+$", out, re.M), out
+
+
+def test_history_bench_times_the_home_page():
+    out = run_bench("history.py")
+    assert re.search(r"^first page\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
+    assert "22 matches in this device's history" in out
+
+
+def test_stats_bench_times_every_stats_page():
+    out = run_bench("stats.py")
+    for label in ("player list", "Ann's stats", "the hands behind a figure", "head-to-head Ann v Bob"):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
+
+
+def test_load_bench_drives_the_real_server_without_errors():
+    out = run_bench("load.py")
+    assert re.search(r"^save\s+[1-9]\d*\s", out, re.M), out
+    assert "errors: 0" in out, out
+
+
+@pytest.mark.browser
+def test_taps_bench_counts_taps_in_chromium():
+    out = run_bench("taps.py")
+    assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
