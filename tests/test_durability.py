@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,10 +35,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve(database: Path) -> tuple[subprocess.Popen, int]:
+def serve(database: Path, as_user: str | None = None) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000")
-    server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000",
+               SCOREKEEPER_SECRET_KEY="durability")  # no instance folder to write a key into
+    user = ["setpriv", f"--reuid={as_user}", "--regid=65534", "--clear-groups"] if as_user else []
+    server = subprocess.Popen([*user, SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while True:
@@ -250,3 +253,106 @@ def test_wal_mode_and_full_sync(tmp_path):
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     db.close()
+
+
+def tmpfs(path: Path, size: str) -> bool:
+    """A small filesystem of its own (needs root, as CI and the developers' machines run)."""
+    path.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(path)],
+                          capture_output=True)
+    return done.returncode == 0
+
+
+def hand_count(database: Path, match_id: int) -> int:
+    check = sqlite3.connect(database)
+    try:
+        return check.execute("select count(*) from hands where match_id = ?", [match_id]).fetchone()[0]
+    finally:
+        check.close()
+
+
+def test_a_full_disk_says_so_keeps_nothing_half_saved_and_the_save_goes_through_later(tmp_path):
+    disk = tmp_path / "disk"
+    if not tmpfs(disk, "1m"):
+        import pytest
+
+        pytest.skip("mounting a small tmpfs needs root")
+    try:
+        database = disk / "full.sqlite"
+        (match_id, token), = make_matches(database, 1)
+        server, port = serve(database)
+        try:
+            phone = Phone(port, match_id, token)
+            filler = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+            try:
+                while True:
+                    os.write(filler, b"\0" * 65536)
+            except OSError:
+                pass  # the disk is full
+            finally:
+                os.close(filler)
+            from urllib.parse import urlencode
+
+            body = urlencode(dict(HANDS[0], csrf_token=phone.csrf, version=phone.version, request_key="full-1"))
+            for _ in range(3):  # a hand is small: the first may still fit in the last free pages
+                response, page = phone.request("POST", f"/matches/{match_id}/hands", body)
+                if response.status != 303:
+                    break
+                phone.version += 1
+                body = urlencode(dict(HANDS[1], csrf_token=phone.csrf, version=phone.version,
+                                      request_key=f"full-{phone.version}"))
+            saved = hand_count(database, match_id)
+            assert response.status == 503, (response.status, page[:300])
+            assert response.getheader("Retry-After") == "60"
+            assert "The server could not save: its disk is full." in page
+            assert "Nothing you typed was lost" in page and "Something went wrong" not in page
+            # the page still opens (reading needs no room), and nothing was half-saved
+            assert phone.request("GET", f"/matches/{match_id}")[0].status == 200
+            assert hand_count(database, match_id) == saved
+            os.unlink(disk / "filler")  # room made: the same save, sent again, goes through once
+            response, _ = phone.request("POST", f"/matches/{match_id}/hands", body)
+            assert response.status == 303 and hand_count(database, match_id) == saved + 1
+            assert phone.request("POST", f"/matches/{match_id}/hands", body)[0].status in (303, 409)
+            assert hand_count(database, match_id) == saved + 1
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def test_a_read_only_database_says_so(tmp_path):
+    """The database file became read-only for the server's user (restored from a backup
+    as another user, say): pages still open, a save is refused with a plain message."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        import pytest
+
+        pytest.skip("running the server as another user needs root and setpriv")
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-ro-"))  # outside tmp_path: root's 0700 folder
+    try:
+        folder.chmod(0o777)
+        database = folder / "ro.sqlite"
+        (match_id, token), = make_matches(database, 1)
+        for path in folder.iterdir():
+            os.chown(path, 65534, 65534)  # nobody's
+        server, port = serve(database, as_user="nobody")
+        phone = Phone(port, match_id, token)  # the scorer's phone, remembered while it could be
+        server.terminate()
+        server.wait(timeout=10)
+        os.chmod(database, 0o444)
+        server, phone.port = serve(database, as_user="nobody")
+        try:
+            assert phone.request("GET", f"/matches/{match_id}")[0].status == 200  # reading still works
+            from urllib.parse import urlencode
+
+            body = urlencode(dict(HANDS[0], csrf_token=phone.csrf, version=phone.version, request_key="ro-1"))
+            response, page = phone.request("POST", f"/matches/{match_id}/hands", body)
+            assert response.status == 503, (response.status, page[:300])
+            assert "The server could not save: its database is read-only" in page
+            assert "Nothing you typed was lost" in page
+            assert hand_count(database, match_id) == 0
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

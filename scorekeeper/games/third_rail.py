@@ -449,7 +449,7 @@ class ThirdRail(Game):
         problems = []
         if "players" in args and not in_match:
             raw = args.get("players", "")
-            if raw.isdecimal() and 3 <= int(raw) <= 6:
+            if raw.isdecimal() and len(raw) <= 2 and 3 <= int(raw) <= 6:  # int() refuses 4,301+ digits
                 context["players"] = int(raw)
             else:
                 problems.append(f"players: Third Rail is for 3 to 6 players, got \"{raw[:10]}\"")

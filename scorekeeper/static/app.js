@@ -108,6 +108,16 @@
     if (e.detail.target && e.detail.target.isConnected === false) { e.detail.shouldSwap = false; return; }
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
     if (status === 304) e.detail.shouldSwap = false;
+    /* 503: the server could not save (its disk is full, its database read-only). The form
+       stays as typed, with the server's words and a Try again, as when the Wi-Fi drops. */
+    var config = e.detail.requestConfig || {};
+    var sent = config.elt && (config.elt.tagName === "FORM" ? config.elt : config.elt.closest && config.elt.closest("form"));
+    if (status === 503 && sent && config.verb === "post" && sent.isConnected) {
+      e.detail.shouldSwap = false;
+      var said = new DOMParser().parseFromString(e.detail.xhr.responseText, "text/html").querySelector(".error-page p");
+      offlineBox(sent, config.triggeringEvent && config.triggeringEvent.submitter, said && said.textContent);
+      return;
+    }
     /* Error answers are swapped in (base.html's htmx-config) so a form shows its
        messages; a watcher's poll keeps its scoreboard instead and says it is retrying. */
     var source = e.detail.requestConfig && e.detail.requestConfig.elt;
@@ -271,15 +281,15 @@
   /* Wi-Fi drops: a form whose request never got an answer (no connection, or no answer
      in time) keeps everything typed, says so, and offers to send it again. Its request
      key is unchanged, so a save that did reach the server is not saved twice. */
-  function offlineBox(form, submitter) {
+  function offlineBox(form, submitter, message) {
     var old = form.querySelector(".offline");
     if (old) old.remove();  /* one message, for the latest try */
     var box = document.createElement("div");
     box.className = "alert error offline";
     box.setAttribute("role", "alert");
     var text = document.createElement("p");
-    text.textContent = "Not sent: this phone could not reach the scorekeeper (Wi-Fi or signal?). " +
-      "Everything you typed is still here. Nothing is saved twice: try again when the connection is back.";
+    text.textContent = message || ("Not sent: this phone could not reach the scorekeeper (Wi-Fi or signal?). " +
+      "Everything you typed is still here. Nothing is saved twice: try again when the connection is back.");
     var again = document.createElement("button");
     again.type = "button";
     again.className = "button primary";
@@ -313,7 +323,8 @@
   document.addEventListener("htmx:timeout", unreached);
   document.addEventListener("htmx:afterRequest", function (e) {  /* the form itself got through */
     var form = e.detail.elt;
-    var box = form && form.tagName === "FORM" && e.detail.successful && form.querySelector(".offline");
+    var kept = e.detail.xhr && e.detail.xhr.status === 503;  /* not saved: its box stays */
+    var box = form && form.tagName === "FORM" && e.detail.successful && !kept && form.querySelector(".offline");
     if (box) box.remove();
   });
 

@@ -55,7 +55,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
         MAX_CONTENT_LENGTH=1024 * 1024,  # 1 MiB: a match file is far smaller
         WTF_CSRF_TIME_LIMIT=None,  # a match can last an evening
-        GZIP_MIN_SIZE=500,
     )
     app.config.from_prefixed_env("SCOREKEEPER")  # SCOREKEEPER_DATABASE, SCOREKEEPER_SECRET_KEY, ...
     if test_config is None:

@@ -6,6 +6,7 @@ import csv
 import io
 import re
 from typing import Any, NoReturn
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
@@ -65,15 +66,19 @@ def sheet_of(match_id: int) -> dict:
     return view.score_sheet(info, page.replayed(info))
 
 
+def address_with(args: dict[str, list[str]]) -> str:
+    query = urlencode(args, doseq=True)
+    return url_for(request.endpoint or "", **(request.view_args or {})) + ("?" + query if query else "")
+
+
 def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int | None = None) -> str:
     """The print view of ``sheets``; ``dialog=1`` (the match page's Print button) asks
     app.js to open the print dialog once the page is there."""
-    endpoint, where = request.endpoint or "", request.view_args or {}
-    # a query argument named like one of the path's (?match_id=) would clash with it in url_for
-    args: dict[str, Any] = {k: v for k, v in request.args.to_dict(flat=False).items() if k not in where}
+    args: dict[str, Any] = request.args.to_dict(flat=False)
     args.pop("dialog", None)
     switched: dict[str, Any] = dict(args, appendix=["off"]) if appendix else {k: v for k, v in args.items() if k != "appendix"}
-    links = {"here": url_for(endpoint, **where, **args), "switch": url_for(endpoint, **where, **switched)}
+    # the query as sent, not through url_for: it takes _anchor, _method, match_id... as its own arguments
+    links = {"here": address_with(args), "switch": address_with(switched)}
     return render_template("print.html", sheets=sheets, appendix=appendix, heading=heading, single=single,
                            dialog=request.args.get("dialog") == "1", links=links)
 
@@ -146,7 +151,8 @@ def blank(game: str):
     if found is None:
         abort(404)
     raw = request.args.get("players", str(found.min_players))
-    if not (raw.isascii() and raw.isdigit() and found.min_players <= int(raw) <= found.max_players):
+    # length first: int() refuses 4,301 digits or more
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 2 and found.min_players <= int(raw) <= found.max_players):
         seats = (f"{found.min_players}" if found.min_players == found.max_players
                  else f"{found.min_players} to {found.max_players}")
         refuse(400, f"{found.title} is for {seats} players, got \"{raw[:20]}\".")

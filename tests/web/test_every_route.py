@@ -1,0 +1,130 @@
+"""Never a 500 from input, on every route: each rule of ``app.url_map`` (a route added
+later is covered without editing this test) is sent every query and form name the app
+reads, with hostile values: 5,000-digit numbers, negatives, other scripts' digits, a lone
+surrogate, empty, repeated keys, and the names ``url_for`` keeps for itself (``_anchor``,
+``_method``, ``_scheme``, ``_external``, ``endpoint``) or takes as a path argument."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from scorekeeper import store
+from scorekeeper.games import GAMES
+from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.web import create_app
+from scorekeeper.web.db import get_db
+
+from .helpers import as_scorer
+
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
+RESERVED = ["_anchor", "_method", "_scheme", "_external", "endpoint", "match_id", "number", "game", "token",
+            "filename", "csrf_token", "version", "request_key"]
+# each value as it goes on the wire (percent-encoded): %ED%A0%80 is a lone surrogate in UTF-8
+HOSTILE = [quote("9" * 5000), "-1", "0", quote("١٢"), quote("²"), "", "%ED%A0%80", quote("\U0001F600" * 3),
+           quote("x" * 3000), quote("https://evil.example/"), "1e309", quote(" -7 "), "%00", quote("<script>")]
+
+
+def names_read_in_source() -> set[str]:
+    """Every name the views read from a request: request.args/form/values.get("x"),
+    .getlist("x"), "x" in request.form, a helper's _name("x")... (and the referee's and
+    tally's ``args``/``source``). Names read otherwise come from the pages' forms."""
+    found: set[str] = set()
+    for path in PACKAGE.glob("games/*.py"):  # a game reads its referee's trick context itself
+        found |= set(re.findall(r"""\bargs\.get(?:list)?\(\s*["'](\w+)["']""", path.read_text()))
+    for path in PACKAGE.glob("web/*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r"""\.get(?:list)?\(\s*["'](\w+)["']""", text))
+        found |= set(re.findall(r"""\b_\w+\(\s*["'](\w+)["']\s*\)""", text))  # a helper reading one: _name("player")
+        found |= set(re.findall(r"""["'](\w+)["']\s+(?:not\s+)?in\s+(?:request\.\w+|args|source)\b""", text))
+        for group in re.findall(r"""for \w+ in \(((?:\s*["']\w+["'],?)+)\)""", text):
+            found |= set(re.findall(r"\w+", group))
+    return {name for name in found if not name.isupper()}  # not the config's keys
+
+
+@pytest.fixture(scope="module")
+def route_app(tmp_path_factory):
+    app = create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("routes") / "routes.sqlite",
+                      "WTF_CSRF_ENABLED": False, "SECRET_KEY": "routes", "MATCHES_PER_MINUTE": 10**6,
+                      "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6})
+    client = app.test_client()
+    ids = {}
+    with app.app_context():
+        for game in GAMES:
+            ids[game] = store.create_match(get_db(), random_match(game, 3, seed=5, settings=ENDLESS[game]))
+    for match_id in ids.values():
+        as_scorer(app, match_id, client)
+    app.config["TEST_CLIENT"] = client
+    app.route_matches = ids
+    return app
+
+
+def path_values(rule, app, game: str) -> list[dict[str, str]]:
+    """The rule's arguments: a real match, hand and game first, then hostile ones."""
+    good = {"match_id": str(app.route_matches[game]), "number": "2", "game": game, "token": "no-such-token",
+            "filename": "app.css"}
+    hostile = {"match_id": "9" * 5000, "number": "9" * 5000, "game": "%ED%A0%80", "token": "9" * 5000,
+               "filename": "x/../../secret_key"}
+    args = sorted(rule.arguments)
+    if not args:
+        return [{}]
+    return [{a: good.get(a, "1") for a in args}, {a: hostile.get(a, "9" * 5000) for a in args}]
+
+
+def url_of(rule, values: dict[str, str]) -> str:
+    return re.sub(r"<(?:[^<>:]+:)?(\w+)>", lambda m: values[m.group(1)], rule.rule)
+
+
+def form_names(app, urls: list[str]) -> set[str]:
+    """The names of every field the app's own pages offer (the WTForms fields among them)."""
+    client = app.config["TEST_CLIENT"]
+    names: set[str] = set()
+    for url in urls:
+        html = client.get(url).get_data(as_text=True)
+        names |= set(re.findall(r'<(?:input|select|textarea|button)\b[^>]*\bname="([\w-]+)"', html))
+    return names
+
+
+def requests_for(rule, app, names: list[str]):
+    methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
+    games = sorted(GAMES) if rule.arguments else sorted(GAMES)[:1]  # a route of no match or game: once
+    for game_index, game in enumerate(games):
+        good, hostile = (path_values(rule, app, game) * 2)[:2]
+        for method in methods:
+            yield method, url_of(rule, hostile), "&".join(f"{n}={HOSTILE[0]}" for n in names), False
+            # every name at once, with each hostile value (the other games: a few); then every name twice
+            for i, value in enumerate(HOSTILE if game_index == 0 else HOSTILE[:4]):
+                yield method, url_of(rule, good), "&".join(f"{n}={value}" for n in names), i % 2 == 1
+            yield method, url_of(rule, good), "&".join(f"{n}={HOSTILE[0]}&{n}=1" for n in names), False
+            # and a few names at a time, so an early refusal of one does not hide another
+            for start in range(0, len(names), 4):
+                yield method, url_of(rule, good), "&".join(
+                    f"{n}={HOSTILE[0]}&{n}={HOSTILE[1 + (start + i) % (len(HOSTILE) - 1)]}"
+                    for i, n in enumerate(names[start:start + 4])), False
+
+
+def test_every_route_answers_hostile_names_and_values_without_a_500(route_app):
+    client = route_app.config["TEST_CLIENT"]
+    ids = route_app.route_matches
+    any_id = next(iter(ids.values()))
+    pages = ["/", "/matches/new", "/import", "/players", "/referee", *(f"/referee/{g}" for g in GAMES),
+             *(f"/matches/{i}" for i in ids.values()), f"/matches/{any_id}/setup", f"/matches/{any_id}/details",
+             f"/matches/{any_id}/tally", f"/matches/{any_id}/hands/2/edit", f"/matches/{any_id}/delete"]
+    names = sorted(names_read_in_source() | form_names(route_app, pages) | set(RESERVED))
+    assert {"players", "appendix", "match", "player", "figure", "tap"} <= set(names)  # the finder finds
+    rules = [r for r in route_app.url_map.iter_rules()]
+    assert len(rules) > 30
+    failures = []
+    for rule in rules:
+        for method, url, query, htmx in requests_for(rule, route_app, names):
+            headers = {"HX-Request": "true"} if htmx else {}
+            if method == "GET":
+                response = client.get(url, query_string=query, headers=headers)
+            else:
+                response = client.open(url, method=method, query_string=query, data=query, headers=headers,
+                                       content_type="application/x-www-form-urlencoded")
+            if response.status_code >= 500:
+                failures.append(f"{method} {url[:80]}?{query[:120]} -> {response.status_code}")
+    assert not failures, f"{len(failures)} answers of 500 or more, e.g.:\n" + "\n".join(sorted(set(failures))[:30])
