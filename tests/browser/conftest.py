@@ -26,13 +26,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """The app as a user starts it, on loopback, with its own database."""
+def start_server(env: dict) -> tuple[subprocess.Popen, str]:
+    """The real ``scorekeeper serve`` on a free loopback port with ``env``, once it answers."""
     port = free_port()
-    env = dict(os.environ, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
-               SCOREKEEPER_MATCHES_PER_MINUTE="1000", SCOREKEEPER_MATCHES_PER_HOUR="100000",  # every browser test starts matches from 127.0.0.1
-               SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
     command = [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -40,12 +36,21 @@ def live_server(tmp_path_factory):
     while True:
         try:
             urllib.request.urlopen(url + "/", timeout=1)
-            break
+            return server, url
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
                 pytest.fail(f"scorekeeper serve did not start:\n{server.stdout.read()}")
             time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app as a user starts it, on loopback, with its own database."""
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
+               SCOREKEEPER_MATCHES_PER_MINUTE="1000", SCOREKEEPER_MATCHES_PER_HOUR="100000",  # every browser test starts matches from 127.0.0.1
+               SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
+    server, url = start_server(env)
     yield url
     server.terminate()
     server.wait(timeout=10)

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, SCREENSHOTS, free_port
+from .conftest import PHONE, SCREENSHOTS, start_server
 from .test_table_app import choose, start_match, type_numbers
 
 pytestmark = pytest.mark.browser
@@ -26,19 +23,8 @@ def small_disk(tmp_path):
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True)
     if mounted.returncode:
         pytest.skip("mounting a small tmpfs needs root")
-    port = free_port()
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(disk / "live.sqlite"), SCOREKEEPER_SECRET_KEY="disk")
-    server = subprocess.Popen([str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1",
-                               "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            break
-        except OSError:
-            assert server.poll() is None and time.monotonic() < deadline, "scorekeeper serve did not start"
-            time.sleep(0.1)
+    server, url = start_server(env)
     try:
         yield url, disk
     finally:

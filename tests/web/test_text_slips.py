@@ -10,6 +10,7 @@ import random
 import re
 
 import pytest
+from games.linecheck import random_settings
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
@@ -38,24 +39,6 @@ def test_the_slip_finder_finds_each_slip():
     assert slips("the end of the hand ; it is added") and slips("one of the 1 cards left over")
     assert slips("1–1") and slips("Fay reached 200 with with 208") and slips("every player has dealt 1 times")
     assert not slips("21 points, 11 tricks, 1 trick, 1–5, 5 - 5 = 0, 0.5, Ann 1, Bob 1, -1 points")
-
-
-def random_settings(key: str, rng: random.Random) -> dict:
-    game = GAMES[key]
-    while True:
-        chosen: dict = {}
-        for s in game.settings:
-            if s.kind == "bool":
-                chosen[s.name] = rng.random() < 0.5
-            elif s.kind == "choice":
-                chosen[s.name] = rng.choice(s.choices)
-            elif s.kind == "int_or_null":
-                chosen[s.name] = rng.choice([None, -1, -100])
-            elif s.kind != "table":
-                low = s.minimum or 0
-                chosen[s.name] = rng.choice([low, min(low + 1, s.maximum or 10**9), s.default])
-        if not game.check_settings(chosen):
-            return chosen
 
 
 def random_play(key: str, rng: random.Random) -> tuple[Match, list]:
