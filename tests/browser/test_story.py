@@ -55,12 +55,15 @@ def test_a_regular_group_plays_again_uses_the_roster_and_reads_the_stats(phones,
     assert fits(phone)
     assert axe_check(phone) == []
 
-    for _ in (2, 3):  # one tap each
+    for number in (2, 3):  # one tap each
         before = phone.url
         phone.locator("#play-again").get_by_role("button", name="Play again").click()
         phone.wait_for_url(lambda url, before=before: url != before and re.search(r"/matches/\d+$", url) is not None)
         expect(phone.locator("a[rel=prev]")).to_be_visible()
         expect(phone.locator("#totals")).to_contain_text("Cy")
+        expect(phone.locator("#play-again")).to_have_count(0)  # nothing to play again before a hand
+        if number == 2:
+            record_hand(phone, (0, 11, 0), 11)  # Bob deals match 2's first hand
     expect(phone.locator("#record")).to_contain_text("Cy")  # the third match: Cy deals first
     before = phone.url
     phone.locator("a[rel=prev]").click()
