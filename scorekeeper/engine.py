@@ -59,6 +59,9 @@ class HandResult:
     # Why the next hand's dealer deals it (None once the game is over); not in the
     # rescore output, which gives the seat only.
     next_why: str | None = None
+    # What the hand did beyond its points, as the game names it (a bag penalty, a nil
+    # made); not in the rescore output, which has the explanation.
+    events: list = field(default_factory=list)
 
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
@@ -241,6 +244,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         dealt[dealer] += 1
         scored = game.score_hand(hand, table, dealer, state)
+        events = game.hand_events(hand, table, dealer, state, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
@@ -248,7 +252,7 @@ def replay(match: Match, resume: MatchResult | None = None) -> MatchResult:
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
         lines = scored.explanation + what_happens_next(table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings, None if deal is None else deal.why))
+                                  scored.warnings, None if deal is None else deal.why, events))
         if deal is not None:
             dealer = deal.seat
     if problems:

@@ -11,12 +11,15 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     Ending,
+    Event,
     FieldGroup,
     Figure,
     Game,
+    Place,
     Problem,
     Progress,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -333,6 +336,49 @@ class DummySpades(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards)
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int) -> Seating:
+        """The bidding order, the first lead, and the dummy in the empty place: where it
+        lies does not change the score (the rules), so the picture keeps it in one place,
+        after the last seat, and says where it goes once the declarer is known."""
+        first, second, last = bidding_order(dealer, table.seats)
+        roles = {first: ("bids 1st", "leads"), second: ("bids 2nd",), last: ("deals", "bids 3rd")}
+        places = [Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == first)
+                  for seat, name in enumerate(table.players)]
+        places.append(Place("Dummy", None, ("dealt face down",)))
+        return Seating(tuple(places), ("The highest bid is declarer: the dummy is turned face up opposite the "
+                                       "declarer, who plays it.",))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
+        points: the same rules ``score_player`` adds up, one player at a time."""
+        declarer = scored.extra["declarer"]
+        nils = hand.get("nils") or [[]] * table.seats
+        events = []
+        for seat, name in enumerate(table.players):
+            team = team_of(seat, declarer, table.seats)
+            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
+            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+            bid = hand["bids"][seat]
+            points, _, over = contract(seat, bid, taken, seat == declarer, state[seat], table)
+            if points < 0:
+                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, points))
+            for holder in nils[seat]:
+                nil_points, _ = nil(seat, holder, team, hand, table)
+                whose = (f"{name}'s nil" if holder == seat else
+                         f"{name}'s nil on {hand_name(holder, table)}")
+                if nil_points is None:
+                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
+                elif nil_points > 0:
+                    events.append(Event(f"{whose} made", seat, nil_points))
+                else:
+                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
+                                        nil_points))
+            lost, _, line = bag_penalty(seat, state[seat] + over, table)
+            if line:
+                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
+        return events
 
 
 # --- the deal ---------------------------------------------------------------

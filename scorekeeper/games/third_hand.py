@@ -12,12 +12,15 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     CardCounter,
+    Event,
     FieldGroup,
     Figure,
     Game,
     NextDeal,
+    Place,
     Problem,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -493,6 +496,25 @@ class ThirdHand(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context["trump"], context["high"])
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int) -> Seating:
+        """Before the bidding nobody holds the contract: the picture says who bids first and
+        who leads if nobody bids."""
+        other = table.left_of(dealer)
+        names = table.players
+        places = {dealer: Place(names[dealer], dealer, ("deals", "bids second"), deals=True),
+                  other: Place(names[other], other, ("bids first", "leads if nobody bids"))}
+        return Seating(tuple(places[seat] for seat in range(table.seats)),
+                       (f"The contract holder leads the first trick; with no contract, {names[other]} leads.",))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """A doubled contract, and a failed one, named with its holder."""
+        holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
+        if holder is None or (made and not doubled):
+            return []
+        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
+        return [Event(f"{what} {'made' if made else 'failed'}", holder)]
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

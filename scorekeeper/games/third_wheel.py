@@ -13,12 +13,15 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     Ending,
+    Event,
     FieldGroup,
     Figure,
     Game,
+    Place,
     Problem,
     Progress,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -355,6 +358,25 @@ class ThirdWheel(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context["trump"], context["mode"])
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int) -> Seating:
+        """The setters call the hand, the dealer bids and leads."""
+        setter1 = table.left_of(dealer)
+        setter2 = table.left_of(setter1)
+        roles = {dealer: ("deals", "may take the Wheel", "bids", "leads"),
+                 setter1: ("setter 1", "calls trump"), setter2: ("setter 2", "calls high or low")}
+        return Seating(tuple(Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == dealer)
+                             for seat, name in enumerate(table.players)),
+                       (f"{table.players[setter1]} and {table.players[setter2]} play together to set "
+                        f"{table.players[dealer]}.",))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
+        bid, took = hand["bid"], hand["tricks"][dealer]
+        if took >= bid:
+            return []
+        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer)]
 
 
 # --- scoring the three outcomes ----------------------------------------------

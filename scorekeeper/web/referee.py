@@ -15,7 +15,7 @@ from .. import store
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
-from . import hand_forms, page, partials
+from . import hand_forms, page, partials, seats
 from .db import get_db
 
 bp = Blueprint("referee", __name__)
@@ -202,6 +202,7 @@ def table_guide_for(info: dict) -> dict | None:
     game = GAMES[result.game]
     table = Table(tuple(result.players), result.settings)
     return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
+            "seating": seats.seating_shown(game.seating(table, result.next_dealer)),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}
 
