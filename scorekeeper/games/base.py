@@ -607,6 +607,10 @@ class Game:
                   deals=seat == dealer, leads=seat == left)
             for seat, name in enumerate(table.players)))
 
+    def counter_text(self, value: int) -> str:
+        """One value of ``seat_counter`` in words, as the board shows it beside a total."""
+        return f"{value} {self.seat_counter}"
+
     def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
         """What a scored hand did beyond its points, worth naming on its row (``state``:
         the game's running state before the hand, ``scored``: what ``score_hand`` made

@@ -380,6 +380,9 @@ class DummySpades(Game):
                 events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
         return events
 
+    def counter_text(self, value: int) -> str:
+        return plural(value, "bag")
+
 
 # --- the deal ---------------------------------------------------------------
 

@@ -133,8 +133,9 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
         if saved is not None and number is not None and number > 1:
             return _changed_only(match_id, saved, number, notice)
         context = page.scoreboard_context(match_id, notice=notice)
+        context["undo_offer"] = True
         return partials.render_page_or_partial("match.html", **context)
-    flash(notice)
+    flash(notice, "saved")  # the match page offers Undo under it
     # the notice (points and totals), then the totals, the guide and the next hand's form
     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
@@ -144,6 +145,7 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str):
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
     context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
+    context["undo_offer"] = True
     # nothing replaces the form's target: only the swaps by id
     return render_template("partial/saved.html", number=number, **context), 200, {"HX-Reswap": "none"}
 

@@ -42,7 +42,7 @@ def _boxes(count: int, rx: float, ry: tuple[float, float], width: float,
            lines: list[list[str]]) -> list[tuple[float, ...]]:
     """Each place's (x, y, left, top, right, bottom) round a table centred at (CX, 0):
     ``ry`` is the ring's height above the table and below it."""
-    out = []
+    out: list[tuple[float, ...]] = []
     for index, wrapped in enumerate(lines):
         angle = math.radians(90 + 360 * index / count)
         sin = math.sin(angle)

@@ -100,7 +100,7 @@ def tally(match_id: int):
             def on_saved(written: page.Written):
                 if number is None:
                     after = written.result[1] if written.result else page.replayed(page.load(match_id))
-                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"))
+                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"), "saved")
                     target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
                 elif written.again:
                     flash(f"Hand {number} corrected.")

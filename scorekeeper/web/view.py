@@ -101,7 +101,6 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
-    counter = GAMES[match.game].seat_counter  # bags, shown beside each total
     for hand_result, hand in zip(result.hands[rows_from - 1:], match.hands[rows_from - 1:]):
         rows.append({
             "number": hand_result.number,
@@ -110,10 +109,11 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
-            "bags": hand_result.extra.get(counter) if counter else None,
+            "counter": seat_counter(match.game, hand_result),
+            "events": events_text(hand_result),
             "changed": hand_result.number in changed_hands,
         })
-    bags = rows[-1]["bags"] if rows else None
+    counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
     return {
@@ -122,7 +122,8 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
                                result.hands[-1].scores if result.hands else None),
         "last_number": len(result.hands),
         "rows": rows,
-        "bags": bags,
+        "counter": counted,  # the game's running count per seat (bags), in words
+        "last_events": events_text(result.hands[-1]) if result.hands else [],
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
         "next_why": next_why(match, result),
@@ -135,6 +136,23 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
     }
+
+
+def seat_counter(game: str, hand: HandResult) -> list[str] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
+    found = GAMES[game]
+    if not found.seat_counter:
+        return None
+    return [found.counter_text(value) for value in hand.extra[found.seat_counter]]
+
+
+def event_text(event: base.Event) -> str:
+    return event.text + ("" if event.points is None else f" {signed(event.points) or '0'}")
+
+
+def events_text(hand: HandResult) -> list[str]:
+    """What the hand did beyond its points, as the game names it ("Ann's nil made: +100")."""
+    return [event_text(e) for e in hand.events]
 
 
 def needs(game: str, result: MatchResult) -> dict:
@@ -217,6 +235,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
             "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
             "dealer_name": players[scored.dealer],
             "explanation": scored.explanation,
+            "events": events_text(scored),
         })
     counter = game.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None)
