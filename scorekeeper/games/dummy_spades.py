@@ -366,7 +366,7 @@ class DummySpades(Game):
                 events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, points))
             for holder in nils[seat]:
                 nil_points, _ = nil(seat, holder, team, hand, table)
-                whose = (f"{name}'s nil" if holder == seat else
+                whose = (f"{name}'s nil (own hand)" if holder == seat else
                          f"{name}'s nil on {hand_name(holder, table)}")
                 if nil_points is None:
                     events.append(Event(f"{whose} not applied (the other team's hand)", seat))

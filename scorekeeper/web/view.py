@@ -2,6 +2,8 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
+import datetime
+
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
@@ -135,7 +137,29 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         else None,
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
+        "result_text": result_text(match.game, info.get("date"), result),
     }
+
+
+def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
+    """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
+    (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
+    played = len(result.hands)
+    if not played:
+        return None
+    day = ""
+    if date:
+        try:
+            when = datetime.date.fromisoformat(date)
+        except ValueError:
+            day = f", {date}"
+        else:
+            day = f", {when.day} {when.strftime('%b')}"
+    winners = set(result.winners) if result.finished else set()
+    places = ", ".join(f"{row['name']} {row['total']}" + (" (won)" if row["seat"] in winners else "")
+                       for row in standings(result.players, result.totals))
+    hands = f"{played} hand{'' if played == 1 else 's'}"
+    return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
 def seat_counter(game: str, hand: HandResult) -> list[str] | None:
