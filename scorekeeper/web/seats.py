@@ -23,6 +23,7 @@ CHAR_W = 7.2  # about how wide one character of the 13-unit role text is
 # place count -> (width of a place, horizontal radius of the ring of places)
 SIZES = {1: (220, 0), 2: (220, 0), 3: (150, 120), 4: (118, 120), 5: (110, 124), 6: (108, 124)}
 TABLE_RX, TABLE_RY = 56, 32
+SCALE = 1.1  # screen pixels per unit where the page has room
 
 
 def _short(name: str, width: float) -> str:
@@ -78,7 +79,12 @@ def seat_picture(seating: Seating) -> Markup:
             ry[half] += 4
     top = min(b[3] for b in boxes) - 12  # room for the dealer's button
     height = max(b[5] for b in boxes) + 4 - top
-    out = [f'<svg class="seats seats-{count}" viewBox="0 {top:.0f} {WIDTH} {height:.0f}" role="img" '
+    # only as wide as the places: two or three are drawn larger on a narrow phone
+    left = min(CX - TABLE_RX, *(b[2] for b in boxes)) - 4
+    width_drawn = max(CX + TABLE_RX, *(b[4] for b in boxes)) + 4 - left
+    # drawn a little larger than its units where there is room (a narrow phone shrinks it)
+    out = [f'<svg class="seats seats-{count}" viewBox="{left:.0f} {top:.0f} {width_drawn:.0f} {height:.0f}" '
+           f'width="{width_drawn * SCALE:.0f}" height="{height * SCALE:.0f}" role="img" '
            f'aria-label="{escape(described(seating))}" xmlns="http://www.w3.org/2000/svg">',
            f'<ellipse class="table-top" cx="{CX}" cy="0" rx="{TABLE_RX}" ry="{TABLE_RY}"/>',
            _clockwise()]
