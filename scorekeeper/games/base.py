@@ -308,11 +308,13 @@ class Event:
     """Something in a scored hand worth naming where the hand is shown (its row, the
     save notice, the printed sheet), not only in its explanation: a bag penalty, a nil
     made or lost, a contract failed or doubled. ``text`` names whose it is ("Ann's nil
-    on the dummy made"); ``points``, where it has its own, what it scored."""
+    on the dummy made"); ``points``, where it has its own, what it scored; ``on_sheet``
+    False where the game's score sheet columns already show it (a "failed" cell)."""
 
     text: str
     seat: int | None = None
     points: int | None = None
+    on_sheet: bool = True
 
 
 @dataclass(frozen=True)

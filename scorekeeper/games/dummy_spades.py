@@ -363,7 +363,8 @@ class DummySpades(Game):
             bid = hand["bids"][seat]
             points, _, over = contract(seat, bid, taken, seat == declarer, state[seat], table)
             if points < 0:
-                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, points))
+                # the sheet shows the bid and its -10 per trick bid
+                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, points, on_sheet=False))
             for holder in nils[seat]:
                 nil_points, _ = nil(seat, holder, team, hand, table)
                 whose = (f"{name}'s nil (own hand)" if holder == seat else

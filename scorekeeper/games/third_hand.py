@@ -514,7 +514,7 @@ class ThirdHand(Game):
         if holder is None or (made and not doubled):
             return []
         what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
-        return [Event(f"{what} {'made' if made else 'failed'}", holder)]
+        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

@@ -376,7 +376,8 @@ class ThirdWheel(Game):
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took >= bid:
             return []
-        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer)]
+        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
+                      on_sheet=False)]  # the sheet's Result column says "missed"
 
 
 # --- scoring the three outcomes ----------------------------------------------

@@ -259,7 +259,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
             "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
             "dealer_name": players[scored.dealer],
             "explanation": scored.explanation,
-            "events": events_text(scored),
+            "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
         })
     counter = game.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None)

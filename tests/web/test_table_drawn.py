@@ -77,9 +77,15 @@ def test_undo_is_offered_under_a_saves_notice_only(client):
     assert "Third Wheel, 23 Nov: Ann 9, Cy 2, Bob 0, after 1 hand, still playing" in text(again)
 
 
-def test_the_printed_sheet_names_a_failed_bid(client):
-    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
-    record(client, match_id, **WHEEL)
-    record(client, match_id, **MISSED)
-    sheet = text(client.get(f"/matches/{match_id}/print"))
-    assert "Hand 2: Bob's bid of 5 failed (took 3)." in sheet
+def test_the_printed_sheet_names_what_its_columns_do_not_show(client):
+    wheel = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    record(client, wheel, **WHEEL)
+    record(client, wheel, **MISSED)
+    sheet = text(client.get(f"/matches/{wheel}/print"))
+    assert "missed −2" in sheet and "failed" not in sheet  # its Result column says it already
+    spades = start(client, "dummy_spades", ["Ann", "Bob", "Cy"], bag_limit="2")
+    record(client, spades, bids_0=3, bids_1=4, bids_2=2, nils_0="0", tricks_0=0, tricks_1=6, tricks_2=4,
+           dummy_tricks=3)
+    sheet = text(client.get(f"/matches/{spades}/print"))
+    assert ("Hand 1: Ann's nil (own hand) made +100; Bob's bags reached 5: bag penalty -200; "
+            "Cy's bags reached 2: bag penalty -100.") in sheet
