@@ -599,10 +599,12 @@ class Game:
         raise NotImplementedError
 
     # --- the seat picture ---------------------------------------------------------
-    def seating(self, table: Table, dealer: int) -> Seating:
-        """Who sits where and what each does in the hand ``dealer`` is about to deal: the
-        picture the web layer draws. The shared flow: the dealer deals, the player on the
-        dealer's left leads the first trick."""
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """Who sits where and what each does in the hand ``dealer`` deals: the picture the
+        web layer draws. ``hand``: what is known of the hand so far (the fields typed into
+        its form, perhaps incomplete or wrong: a game reads only what it can use), so a
+        role the bidding decides (a contract holder, a declarer) is drawn once known. The
+        shared flow: the dealer deals, the player on the dealer's left leads the first trick."""
         left = table.left_of(dealer)
         return Seating(tuple(
             Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),

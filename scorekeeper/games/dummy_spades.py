@@ -338,17 +338,30 @@ class DummySpades(Game):
         return trick_winner(cards)
 
     # --- the seat picture and what a hand did -------------------------------------
-    def seating(self, table: Table, dealer: int) -> Seating:
-        """The bidding order, the first lead, and the dummy in the empty place: where it
-        lies does not change the score (the rules), so the picture keeps it in one place,
-        after the last seat, and says where it goes once the declarer is known."""
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """The bidding order, the first lead, and the dummy: before the bidding in the empty
+        place after the last seat (where it lies changes no score), once every bid is known
+        opposite the declarer, who plays it."""
         first, second, last = bidding_order(dealer, table.seats)
         roles = {first: ("bids 1st", "leads"), second: ("bids 2nd",), last: ("deals", "bids 3rd")}
-        places = [Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == first)
-                  for seat, name in enumerate(table.players)]
-        places.append(Place("Dummy", None, ("dealt face down",)))
-        return Seating(tuple(places), ("The highest bid is declarer: the dummy is turned face up opposite the "
-                                       "declarer, who plays it.",))
+        bids = (hand or {}).get("bids")
+        if not (isinstance(bids, list) and len(bids) == table.seats and all(is_whole(b) for b in bids)):
+            places = [Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == first)
+                      for seat, name in enumerate(table.players)]
+            places.append(Place("Dummy", None, ("dealt face down",)))
+            return Seating(tuple(places), ("The highest bid is declarer: the dummy is turned face up opposite the "
+                                           "declarer, who plays it.",))
+        declarer = find_declarer(bids, dealer)
+        name = table.players[declarer]
+        said = {first: (f"bid {bids[first]}", "leads"), second: (f"bid {bids[second]}",),
+                last: ("deals", f"bid {bids[last]}")}
+        places = [Place(player, seat, (*said[seat], *(("declarer",) if seat == declarer else ())),
+                        deals=seat == dealer, leads=seat == first)
+                  for seat, player in enumerate(table.players)]
+        # four places round the table: after seat declarer + 1 the dummy faces the declarer
+        places.insert((declarer + 1) % table.seats + 1, Place("Dummy", None, (f"face up, played by {name}",)))
+        return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy lies face up opposite "
+                                       f"{name}, who plays it.",))
 
     def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
         """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its

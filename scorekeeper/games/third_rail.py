@@ -553,10 +553,10 @@ class ThirdRail(Game):
                           "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------
-    def seating(self, table: Table, dealer: int) -> Seating:
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
         """The shared flow (the dealer deals, left of the dealer leads), and the trump the
         dealer turns up when the table plays with one."""
-        shared = super().seating(table, dealer)
+        shared = super().seating(table, dealer, hand)
         if not table.settings["trump"]:
             return shared
         return Seating(tuple(Place(p.name, p.seat, (*p.roles, "turns up trump"), p.deals, p.leads) if p.deals else p

@@ -360,12 +360,15 @@ class ThirdWheel(Game):
         return trick_winner(cards, context["trump"], context["mode"])
 
     # --- the seat picture and what a hand did -------------------------------------
-    def seating(self, table: Table, dealer: int) -> Seating:
-        """The setters call the hand, the dealer bids and leads."""
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """The setters call the hand (what they called, once typed), the dealer bids and leads."""
         setter1 = table.left_of(dealer)
         setter2 = table.left_of(setter1)
+        known = hand or {}
+        trump = f"called {known['trump']}" if known.get("trump") in SUITS else "calls trump"
+        mode = f"called {known['mode']}" if known.get("mode") in MODES else "calls high or low"
         roles = {dealer: ("deals", "may take the Wheel", "bids", "leads"),
-                 setter1: ("setter 1", "calls trump"), setter2: ("setter 2", "calls high or low")}
+                 setter1: ("setter 1", trump), setter2: ("setter 2", mode)}
         return Seating(tuple(Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == dealer)
                              for seat, name in enumerate(table.players)),
                        (f"{table.players[setter1]} and {table.players[setter2]} play together to set "

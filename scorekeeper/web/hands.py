@@ -7,7 +7,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES
-from . import access, hand_forms, page, partials, view
+from ..games.base import Table
+from . import access, hand_forms, page, partials, seats, view
 from .chart import running_totals_svg
 from .db import get_db
 
@@ -20,6 +21,22 @@ STALE = ("This match changed since this form was opened (someone saved on anothe
 def _with_hand(match: Match, hands: list[dict]) -> Match:
     return Match(game=match.game, players=match.players, settings=match.settings,
                  first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
+
+
+def typed_seating(info: dict, hand: dict) -> dict | None:
+    """The seat picture of the hand being typed, with what its fields say so far."""
+    try:
+        result = page.replayed(info)
+    except MatchError:
+        return None
+    if result.next_dealer is None:
+        return None
+    players = result.players
+    dealer = hand.get("dealer")
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(players)):
+        dealer = result.next_dealer
+    game = GAMES[info["game"]]
+    return seats.seating_shown(game.seating(Table(tuple(players), result.settings), dealer, hand))
 
 
 def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
@@ -39,6 +56,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         out["general"].append(f"Still to fill in: {still}.")
     if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
         out["referee_url"] = page.referee_url(info, hand)
+        out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if errors:
         return out
     match = info["match"]

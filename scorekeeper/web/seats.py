@@ -90,7 +90,7 @@ def seat_picture(seating: Seating) -> Markup:
            _clockwise()]
     for index, (place, wrapped, box) in enumerate(zip(places, lines, boxes)):
         angle = math.radians(90 + 360 * index / count)
-        front = (CX + TABLE_RX * 0.78 * math.cos(angle), TABLE_RY * 0.62 * math.sin(angle))
+        front = (CX + TABLE_RX * 0.78 * math.cos(angle), TABLE_RY * 0.7 * math.sin(angle))
         out.append(_place(place, wrapped, box[0], box[1], width, front))
     out.append("</svg>")
     return Markup("".join(out))
@@ -98,7 +98,7 @@ def seat_picture(seating: Seating) -> Markup:
 
 def _clockwise() -> str:
     """An arrow round the middle of the table: the deal and the play go clockwise."""
-    cy, r_x, r_y = 0, TABLE_RX * 0.34, TABLE_RY * 0.34
+    cy, r_x, r_y = 0, TABLE_RX * 0.34, TABLE_RY * 0.26
     start, end = math.radians(200), math.radians(340)
     x0, y0 = CX + r_x * math.cos(start), cy + r_y * math.sin(start)
     x1, y1 = CX + r_x * math.cos(end), cy + r_y * math.sin(end)
@@ -123,7 +123,7 @@ def _place(place: Place, wrapped: list[str], x: float, y: float, width: float, f
                      f'<text class="button-d-text" x="{bx:.1f}" y="{y + 4.5:.1f}" text-anchor="middle">D</text>')
     if place.leads:  # the first card, on the table in front of the leader
         fx, fy = front
-        parts.append(f'<rect class="lead-card" x="{fx - 7:.1f}" y="{fy - 10:.1f}" width="14" height="20" rx="2"/>')
+        parts.append(f'<rect class="lead-card" x="{fx - 6.5:.1f}" y="{fy - 9:.1f}" width="13" height="18" rx="2"/>')
     for number, line in enumerate(wrapped):
         parts.append(f'<text class="role" x="{x:.1f}" y="{y + CHIP_H / 2 + 13 + LINE_H * number:.1f}" '
                      f'text-anchor="middle">{escape(line)}</text>')

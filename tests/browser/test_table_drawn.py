@@ -220,3 +220,24 @@ def test_a_nil_and_bag_penalties_are_named_on_the_row_the_notice_and_the_sheet(p
     screenshot("hand-events-row", full_page=False)
     page.goto(page.url.split("#")[0] + "/print")
     expect(page.locator("ul.events li")).to_have_text("Hand 1: " + "; ".join(said) + ".")
+
+
+def test_the_seat_picture_follows_the_bidding_as_it_is_typed(page, live_server, screenshot):
+    picture = page.locator("#table-guide svg.seats")
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {})  # Ann deals: Bob bids first
+    expect(picture).to_have_attribute("aria-label", re.compile("Bob: bids first, leads if nobody bids"))
+    choose(page, "bids_1", "Q")
+    choose(page, "bids_0", "pass")
+    expect(picture).to_have_attribute("aria-label", re.compile("Ann: deals, passed; Bob: holds the Q contract, leads"))
+    expect(picture.locator("g.leads text.name")).to_have_text("Bob")
+    expect(page.locator("#table-guide figcaption")).to_contain_text("Bob holds the contract and leads.")
+
+    start_match(page, live_server, "dummy_spades", ["Ann", "Bob", "Cy"], {})
+    expect(picture).to_have_attribute("aria-label", re.compile(r"clockwise from the bottom: Ann, Bob, Cy, Dummy\."))
+    type_numbers(page, {"bids_1": 4, "bids_2": 6, "bids_0": 5})
+    page.locator('#hand-form input[name="tricks_1"]').focus()  # the last bid's change sends the preview
+    # Cy bid highest: the dummy goes opposite Cy, who plays it
+    expect(picture).to_have_attribute("aria-label", re.compile(
+        r"clockwise from the bottom: Ann, Dummy, Bob, Cy\. .*Dummy: face up, played by Cy; .*Cy: bid 6, declarer\."))
+    picture.scroll_into_view_if_needed()
+    screenshot("seats-spades-declarer", full_page=False)

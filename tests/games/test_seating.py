@@ -115,3 +115,38 @@ def test_third_wheel_names_a_failed_bid():
 
 def test_spades_counts_bags_in_words():
     assert [GAMES["dummy_spades"].counter_text(n) for n in (0, 1, 2)] == ["0 bags", "1 bag", "2 bags"]
+
+
+# --- roles the bidding decides, drawn once the hand's fields say them ---------------------
+
+def test_third_hand_draws_the_holder_once_both_bids_are_known():
+    game, t = GAMES["third_hand"], table("third_hand", 2)
+    unknown = game.seating(t, 0, {"bids": [None, "?"]})  # Bob's bid not chosen yet
+    assert unknown == game.seating(t, 0)
+    held = game.seating(t, 0, {"bids": [None, "Q"]})
+    assert [(p.name, p.roles, p.leads) for p in held.places] == [
+        ("Ann", ("deals", "passed"), False), ("Bob", ("holds the Q contract", "leads"), True)]
+    doubled = game.seating(t, 0, {"bids": ["A", "Q"]})
+    assert doubled.notes == ("Ann holds the contract, doubled, and leads.",)
+    nobody = game.seating(t, 0, {"bids": [None, None]})
+    assert [p.name for p in nobody.places if p.leads] == ["Bob"] and "no contract" in nobody.notes[0]
+
+
+def test_dummy_spades_puts_the_dummy_opposite_the_declarer_once_every_bid_is_known():
+    game, t = GAMES["dummy_spades"], table("dummy_spades", 3)
+    assert game.seating(t, 0, {"bids": [5, 4, None]}) == game.seating(t, 0)
+    for declarer in range(3):
+        bids = [3, 3, 3]
+        bids[declarer] = 7
+        places = game.seating(t, 0, {"bids": bids}).places
+        names = [p.name for p in places]
+        assert len(names) == 4 and names[(names.index(NAMES[declarer]) + 2) % 4] == "Dummy"
+        assert places[names.index(NAMES[declarer])].roles[-1] == "declarer"
+    tied = game.seating(t, 2, {"bids": [6, 6, 6]})  # a tie goes to the earlier bidder: Ann, left of Cy
+    assert [p.name for p in tied.places if "declarer" in p.roles] == ["Ann"]
+
+
+def test_third_wheel_says_what_the_setters_called():
+    seating = GAMES["third_wheel"].seating(table("third_wheel", 3), 0, {"trump": "moons", "mode": "nope"})
+    assert roles(seating, "Bob") == ("setter 1", "called moons")
+    assert roles(seating, "Cy") == ("setter 2", "calls high or low")
