@@ -21,13 +21,13 @@ CHIP_H = 28  # a place's name box
 LINE_H = 16  # one line of its roles
 CHAR_W = 7.2  # about how wide one character of the 13-unit role text is
 # place count -> (width of a place, horizontal radius of the ring of places)
-SIZES = {1: (220, 0), 2: (220, 0), 3: (150, 120), 4: (118, 120), 5: (110, 124), 6: (108, 124)}
+SIZES = {1: (220, 0), 2: (220, 0), 3: (150, 120), 4: (118, 120), 5: (112, 124), 6: (112, 124)}
 TABLE_RX, TABLE_RY = 56, 32
 SCALE = 1.1  # screen pixels per unit where the page has room
 
 
 def _short(name: str, width: float) -> str:
-    most = max(4, int(width / 8.6))  # bold 15-unit names
+    most = max(4, int(width / 9.4))  # bold 15-unit names, about 9.4 units a letter at most
     return name if len(name) <= most else name[:most - 1] + "…"
 
 
@@ -115,8 +115,9 @@ def _place(place: Place, wrapped: list[str], x: float, y: float, width: float, f
     left, chip_top = x - width / 2, y - CHIP_H / 2
     parts = [f'<g class="{kind}">',
              f'<rect class="chip" x="{left:.1f}" y="{chip_top:.1f}" width="{width}" height="{CHIP_H}" rx="14"/>',
-             f'<text class="name" x="{x:.1f}" y="{y + 5.5:.1f}" text-anchor="middle">'
-             f'{escape(_short(place.name, width - (34 if place.deals else 12)))}</text>']
+             # the dealer's name centred beside the dealer button, not under it
+             f'<text class="name" x="{x + (12 if place.deals else 0):.1f}" y="{y + 5.5:.1f}" text-anchor="middle">'
+             f'{escape(_short(place.name, width - (36 if place.deals else 12)))}</text>']
     if place.deals:  # the dealer button, as on a real table
         bx = left + 14
         parts.append(f'<circle class="button-d" cx="{bx:.1f}" cy="{y:.1f}" r="10"/>'
