@@ -374,10 +374,11 @@ class DummySpades(Game):
             left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
             taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
             bid = hand["bids"][seat]
-            points, _, over = contract(seat, bid, taken, seat == declarer, state[seat], table)
-            if points < 0:
-                # the sheet shows the bid and its -10 per trick bid
-                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, points, on_sheet=False))
+            # contract's own test, without building its explanation: a replay runs this for every hand
+            over = taken - bid if taken >= bid else 0
+            if taken < bid:  # the sheet shows the bid and its -10 per trick bid
+                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
+                                    on_sheet=False))
             for holder in nils[seat]:
                 nil_points, _ = nil(seat, holder, team, hand, table)
                 whose = (f"{name}'s nil (own hand)" if holder == seat else
@@ -389,6 +390,8 @@ class DummySpades(Game):
                 else:
                     events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
                                         nil_points))
+            if state[seat] + over == scored.extra["bags"][seat]:
+                continue  # no penalty took bags away
             lost, _, line = bag_penalty(seat, state[seat] + over, table)
             if line:
                 events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
