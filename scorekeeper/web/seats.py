@@ -117,7 +117,7 @@ def _place(place: Place, wrapped: list[str], x: float, y: float, width: float, f
              f'<rect class="chip" x="{left:.1f}" y="{chip_top:.1f}" width="{width}" height="{CHIP_H}" rx="14"/>',
              # the dealer's name centred beside the dealer button, not under it
              f'<text class="name" x="{x + (12 if place.deals else 0):.1f}" y="{y + 5.5:.1f}" text-anchor="middle">'
-             f'{escape(_short(place.name, width - (36 if place.deals else 12)))}</text>']
+             f'{escape(_short(place.name, width - (42 if place.deals else 12)))}</text>']
     if place.deals:  # the dealer button, as on a real table
         bx = left + 14
         parts.append(f'<circle class="button-d" cx="{bx:.1f}" cy="{y:.1f}" r="10"/>'
