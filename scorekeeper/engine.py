@@ -5,7 +5,9 @@ them computes a score of its own.
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +63,17 @@ class HandResult:
     # Why the next hand's dealer deals it (None once the game is over); not in the
     # rescore output, which gives the seat only.
     next_why: str | None = None
+    # What the hand did beyond its points, as the game names it (a bag penalty, a nil
+    # made; ``Game.hand_events``), worked out when first asked for: a replay scores every
+    # hand, a page names few. Not in the rescore output, which has the explanation.
+    events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
+    _events: list | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def events(self) -> list:
+        if self._events is None:
+            self._events = self.events_of() if self.events_of else []
+        return self._events
 
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
@@ -273,6 +286,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         dealt[dealer] += 1
         scored = game.score_hand(hand, table, dealer, state)
+        events = functools.partial(game.hand_events, hand, table, dealer, state, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
@@ -280,7 +294,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         deal = None if winners is not None else game.next_deal(table, dealer, scored)
         lines = scored.explanation + what_happens_next(game, table, in_turn, dealer, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings, None if deal is None else deal.why))
+                                  scored.warnings, None if deal is None else deal.why, events))
         if deal is not None:
             dealer = deal.seat
     if problems:

@@ -304,6 +304,43 @@ class NextDeal:
     why: str = "the deal passes left"
 
 
+@dataclass(frozen=True)
+class Event:
+    """Something in a scored hand worth naming where the hand is shown (its row, the
+    save notice, the printed sheet), not only in its explanation: a bag penalty, a nil
+    made or lost, a contract failed or doubled. ``text`` names whose it is ("Ann's nil
+    on the dummy made"); ``points``, where it has its own, what it scored; ``on_sheet``
+    False where the game's score sheet columns already show it (a "failed" cell)."""
+
+    text: str
+    seat: int | None = None
+    points: int | None = None
+    on_sheet: bool = True
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place at the table in the seat picture: a player's seat (``seat``), or a hand
+    nobody sits at (``seat`` None: Dummy Hand Spades' dummy), with what it does this hand
+    in short words, each a label the picture draws ("deals", "calls trump")."""
+
+    name: str
+    seat: int | None
+    roles: tuple[str, ...] = ()
+    deals: bool = False
+    leads: bool = False
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The seat picture of one hand: every place, clockwise round the table from the
+    bottom of the picture (seat 0 first), and ``notes``, sentences about the table the
+    roles do not say (where the dummy goes, who leads when nobody holds a contract)."""
+
+    places: tuple[Place, ...]
+    notes: tuple[str, ...] = ()
+
+
 class Game:
     """One trick-taking game: its metadata, settings, hand checks and scoring."""
 
@@ -592,6 +629,29 @@ class Game:
         """What each case scores, in short lines with these settings filled in: the
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
+
+    # --- the seat picture ---------------------------------------------------------
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """Who sits where and what each does in the hand ``dealer`` deals: the picture the
+        web layer draws. ``hand``: what is known of the hand so far (the fields typed into
+        its form, perhaps incomplete or wrong: a game reads only what it can use), so a
+        role the bidding decides (a contract holder, a declarer) is drawn once known. The
+        shared flow: the dealer deals, the player on the dealer's left leads the first trick."""
+        left = table.left_of(dealer)
+        return Seating(tuple(
+            Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),
+                  deals=seat == dealer, leads=seat == left)
+            for seat, name in enumerate(table.players)))
+
+    def counter_text(self, value: int) -> str:
+        """One value of ``seat_counter`` in words, as the board shows it beside a total."""
+        return f"{value} {self.seat_counter}"
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """What a scored hand did beyond its points, worth naming on its row (``state``:
+        the game's running state before the hand, ``scored``: what ``score_hand`` made
+        of it). None by default."""
+        return []
 
 
 # --- helpers shared by the games ------------------------------------------

@@ -11,12 +11,15 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     Ending,
+    Event,
     FieldGroup,
     Figure,
     Game,
+    Place,
     Problem,
     Progress,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -367,6 +370,69 @@ class DummySpades(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards)
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """The bidding order, the first lead, and the dummy: before the bidding in the empty
+        place after the last seat (where it lies changes no score), once every bid is known
+        opposite the declarer, who plays it."""
+        first, second, last = bidding_order(dealer, table.seats)
+        roles = {first: ("bids 1st", "leads"), second: ("bids 2nd",), last: ("deals", "bids 3rd")}
+        bids = (hand or {}).get("bids")
+        if not (isinstance(bids, list) and len(bids) == table.seats and all(is_whole(b) for b in bids)):
+            places = [Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == first)
+                      for seat, name in enumerate(table.players)]
+            places.append(Place("Dummy", None, ("dealt face down",)))
+            return Seating(tuple(places), ("The highest bid is declarer: the dummy is turned face up opposite the "
+                                           "declarer, who plays it.",))
+        declarer = find_declarer(bids, dealer)
+        name = table.players[declarer]
+        said = {first: (f"bid {bids[first]}", "leads"), second: (f"bid {bids[second]}",),
+                last: ("deals", f"bid {bids[last]}")}
+        places = [Place(player, seat, (*said[seat], *(("declarer",) if seat == declarer else ())),
+                        deals=seat == dealer, leads=seat == first)
+                  for seat, player in enumerate(table.players)]
+        # four places round the table: after seat declarer + 1 the dummy faces the declarer
+        places.insert((declarer + 1) % table.seats + 1, Place("Dummy", None, (f"face up, played by {name}",)))
+        return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy lies face up opposite "
+                                       f"{name}, who plays it.",))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
+        points: the same rules ``score_player`` adds up, one player at a time."""
+        declarer = scored.extra["declarer"]
+        nils = hand.get("nils") or [[]] * table.seats
+        events = []
+        for seat, name in enumerate(table.players):
+            team = team_of(seat, declarer, table.seats)
+            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
+            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+            bid = hand["bids"][seat]
+            # contract's own test, without building its explanation: a replay runs this for every hand
+            over = taken - bid if taken >= bid else 0
+            if taken < bid:  # the sheet shows the bid and its -10 per trick bid
+                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
+                                    on_sheet=False))
+            for holder in nils[seat]:
+                nil_points, _ = nil(seat, holder, team, hand, table)
+                whose = (f"{name}'s nil (own hand)" if holder == seat else
+                         f"{name}'s nil on {hand_name(holder, table)}")
+                if nil_points is None:
+                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
+                elif nil_points > 0:
+                    events.append(Event(f"{whose} made", seat, nil_points))
+                else:
+                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
+                                        nil_points))
+            if state[seat] + over == scored.extra["bags"][seat]:
+                continue  # no penalty took bags away
+            lost, _, line = bag_penalty(seat, state[seat] + over, table)
+            if line:
+                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
+        return events
+
+    def counter_text(self, value: int) -> str:
+        return plural(value, "bag")
 
 
 # --- the deal ---------------------------------------------------------------

@@ -12,13 +12,16 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     CardCounter,
+    Event,
     FieldGroup,
     Figure,
     Game,
     NextDeal,
+    Place,
     Problem,
     Progress,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -529,6 +532,39 @@ class ThirdHand(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context["trump"], context["high"])
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """Before the bidding: who bids first, and who leads if nobody bids. Once both bids
+        are known: who holds the contract (and leads), or that nobody does."""
+        other = table.left_of(dealer)
+        names = table.players
+        bids = (hand or {}).get("bids")
+        if not (isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids)):
+            places = {dealer: Place(names[dealer], dealer, ("deals", "bids second"), deals=True),
+                      other: Place(names[other], other, ("bids first", "leads if nobody bids"))}
+            return Seating(tuple(places[seat] for seat in range(table.seats)),
+                           (f"The contract holder leads the first trick; with no contract, {names[other]} leads.",))
+        holder = holder_of(bids)
+        leader = other if holder is None else holder
+
+        def roles(seat: int) -> tuple[str, ...]:
+            said = ("passed" if bids[seat] is None else f"holds the {bids[seat]} contract" if seat == holder
+                    else f"bid {bids[seat]}")
+            return (*(("deals",) if seat == dealer else ()), said, *(("leads",) if seat == leader else ()))
+
+        note = (f"{names[holder]} holds the contract{', doubled,' if None not in bids else ''} and leads."
+                if holder is not None else f"Nobody bid: no contract, {names[other]} leads.")
+        return Seating(tuple(Place(names[seat], seat, roles(seat), deals=seat == dealer, leads=seat == leader)
+                             for seat in range(table.seats)), (note,))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """A doubled contract, and a failed one, named with its holder."""
+        holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
+        if holder is None or (made and not doubled):
+            return []
+        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
+        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

@@ -13,8 +13,10 @@ from .base import (  # how it is shown
     FieldGroup,
     Figure,
     Game,
+    Place,
     Problem,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -560,3 +562,13 @@ class ThirdRail(Game):
     def rules_context(self, settings: dict) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
                           "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]}
+
+    # --- the seat picture ---------------------------------------------------------
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """The shared flow (the dealer deals, left of the dealer leads), and the trump the
+        dealer turns up when the table plays with one."""
+        shared = super().seating(table, dealer, hand)
+        if not table.settings["trump"]:
+            return shared
+        return Seating(tuple(Place(p.name, p.seat, (*p.roles, "turns up trump"), p.deals, p.leads) if p.deals else p
+                             for p in shared.places), shared.notes)

@@ -13,12 +13,15 @@ from .base import (  # how it is shown
     POINTS,
     TOTAL,
     Ending,
+    Event,
     FieldGroup,
     Figure,
     Game,
+    Place,
     Problem,
     Progress,
     Scored,
+    Seating,
     Setting,
     SheetCell,
     SheetColumn,
@@ -383,6 +386,29 @@ class ThirdWheel(Game):
 
     def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
         return trick_winner(cards, context["trump"], context["mode"])
+
+    # --- the seat picture and what a hand did -------------------------------------
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        """The setters call the hand (what they called, once typed), the dealer bids and leads."""
+        setter1 = table.left_of(dealer)
+        setter2 = table.left_of(setter1)
+        known = hand or {}
+        trump = f"called {known['trump']}" if known.get("trump") in SUITS else "calls trump"
+        mode = f"called {known['mode']}" if known.get("mode") in MODES else "calls high or low"
+        roles = {dealer: ("deals", "may take the Wheel", "bids", "leads"),
+                 setter1: ("setter 1", trump), setter2: ("setter 2", mode)}
+        return Seating(tuple(Place(name, seat, roles[seat], deals=seat == dealer, leads=seat == dealer)
+                             for seat, name in enumerate(table.players)),
+                       (f"{table.players[setter1]} and {table.players[setter2]} play together to set "
+                        f"{table.players[dealer]}.",))
+
+    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+        """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
+        bid, took = hand["bid"], hand["tricks"][dealer]
+        if took >= bid:
+            return []
+        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
+                      on_sheet=False)]  # the sheet's Result column says "missed"
 
 
 # --- scoring the three outcomes ----------------------------------------------

@@ -174,7 +174,7 @@
   document.addEventListener("htmx:afterRequest", function (e) {
     var elt = e.detail.elt;
     if (!elt || !elt.getAttribute || !elt.getAttribute("data-etag")) return;
-    var live = document.querySelector("#match-live [data-live-checked]");
+    var live = document.querySelector("[data-live-checked]");
     if (live) live.textContent = e.detail.successful || (e.detail.xhr && e.detail.xhr.status === 304)
       ? "checked " + clock(new Date()) : "can't reach the scorekeeper, retrying";
   });
@@ -571,6 +571,29 @@
     });
   }
 
+  /* Share the result: the phone's share sheet where it has one, else Copy; the button is
+     shown only where one of them works (the text itself is always on the page to select). */
+  function canShare() { return typeof navigator.share === "function"; }
+  function canCopy() { return !!(navigator.clipboard && window.isSecureContext); }
+  function shareButtons(root) {
+    Array.prototype.forEach.call((root || document).querySelectorAll("button[data-share-text]"), function (b) {
+      if (!canShare() && !canCopy()) return;
+      b.textContent = canShare() ? "Share…" : "Copy";
+      b.hidden = false;
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest && e.target.closest("button[data-share-text]");
+    var source = b && document.getElementById(b.getAttribute("data-share-text"));
+    if (!source) return;
+    var text = source.textContent.trim();
+    if (canShare()) {
+      navigator.share({ text: text }).catch(function () {});  /* closing the sheet is not an error */
+    } else if (canCopy()) {
+      navigator.clipboard.writeText(text).then(function () { b.textContent = "Copied"; }, function () {});
+    }
+  });
+
   /* New match: the first-dealer choices follow the names as they are typed. */
   document.addEventListener("input", function (e) {
     var m = e.target && e.target.name && /^player_(\d+)$/.exec(e.target.name);
@@ -603,9 +626,9 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); liveHow(e.target); drafts(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
   window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();

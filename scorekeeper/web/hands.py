@@ -7,7 +7,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES
-from . import access, hand_forms, page, partials, view
+from ..games.base import Table
+from . import access, hand_forms, page, partials, seats, view
 from .chart import running_totals_svg
 from .db import get_db
 
@@ -20,6 +21,22 @@ STALE = ("This match changed since this form was opened (someone saved on anothe
 def _with_hand(match: Match, hands: list[dict]) -> Match:
     return Match(game=match.game, players=match.players, settings=match.settings,
                  first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
+
+
+def typed_seating(info: dict, hand: dict) -> dict | None:
+    """The seat picture of the hand being typed, with what its fields say so far."""
+    try:
+        result = page.replayed(info)
+    except MatchError:
+        return None
+    if result.next_dealer is None:
+        return None
+    players = result.players
+    dealer = hand.get("dealer")
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(players)):
+        dealer = result.next_dealer
+    game = GAMES[info["game"]]
+    return seats.seating_shown(game.seating(Table(tuple(players), result.settings), dealer, hand))
 
 
 def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
@@ -39,6 +56,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         out["general"].append(f"Still to fill in: {still}.")
     if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
         out["referee_url"] = page.referee_url(info, hand)
+        out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if errors:
         return out
     match = info["match"]
@@ -137,9 +155,10 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
         if saved is not None and number is not None and number > 1:
             return _changed_only(match_id, saved, number, notice, key)
         context = page.scoreboard_context(match_id, notice=notice)
+        context["undo_offer"] = True
         return partials.render_page_or_partial("match.html", saved_key=key, **context)
     session["saved_key"] = key
-    flash(notice)
+    flash(notice, "saved")  # the match page offers Undo under it
     # the notice (points and totals), then the totals, the guide and the next hand's form
     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
@@ -149,6 +168,7 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str 
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
     context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
+    context["undo_offer"] = True
     # nothing replaces the form's target: only the swaps by id
     return render_template("partial/saved.html", number=number, saved_key=key, **context), 200, {"HX-Reswap": "none"}
 

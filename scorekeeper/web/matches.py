@@ -334,9 +334,11 @@ def show(match_id: int):
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
         changed = None
-    notice = " ".join(str(message) for message in get_flashed_messages()) or None
+    messages: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
+    notice = " ".join(str(message) for _, message in messages) or None
     context = page.scoreboard_context(match_id, changed=changed, notice=notice)
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
+    context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice
     return partials.render_page_or_partial("match.html", saved_key=saved_key, **context)
 
 

@@ -196,7 +196,8 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     # a name and its number never part at a line break
     scores = ", ".join(f"{p}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
     totals = ", ".join(f"{p}\u00a0{t}" for p, t in zip(result.players, hand.totals))
-    return f"Hand {number} saved{how}: {scores}. Totals: {totals}."
+    events = "".join(f" {view.event_text(e)}." for e in hand.events)
+    return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
 
 
 REFEREE_ARGS = ("trump", "mode", "high", "players")  # the trick context a referee address carries

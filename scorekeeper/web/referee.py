@@ -14,7 +14,7 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Table
-from . import hand_forms, page, partials
+from . import hand_forms, page, partials, seats
 
 bp = Blueprint("referee", __name__)
 
@@ -197,6 +197,7 @@ def table_guide_for(info: dict) -> dict | None:
     game = GAMES[result.game]
     table = Table(tuple(result.players), result.settings)
     return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
+            "seating": seats.seating_shown(game.seating(table, result.next_dealer)),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}
 

@@ -197,6 +197,36 @@ class BoardCache:
 @bp.get("/matches/<match_id:match_id>/board")
 def board(match_id: int):
     """The read-only scoreboard for polling: 304 when the version is unchanged."""
+    return _polled(match_id, "partial/match.html", page.scoreboard_context)
+
+
+@bp.get("/matches/<match_id:match_id>/screen")
+def screen(match_id: int):
+    """The big screen for the middle of the table (a tablet, a TV): the totals and places,
+    who deals next, the last hand and the seat picture, large, updating by itself. Open to
+    whoever may open the match (a watcher too); it changes nothing."""
+    g.watching = True
+    return render_template("screen.html", **screen_context(match_id))
+
+
+@bp.get("/matches/<match_id:match_id>/screen/live")
+def screen_live(match_id: int):
+    """The big screen's poll: 304 when the version is unchanged, as for the watcher's board."""
+    return _polled(match_id, "partial/screen.html", screen_context)
+
+
+def screen_context(match_id: int) -> dict:
+    context = page.scoreboard_context(match_id)
+    if not context["broken"]:
+        context["live"] = page.live_context(context["info"])
+        context["live"]["url"] = url_for("sharing.screen_live", match_id=match_id)
+    return context
+
+
+def _polled(match_id: int, template: str, make_context):
+    """A page part that polls with the version it shows as its ETag: 304 after one
+    primary-key SELECT when nothing changed, else rendered once per (match, version)
+    and part, whoever asks (every watcher of a table gets the same)."""
     try:
         version = store.get_version(get_db(), match_id)
     except store.NotFound:
@@ -205,13 +235,13 @@ def board(match_id: int):
         response = make_response("", 304)
     else:
         cache: BoardCache = current_app.extensions["scorekeeper.boards"]
-        html = cache.get((match_id, version))
+        html = cache.get((match_id, version, template))
         if html is None:
             g.watching = True
-            context = page.scoreboard_context(match_id)
-            html = render_template("partial/match.html", **context)
+            context = make_context(match_id)
+            html = render_template(template, **context)
             if context["info"]["version"] == version:  # not changed between the two reads
-                cache.put((match_id, version), html)
+                cache.put((match_id, version, template), html)
             version = context["info"]["version"]
         response = make_response(html)
     response.set_etag(f"v{version}", weak=True)

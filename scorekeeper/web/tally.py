@@ -106,7 +106,7 @@ def tally(match_id: int):
                 if number is None:
                     _keep(match_id, None)
                     after = written.result[1] if written.result else page.replayed(page.load(match_id))
-                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"))
+                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"), "saved")
                     target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
                 elif written.again:
                     flash(f"Hand {number} corrected.")

@@ -2,6 +2,8 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
+import datetime
+
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
@@ -106,7 +108,6 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
-    counter = GAMES[match.game].seat_counter  # bags, shown beside each total
     for hand_result, hand in zip(result.hands[rows_from - 1:], match.hands[rows_from - 1:]):
         rows.append({
             "number": hand_result.number,
@@ -115,10 +116,11 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
-            "bags": hand_result.extra.get(counter) if counter else None,
+            "counter": seat_counter(match.game, hand_result),
+            "events": events_text(hand_result),
             "changed": hand_result.number in changed_hands,
         })
-    bags = rows[-1]["bags"] if rows else None
+    counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
     return {
@@ -127,7 +129,8 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
                                result.hands[-1].scores if result.hands else None),
         "last_number": len(result.hands),
         "rows": rows,
-        "bags": bags,
+        "counter": counted,  # the game's running count per seat (bags), in words
+        "last_events": events_text(result.hands[-1]) if result.hands else [],
         "progress": progress(match.game, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
         "next_why": next_why(match, result),
@@ -139,7 +142,46 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         else None,
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
+        "result_text": result_text(match.game, info.get("date"), result),
     }
+
+
+def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
+    """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
+    (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
+    played = len(result.hands)
+    if not played:
+        return None
+    day = ""
+    if date:
+        try:
+            when = datetime.date.fromisoformat(date)
+        except ValueError:
+            day = f", {date}"
+        else:
+            day = f", {when.day} {when.strftime('%b')}"
+    winners = set(result.winners) if result.finished else set()
+    places = ", ".join(f"{row['name']} {row['total']}" + (" (won)" if row["seat"] in winners else "")
+                       for row in standings(result.players, result.totals))
+    hands = f"{played} hand{'' if played == 1 else 's'}"
+    return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+
+
+def seat_counter(game: str, hand: HandResult) -> list[str] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
+    found = GAMES[game]
+    if not found.seat_counter:
+        return None
+    return [found.counter_text(value) for value in hand.extra[found.seat_counter]]
+
+
+def event_text(event: base.Event) -> str:
+    return event.text + ("" if event.points is None else f" {signed(event.points) or '0'}")
+
+
+def events_text(hand: HandResult) -> list[str]:
+    """What the hand did beyond its points, as the game names it ("Ann's nil made: +100")."""
+    return [event_text(e) for e in hand.events]
 
 
 def needs(game: str, result: MatchResult) -> dict:
@@ -223,6 +265,7 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
+            "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
         })
     counter = game.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None)

@@ -73,6 +73,23 @@ OVERFLOWING = r"""() => {
 }"""
 
 
+# The seat picture (an SVG, which the checks above skip): inside the page's width, and its
+# names drawn at least 11 px high however far a narrow screen shrinks it.
+SEAT_PICTURES = r"""() => {
+  const out = [];
+  for (const svg of document.querySelectorAll("svg.seats")) {
+    const box = svg.getBoundingClientRect();
+    if (box.left < -1 || box.right > document.documentElement.clientWidth + 1)
+      out.push("seat picture past the edge: " + Math.round(box.left) + " to " + Math.round(box.right) + " px");
+    for (const name of svg.querySelectorAll("text.name")) {
+      const height = name.getBoundingClientRect().height;
+      if (height < 11) out.push("seat picture's name " + name.textContent + " only " + height.toFixed(1) + " px high");
+    }
+  }
+  return out;
+}"""
+
+
 _SESSIONS: dict = {}
 
 
@@ -96,4 +113,5 @@ def layout_problems(page) -> list[str]:
         f"scrolls sideways: {width[0]} px wide in {width[1]} px"]
     problems += [f"word broken inside: {w}" for w in page.evaluate(BROKEN_WORDS)]
     problems += page.evaluate(OVERFLOWING)
+    problems += page.evaluate(SEAT_PICTURES)
     return problems

@@ -1,7 +1,7 @@
 """Issue "At the table" item 6 (and 9): at 320 px, at 200% text (the browser's own
 text-size setting) and in landscape, no page scrolls sideways and no word is broken
-inside, with long names and every game's pages: the scoreboard with hands, its log,
-the referee, the rules, the tally, a correction and an undo."""
+inside, with long names and every game's pages: the scoreboard with hands (and its seat
+picture), the big screen, its log, the referee, the rules, the tally, a correction and an undo."""
 from __future__ import annotations
 
 import re
@@ -37,7 +37,7 @@ def import_match(page, live_server, game: str, tmp_path, settings: dict | None =
 
 
 def pages_of(game: str, match_id: int) -> list[str]:
-    pages = [f"/matches/{match_id}", f"/matches/{match_id}/log", f"/referee/{game}?match={match_id}",
+    pages = [f"/matches/{match_id}", f"/matches/{match_id}/screen", f"/matches/{match_id}/log", f"/referee/{game}?match={match_id}",
              f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
              f"/referee/{game}", f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
     if game == "third_rail":  # the one game here that records trick by trick
@@ -74,12 +74,17 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
         found = {}
         paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}"] + [
             p for game, i in ids.items() for p in pages_of(game, i)]
+        drawn = []
         for path in paths:
             page.goto(live_server + path)
             problems = layout_problems(page)
             if problems:
                 found[path] = problems[:5]
+            if page.locator("svg.seats").count():
+                drawn.append(path)
         assert not found, found
+        # the seat picture was among them: each game's scoreboard and big screen
+        assert {f"/matches/{i}{end}" for i in ids.values() for end in ("", "/screen")} <= set(drawn)
         watching = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True)
         try:
             tab = watching.new_page()

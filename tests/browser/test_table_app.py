@@ -215,7 +215,7 @@ def test_dummy_spades_match_with_undo(page, live_server, screenshot):
     expect(page.locator("#err-tricks")).to_contain_text("tricks add up to 14 with the dummy's 4, not 13")
     page.fill('#hand-form input[name="dummy_tricks"]', "")
     hand_two()
-    bags = page.locator("#totals .bags")
+    bags = page.locator("#totals .counter")  # the game's count beside each total
     expect(bags).to_have_text(["2 bags", "5 bags", "6 bags"])
 
     # Undo hand 2, with its confirmation: the game is open again.
