@@ -211,6 +211,26 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
+def table_order(info: dict, hand: dict | None = None) -> str | None:
+    """The places round the table for the hand being played, clockwise from the one who leads
+    its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
+    nobody sits at), from the game's own seating with what the hand form holds so far."""
+    from ..games import GAMES
+    from ..games.base import Table
+
+    try:
+        result = replayed(info)
+    except MatchError:
+        return None
+    if result.next_dealer is None:
+        return None
+    places = GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), result.next_dealer,
+                                         hand).places
+    first = next((i for i, place in enumerate(places) if place.leads), 0)
+    turned = places[first:] + places[:first]
+    return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
+
+
 def referee_url(info: dict, hand: dict | None = None) -> str:
     """The referee for the hand being played in a match, set from what its form holds so
     far (``hand``: the fields typed; none: nothing known yet)."""
@@ -218,6 +238,9 @@ def referee_url(info: dict, hand: dict | None = None) -> str:
 
     game = GAMES[info["game"]]
     params: dict = {"match": info["id"]}
+    order = table_order(info, hand)
+    if order:  # the referee names who plays each card, starting from who leads
+        params["table"] = order
     if hand:
         ctx = game.referee_context(hand, len(info["players"]), info["settings"])
         known = referee_params(info["game"], ctx, True)

@@ -74,6 +74,25 @@ def _match_info(game: str) -> dict | None:
     return info
 
 
+def play_order(info: dict | None, args, count: int) -> list[str] | None:
+    """Who plays the cards of a trick, in order, by name: the places of ``table=`` (or of the
+    hand's seating) turned to start at ``lead=``; None outside a match, or when the places do
+    not make a trick of ``count`` cards."""
+    if not info:
+        return None
+    raw = (args.get("table") or "")[:60]
+    parts = raw.split(",") if raw else (page.table_order(info) or "").split(",")
+    players = info["players"]
+    seats = [int(p) for p in parts if p.isascii() and p.isdigit() and len(p) < 3]
+    if (len(parts) != count or sorted(seats) != list(range(len(players)))
+            or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
+        return None
+    names = ["the dummy" if p == "d" else players[int(p)] for p in parts]
+    lead = hand_forms.whole(args.get("lead") or "0")
+    lead = lead if lead is not None and 0 <= lead < count else 0
+    return names[lead:] + names[:lead]
+
+
 # --- routes ---------------------------------------------------------------------------
 
 @bp.get("/referee")
@@ -89,11 +108,13 @@ def trick(game: str):
     args = request.args
     ctx, problems = read_context(game, info, args)
     count = GAMES[game].referee_slots(ctx)
-    slots = apply_action(args, read_slots(args, count))
+    before = read_slots(args, count)
+    args = next_lead(game, info, args, ctx, before)
+    slots = apply_action(args, before)
     acted = any(k in args for k in ("add", "undo", "clear"))
     if acted and not partials.is_partial_request():
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
-        return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots)), 303)
+        return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots, args)), 303)
     result = None
     unpicked = [c.label for c in GAMES[game].referee_setup(ctx, in_match=bool(info)).choices
                 if c.required and not ctx.get(c.name)]
@@ -106,27 +127,66 @@ def trick(game: str):
         except ValueError as error:
             problems.append(str(error)[:1].upper() + str(error)[1:])
         else:
-            result = {"index": best, "place": SLOT_NAMES[best], "face": GAMES[game].referee_face(slots[best]),
+            order = play_order(info, args, count)
+            verdict = (f"{order[best][:1].upper()}{order[best][1:]} wins the trick" if order
+                       else f"{SLOT_NAMES[best]} card wins")
+            result = {"index": best, "verdict": verdict, "face": GAMES[game].referee_face(slots[best]),
                       "reason": reason}
     elif "judge" in args and not problems:
         picked = sum(1 for c in slots if c)
         problems.append(f"Pick all {count} cards of the trick first: {picked} of {count} so far.")
-    context = page_context(game, info, ctx, slots, result, problems)
+    context = page_context(game, info, ctx, slots, result, problems, play_order(info, args, count), args)
     response = make_response(partials.render_page_or_partial("referee.html", **context))
     if result and partials.is_partial_request():
         response.headers["HX-Reswap"] = "outerHTML show:#referee:top"
     return response
 
 
-def canonical(info, ctx: dict, game: str, slots: list[str]) -> dict:
+def next_lead(game: str, info: dict | None, args, ctx: dict, slots: list[str]):
+    """A card tapped after a whole trick starts the next one, which the last trick's winner
+    leads: ``lead`` moves to that place (the arguments as given otherwise)."""
+    if not (info and all(slots) and args.get("add")):
+        return args
+    order = play_order(info, args, len(slots))
+    try:
+        best, _ = GAMES[game].judge(slots, ctx)
+    except (ValueError, KeyError, TypeError):
+        return args
+    if order is None:
+        return args
+    lead = hand_forms.whole(args.get("lead") or "0") or 0
+    moved = args.copy()
+    moved["lead"] = str((lead + best) % len(slots))
+    return moved
+
+
+def canonical(info, ctx: dict, game: str, slots: list[str], args=None) -> dict:
     params: dict = {}
     if info:
         params["match"] = info["id"]
+        for key in ("table", "lead"):
+            if args is not None and args.get(key):
+                params[key] = args[key][:60]
     params.update(page.referee_params(game, ctx, bool(info)))
     for i, card in enumerate(slots):
         if card:
             params[f"c{i + 1}"] = card
     return params
+
+
+def slot_label(order: list[str] | None, index: int) -> str:
+    """A card's place in the trick: who played it in a match ("Bob leads", "Cy"), else "Led", "2nd"..."""
+    if order is None:
+        return SLOT_NAMES[index]
+    name = order[index][:1].upper() + order[index][1:]
+    return f"{name} leads" if index == 0 else name
+
+
+def next_prompt(order: list[str] | None, index: int) -> str:
+    """What to tap next: "Tap the card Bob led." / "Tap the card played 2nd."."""
+    if order is None:
+        return "Tap the card led." if index == 0 else f"Tap the card played {SLOT_NAMES[index]}."
+    return f"Tap the card {order[index]} {'led' if index == 0 else 'played'}."
 
 
 def words_and(items: list[str]) -> str:
@@ -151,12 +211,13 @@ def _hand_in_progress(info: dict | None, ctx: dict, game: str) -> dict | None:
             "asks": any(c.required for c in setup.choices)}
 
 
-def page_context(game: str, info, ctx: dict, slots: list[str], result, problems) -> dict:
+def page_context(game: str, info, ctx: dict, slots: list[str], result, problems, order=None, args=None) -> dict:
     described = GAMES[game]
     decks = described.referee_decks(ctx)
     single_deck = decks == 1
     # a complete trick is over: its cards may lead the next one (a tap starts a new trick)
     used = {c for c in slots if c} if single_deck and not all(slots) else set()
+    lead = (hand_forms.whole((args.get("lead") if args is not None else None) or "0") or 0) if order else 0
     return {
         "game": game,
         "title": described.title,
@@ -164,11 +225,16 @@ def page_context(game: str, info, ctx: dict, slots: list[str], result, problems)
         "ctx": ctx,
         "setup": described.referee_setup(ctx, in_match=bool(info)),
         "from_match": described.referee_from_match,
-        "slots": [{"name": f"c{i + 1}", "label": SLOT_NAMES[i], "code": c,
+        "order": order,
+        "table": ((args.get("table") if args is not None else None) or page.table_order(info) or "")[:60] if order else "",
+        "lead": lead,
+        # the "Led by" choice: every place, in the table's order, by its index there
+        "leaders": [((i + lead) % len(order), name) for i, name in enumerate(order)] if order else [],
+        "slots": [{"name": f"c{i + 1}", "label": slot_label(order, i), "code": c,
                    "face": described.referee_face(c) if c else None,
                    "unknown": bool(c) and described.referee_face(c) is None,
                    "winner": bool(result) and result["index"] == i} for i, c in enumerate(slots)],
-        "next_slot": next((SLOT_NAMES[i] for i, c in enumerate(slots) if not c), None),
+        "next_slot": next((next_prompt(order, i) for i, c in enumerate(slots) if not c), None),
         "any_played": any(slots),
         "complete": all(slots),
         "options": described.referee_options(decks),

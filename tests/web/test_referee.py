@@ -183,8 +183,28 @@ def test_the_match_page_sends_the_hand_in_progress_to_the_referee(client):
         "bids_0": "9", "bids_1": "Q", "trump": "clubs", "version": version(client, match_id)})
     answer = preview.get_data(as_text=True)
     # the link's address is set in place by app.js: the link itself is never replaced
-    assert f'data-referee-url="/referee/third_hand?match={match_id}&amp;trump=clubs&amp;high=Q&amp;from=form"' in answer
+    # ... the places round the table too, from Bob, who holds the contract and so leads
+    assert (f'data-referee-url="/referee/third_hand?match={match_id}&amp;table=1,0&amp;trump=clubs&amp;high=Q'
+            '&amp;from=form"') in answer
     assert 'id="referee-link"' not in answer
+
+
+def test_in_a_match_the_referee_names_who_played_each_card_and_the_winner_leads_next(app, client):
+    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy", "Dee"], first_dealer=1)  # Bob deals: Cy leads
+    page = client.get(f"/referee/third_rail?match={match_id}")
+    assert slot_labels(page) == ["Cy leads", "Dee", "Ann", "Bob"] and "Tap the card Cy led." in text(page)
+    judged = text(client.get(f"/referee/third_rail?match={match_id}&c1=5C&c2=KC&c3=AC&c4=9C"))
+    assert "Dee wins the trick" in judged and "(Dee leads it)" in judged
+    nxt = client.get(f"/referee/third_rail?match={match_id}&c1=5C&c2=KC&c3=AC&c4=9C&add=2H", headers=HX)
+    assert slot_labels(nxt) == ["Dee leads", "Ann", "Bob", "Cy"] and "Tap the card Ann played." in text(nxt)
+    # picked by hand: Ann led this trick
+    assert slot_labels(client.get(f"/referee/third_rail?match={match_id}&table=2,3,0,1&lead=2"))[0] == "Ann leads"
+    # outside a match: places in the trick, as before
+    assert slot_labels(client.get("/referee/third_rail?players=3")) == ["Led", "2nd", "3rd"]
+
+
+def slot_labels(response) -> list[str]:
+    return re.findall(r'<span class="ref-slot-label">([^<]*)</span>', response.get_data(as_text=True))
 
 
 def test_third_wheel_asks_for_this_hands_trump_and_mode(app, client):
