@@ -209,10 +209,11 @@ class DummySpades(Game):
         declarer = extra.get("declarer")
         if isinstance(declarer, int) and 0 <= declarer < len(players):
             parts.append(f"{players[declarer]} declares")
-        nils = hand.get("nils") or []
-        bidders = [players[s] for s, n in enumerate(nils) if n and s < len(players)]
-        if bidders:
-            parts.append("nil: " + ", ".join(bidders))
+        for seat, hands in enumerate(hand.get("nils") or []):
+            if hands and seat < len(players) and isinstance(hands, list):  # whose hand each nil was on
+                on = ["their own hand" if h == seat else "the dummy" if h == DUMMY
+                      else players[h] if is_whole(h) and 0 <= h < len(players) else str(h) for h in hands]
+                parts.append(f"{players[seat]} bid nil on {name_list(on)}")
         return parts
 
     stat_figures: ClassVar[tuple[Figure, ...]] = (

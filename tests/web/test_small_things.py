@@ -110,3 +110,10 @@ def test_the_preview_says_who_declares(client):
                                data={"bids_0": "7", "bids_1": "5", "bids_2": "6", "tricks_0": "4", "tricks_1": "5",
                                      "tricks_2": "0", "dummy_tricks": "4"}))
     assert "Ann declares" in preview and "If saved: Ann +71" in preview
+
+
+def test_a_nil_on_the_hand_row_says_whose_hand_it_was_on(app, client):
+    hand = {"bids": [5, 3, 2], "nils": [[], [1], ["dummy"]], "tricks": [4, 3, 3], "dummy_tricks": 3}
+    match_id = make_match(app, "dummy_spades", ["Ann", "Bob", "Fay"], hands=[hand])
+    row = text(client.get(f"/matches/{match_id}"))
+    assert "Bob bid nil on their own hand" in row and "Fay bid nil on the dummy" in row
