@@ -226,7 +226,9 @@ def table_order(info: dict, hand: dict | None = None) -> str | None:
         return None
     places = GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), result.next_dealer,
                                          hand).places
-    first = next((i for i, place in enumerate(places) if place.leads), 0)
+    # who leads the first trick; not known yet (Third Hand before the bids): left of the dealer
+    dealer = next((i for i, place in enumerate(places) if place.deals), -1)
+    first = next((i for i, place in enumerate(places) if place.leads), (dealer + 1) % len(places))
     turned = places[first:] + places[:first]
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 

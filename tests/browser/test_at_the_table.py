@@ -256,7 +256,8 @@ def test_the_referee_starts_from_the_hand_being_typed(page, live_server, screens
     choose(page, "trump", "clubs")
     expect(page.locator("#referee-link")).to_have_attribute("href", re.compile(r"trump=clubs&high=Q&from=form"))
     page.locator("#referee-link").click()
-    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+&trump=clubs&high=Q&from=form$"))
+    # Ann holds the contract, so Ann leads: the places round the table start from her
+    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+&table=0,1&trump=clubs&high=Q&from=form$"))
     expect(page.locator("#ref-trump")).to_have_value("clubs")
     expect(page.locator("#ref-high")).to_have_value("Q")
     expect(page.locator(".ref-source")).to_contain_text("hand 1, Ann deals. Set from hand 1's form as typed so far")
