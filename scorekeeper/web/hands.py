@@ -7,7 +7,6 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES
-from ..games.base import Table
 from . import access, hand_forms, page, partials, seats, view
 from .chart import running_totals_svg
 from .db import get_db
@@ -25,18 +24,8 @@ def _with_hand(match: Match, hands: list[dict]) -> Match:
 
 def typed_seating(info: dict, hand: dict) -> dict | None:
     """The seat picture of the hand being typed, with what its fields say so far."""
-    try:
-        result = page.replayed(info)
-    except MatchError:
-        return None
-    if result.next_dealer is None:
-        return None
-    players = result.players
-    dealer = hand.get("dealer")
-    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(players)):
-        dealer = result.next_dealer
-    game = GAMES[info["game"]]
-    return seats.seating_shown(game.seating(Table(tuple(players), result.settings), dealer, hand))
+    seating = page.hand_seating(info, hand)
+    return None if seating is None else seats.seating_shown(seating)
 
 
 def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:

@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import abort, current_app, g, session, url_for
 from werkzeug.http import quote_etag
@@ -17,6 +17,9 @@ from .. import store
 from ..engine import Match, MatchError, MatchResult, keep_dealers, later_dealers, replay
 from . import access, hand_forms, view
 from .db import get_db
+
+if TYPE_CHECKING:
+    from ..games.base import Seating
 
 POLL_SECONDS = 3
 
@@ -211,10 +214,10 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
-def table_order(info: dict, hand: dict | None = None) -> str | None:
-    """The places round the table for the hand being played, clockwise from the one who leads
-    its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
-    nobody sits at), from the game's own seating with what the hand form holds so far."""
+def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
+    """The game's seating (``Seating``) of the hand about to be played, with what its form holds
+    so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
+    replayed. The seat picture, the table guide and the referee all start from it."""
     from ..games import GAMES
     from ..games.base import Table
 
@@ -224,8 +227,20 @@ def table_order(info: dict, hand: dict | None = None) -> str | None:
         return None
     if result.next_dealer is None:
         return None
-    places = GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), result.next_dealer,
-                                         hand).places
+    dealer = (hand or {}).get("dealer")
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
+        dealer = result.next_dealer
+    return GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), dealer, hand)
+
+
+def table_order(info: dict, hand: dict | None = None) -> str | None:
+    """The places round the table for the hand being played, clockwise from the one who leads
+    its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
+    nobody sits at)."""
+    seating = hand_seating(info, hand)
+    if seating is None:
+        return None
+    places = seating.places
     # who leads the first trick; not known yet (Third Hand before the bids): left of the dealer
     dealer = next((i for i, place in enumerate(places) if place.deals), -1)
     first = next((i for i, place in enumerate(places) if place.leads), (dealer + 1) % len(places))

@@ -254,16 +254,16 @@ def page_context(game: str, info, ctx: dict, slots: list[str], result, problems,
 def table_guide_for(info: dict) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
     (or cannot be replayed)."""
-    try:
-        result = page.replayed(info)
-    except MatchError:
+    seating = page.hand_seating(info)
+    if seating is None:  # the match is over (or cannot be replayed)
         return None
+    result = page.replayed(info)
     if result.next_dealer is None:
         return None
     game = GAMES[result.game]
     table = Table(tuple(result.players), result.settings)
     return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
-            "seating": seats.seating_shown(game.seating(table, result.next_dealer)),
+            "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}
 
