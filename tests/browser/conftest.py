@@ -5,6 +5,7 @@ missing these tests fail (never skip): install it with
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -126,3 +127,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+def import_file(page, live_server: str, text: str) -> int:
+    """Import a match file through the real import page (this phone then scores it);
+    returns the new match's id."""
+    page.goto(f"{live_server}/import")
+    page.set_input_files("input[type=file]", files=[{"name": "match.json", "mimeType": "application/json",
+                                                      "buffer": text.encode()}])
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])

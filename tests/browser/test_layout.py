@@ -4,13 +4,12 @@ inside, with long names and every game's pages: the scoreboard with hands (and i
 picture), the big screen, its log, the referee, the rules, the tally, a correction and an undo."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
+from .conftest import import_file
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
 from .test_print import AXE, AXE_VERSION
 
@@ -21,19 +20,13 @@ SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "
             "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000}}
 
 
-def import_match(page, live_server, game: str, tmp_path, settings: dict | None = None, hands: int = 6) -> int:
+def import_match(page, live_server, game: str, settings: dict | None = None, hands: int = 6) -> int:
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
     match = random_match(game, hands, seed=1, players=len(NAMES[game]),
                          settings=SETTINGS[game] if settings is None else settings)
     match.players, match.note = NAMES[game], "Friday at the club, upstairs"
-    path = tmp_path / f"{game}.json"
-    path.write_text(dumps(match), encoding="utf-8")
-    page.goto(f"{live_server}/import")
-    page.set_input_files("input[type=file]", str(path))
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
-    return int(page.url.rsplit("/", 1)[1])
+    return import_file(page, live_server, dumps(match))
 
 
 def pages_of(game: str, match_id: int) -> list[str]:
@@ -46,13 +39,12 @@ def pages_of(game: str, match_id: int) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def matches(browser, live_server, tmp_path_factory):
+def matches(browser, live_server):
     """One match of each game, and a browser context whose session scores them all."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    files = tmp_path_factory.mktemp("files")
-    ids = {game: import_match(page, live_server, game, files) for game in NAMES}
-    finished = import_match(page, live_server, "third_wheel", files, settings={}, hands=40)  # played to the end
+    ids = {game: import_match(page, live_server, game) for game in NAMES}
+    finished = import_match(page, live_server, "third_wheel", settings={}, hands=40)  # played to the end
     page.goto(f"{live_server}/matches/{finished}")
     assert page.locator("#game-over").count() == 1
     watcher = page.locator("#watcher-url").input_value()

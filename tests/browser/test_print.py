@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
-from .conftest import PHONE, SCREENSHOTS
+from .conftest import PHONE, SCREENSHOTS, import_file
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_VERSION = "4.14.1"
@@ -42,16 +42,6 @@ def match_file(game: str, hands: int, seed: int = 5, date: str = "2026-11-20") -
     return dumps(match)
 
 
-def import_match(tab, live_server: str, text: str) -> int:
-    """Import a match file through the real import page; returns the new match's id."""
-    tab.goto(f"{live_server}/import")
-    tab.set_input_files("input[type=file]", files=[{"name": "match.json", "mimeType": "application/json",
-                                                     "buffer": text.encode()}])
-    tab.get_by_role("button", name="Import").click()
-    tab.wait_for_url(re.compile(r"/matches/\d+$"))
-    return int(tab.url.rsplit("/", 1)[1])
-
-
 @pytest.fixture(scope="module")
 def printer(browser, live_server):
     """One device (a browser context) that imported the matches, so it may read them all:
@@ -59,9 +49,9 @@ def printer(browser, live_server):
     context = browser.new_context(viewport=PHONE)
     context.add_init_script(STUB_PRINT)
     tab = context.new_page()
-    matches = {(game, hands): import_match(tab, live_server, match_file(game, hands))
+    matches = {(game, hands): import_file(tab, live_server, match_file(game, hands))
                for game in GAMES for hands in (12, 20)}
-    evening = [import_match(tab, live_server, match_file(game, 5, seed=9, date="2026-11-27")) for game in GAMES]
+    evening = [import_file(tab, live_server, match_file(game, 5, seed=9, date="2026-11-27")) for game in GAMES]
     tab.close()
     yield context, matches, evening
     context.close()
@@ -233,7 +223,7 @@ def test_the_print_button_without_javascript_opens_the_print_view(browser, live_
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     try:
         tab = context.new_page()
-        match_id = import_match(tab, live_server, match_file("third_hand", 3))
+        match_id = import_file(tab, live_server, match_file("third_hand", 3))
         tab.goto(f"{live_server}/matches/{match_id}")
         tab.get_by_role("link", name="Print", exact=True).click()
         tab.wait_for_url(re.compile(rf"/matches/{match_id}/print\?dialog=1$"))

@@ -14,22 +14,16 @@ from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
-from .conftest import PHONE, SCREENSHOTS
+from .conftest import PHONE, SCREENSHOTS, import_file
 from .test_table_app import choose, save_hand, start_match, type_numbers
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 BIG = {"width": 1280, "height": 720}
 
 
-def import_match(page, live_server, tmp_path, match) -> int:
+def import_match(page, live_server, match) -> int:
     """Import ``match`` through the app's form: this phone then scores it."""
-    path = tmp_path / "match.json"
-    path.write_text(dumps(match), encoding="utf-8")
-    page.goto(f"{live_server}/import")
-    page.set_input_files("input[type=file]", str(path))
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
-    return int(page.url.rsplit("/", 1)[1])
+    return import_file(page, live_server, dumps(match))
 
 
 def sample(game: str, seats: int, hands: int, seed: int = 4, settings: dict | None = None):
@@ -43,13 +37,13 @@ SEATINGS = sorted({(key, n) for key, game in GAMES.items() for n in (game.min_pl
 
 
 @pytest.mark.parametrize(("game", "seats"), SEATINGS)
-def test_the_seat_picture_shows_each_games_table_to_scorer_and_watcher(page, browser, live_server, tmp_path,
+def test_the_seat_picture_shows_each_games_table_to_scorer_and_watcher(page, browser, live_server,
                                                                         screenshot, game, seats):
     match = sample(game, seats, hands=3)
     result = replay(match)
     assert result.next_dealer is not None
     seating = GAMES[game].seating(Table(tuple(match.players), result.settings), result.next_dealer)
-    import_match(page, live_server, tmp_path, match)
+    import_match(page, live_server, match)
     picture = page.locator("#table-guide figure.seat-picture svg[role=img]")
     expect(picture).to_be_visible()
     label = picture.get_attribute("aria-label") or ""
@@ -91,11 +85,11 @@ FONT_PX = "(s) => Math.min(...[...document.querySelectorAll(s)].map(e => parseFl
 
 
 @pytest.mark.parametrize("size", [BIG, {"width": 1024, "height": 768}])
-def test_the_big_screen_is_read_across_a_table_and_follows_the_scorer(page, browser, live_server, tmp_path,
+def test_the_big_screen_is_read_across_a_table_and_follows_the_scorer(page, browser, live_server,
                                                                       screenshot, size):
     match = sample("third_rail", 6, hands=5)
     result = replay(match)
-    match_id = import_match(page, live_server, tmp_path, match)
+    match_id = import_match(page, live_server, match)
     watcher_url = page.locator("#watcher-url").input_value()
     tv = browser.new_context(viewport=size)
     try:
@@ -149,11 +143,11 @@ SHARED = Match("third_wheel", ["Ann", "Bob", "Cy"], {"deals_each": 1, "target": 
 SHARED_TEXT = "Third Wheel, 23 Nov: Cy 20 (won), Ann 19, Bob 0, 3 hands"
 
 
-def test_the_result_goes_to_the_share_sheet_or_is_copied(page, phones, live_server, tmp_path, screenshot):
+def test_the_result_goes_to_the_share_sheet_or_is_copied(page, phones, live_server, screenshot):
     # a phone with a share sheet (navigator.share, recorded here instead of opening one)
     page.add_init_script("window.shared = []; navigator.share = (data) => { window.shared.push(data); "
                          "return Promise.resolve(); };")
-    match_id = import_match(page, live_server, tmp_path, SHARED)
+    match_id = import_match(page, live_server, SHARED)
     expect(page.locator("#game-over")).to_be_visible()
     text = page.locator("#result-text")
     expect(text).to_be_visible()  # open at game over, there to select without any button
