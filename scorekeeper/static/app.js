@@ -240,7 +240,7 @@
     if (url && link && link.getAttribute("href") !== url) link.setAttribute("href", url);
     var picture = fields.querySelector(".seat-picture");
     var drawn = Array.prototype.find.call(document.querySelectorAll(".seat-picture"), function (f) { return !fields.contains(f); });
-    if (picture && drawn) drawn.replaceWith(picture);  /* nothing in it can be tapped */
+    if (picture && drawn && !drawn.isEqualNode(picture)) drawn.replaceWith(picture);  /* nothing in it can be tapped */
     fields.remove();
   }
   document.addEventListener("htmx:afterSwap", function (e) {

@@ -233,5 +233,5 @@ def test_the_seat_picture_follows_the_bidding_as_it_is_typed(page, live_server, 
     # Cy bid highest: the dummy goes opposite Cy, who plays it
     expect(picture).to_have_attribute("aria-label", re.compile(
         r"clockwise from the bottom: Ann, Dummy, Bob, Cy\. .*Dummy: face up, played by Cy; .*Cy: bid 6, declarer\."))
-    picture.scroll_into_view_if_needed()
+    page.locator("#table-guide").scroll_into_view_if_needed()  # the picture itself is redrawn by each preview
     screenshot("seats-spades-declarer", full_page=False)
