@@ -13,7 +13,7 @@ def random_hand(game: str, players: int, dealer: int, rng: random.Random) -> dic
     return GAMES[game].random_hand(players, dealer, rng)
 
 
-NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # a game may seat 8
 PLAYERS = {key: g.sample_players for key, g in GAMES.items()}
 # Settings under which no number of hands ends the game, for benchmarks.
 ENDLESS = {key: dict(g.endless_settings) for key, g in GAMES.items()}

@@ -7,7 +7,7 @@ import pytest
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, Table
 
-NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal")  # a game may seat 8
 
 
 def table(key: str, seats: int, **settings) -> Table:
