@@ -103,7 +103,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key):
     assert progress["lines"] or progress["percent"] is None
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("key", [key for key in GAME_KEYS if GAMES[key].has_referee])
 def test_referee_judges_random_tricks(key):
     game, rng = GAMES[key], random.Random(4)
     for seats in seat_counts(key):
@@ -172,4 +172,5 @@ def test_score_sheet_columns_and_cells(key):
                 assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
         rules = game.sheet_rules(game.defaults(), seats)
         assert rules and all(isinstance(line, str) and line for line in rules)
-        assert any(str(game.defaults()["target"]) in line for line in rules)
+        if game.defaults().get("target"):
+            assert any(str(game.defaults()["target"]) in line for line in rules)

@@ -558,6 +558,12 @@ class Game:
         return []
 
     # --- the trick referee (``trick_referee`` holds the pieces) ------------
+    @property
+    def has_referee(self) -> bool:
+        """Whether the game judges tricks (a score pad has no cards to judge): a game
+        without one writes no ``judge``, and the web then offers no referee for it."""
+        return type(self).judge is not Game.judge
+
     # True when the referee's context is read from the match and its last hand.
     referee_from_match: bool = True
     # The rules page's template, under templates/ (the game's own page).

@@ -44,7 +44,8 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
     if final and missing:  # on save, every blank at once
         out["general"].append(f"Still to fill in: {still}.")
     if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
-        out["referee_url"] = page.referee_url(info, hand)
+        if GAMES[info["game"]].has_referee:
+            out["referee_url"] = page.referee_url(info, hand)
         out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if errors:
         return out

@@ -97,12 +97,13 @@ def play_order(info: dict | None, args, count: int) -> list[str] | None:
 
 @bp.get("/referee")
 def choose():
-    return partials.render_page_or_partial("referee_index.html", games=GAMES)
+    return partials.render_page_or_partial("referee_index.html",
+                                           games={key: g for key, g in GAMES.items() if g.has_referee})
 
 
 @bp.get("/referee/<game>")
 def trick(game: str):
-    if game not in GAMES:
+    if game not in GAMES or not GAMES[game].has_referee:
         abort(404)
     info = _match_info(game)
     args = request.args
@@ -266,5 +267,11 @@ def table_guide_for(info: dict) -> dict | None:
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}
+
+
+@bp.app_template_global()
+def has_referee(game: str) -> bool:
+    """Whether the match page offers "Who won the trick?" (a score pad has no tricks)."""
+    return GAMES[game].has_referee
 
 
