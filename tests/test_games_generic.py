@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps, loads
-from scorekeeper.samples import random_match
+from scorekeeper.samples import NAMES, random_match
 
 GAME_KEYS = sorted(GAMES)
 EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -21,7 +21,7 @@ def test_game_describes_itself(key):
     game = GAMES[key]
     assert game.key == key
     assert game.title and game.summary
-    assert 2 <= game.min_players <= game.max_players <= 6
+    assert 2 <= game.min_players <= game.max_players <= len(NAMES)
     assert (game.required_fields and set(game.required_fields) <= set(game.hand_fields)) or key == "third_rail"
     for setting in game.settings:
         assert setting.label and setting.help
@@ -31,7 +31,7 @@ def test_game_describes_itself(key):
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_defaults_score_an_empty_match(key):
     game = GAMES[key]
-    result = replay(Match(game=key, players=["Ann", "Bob", "Cy"][: max(game.min_players, 2)]))
+    result = replay(Match(game=key, players=NAMES[: max(game.min_players, 2)]))
     assert result.settings == game.defaults()
     assert result.totals == [0] * max(game.min_players, 2)
     assert not result.finished and result.next_dealer == 0

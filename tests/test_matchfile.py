@@ -4,6 +4,7 @@ import json
 import pytest
 
 from scorekeeper.engine import MatchError, replay
+from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps, loads, parse, to_document
 
 WHEEL_HAND = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
@@ -37,7 +38,7 @@ def test_format_is_optional():
 @pytest.mark.parametrize("changes, expected", [
     ({"format": "scorekeeper-match-2"}, 'format: must be "scorekeeper-match-1", got "scorekeeper-match-2"'),
     ({"colour": "red"}, "colour: unknown key"),
-    ({"game": "bridge"}, "game: must be one of third_hand, third_wheel, dummy_spades, third_rail, got \"bridge\""),
+    ({"game": "bridge"}, f"game: must be one of {', '.join(GAMES)}, got \"bridge\""),
     ({"players": ["Ann", "Bob"]}, "players: Third Wheel needs exactly 3 players, got 2"),
     ({"players": ["Ann", " ", "Cy"]}, "players[1]: a name cannot be empty"),
     ({"players": ["Ann", "B" * 41, "Cy"]}, "players[1]: a name is at most 40 characters, got 41"),

@@ -2,6 +2,8 @@
 app and the generic tests can list them all."""
 from __future__ import annotations
 
+import importlib
+
 from .base import Game
 from .dummy_spades import DummySpades
 from .third_hand import ThirdHand
@@ -9,3 +11,17 @@ from .third_rail import ThirdRail
 from .third_wheel import ThirdWheel
 
 GAMES: dict[str, Game] = {g.key: g for g in (ThirdHand(), ThirdWheel(), DummySpades(), ThirdRail())}
+
+
+def register_extra(modules: str | None) -> list[str]:
+    """Add the games of ``modules`` ("tests.oddball,other.module": each module's ``GAME``)
+    to the registry; the keys added. Test-only: the test suite registers a game unlike every
+    real one this way (``SCOREKEEPER_EXTRA_GAMES``, read at app creation), so the generic
+    and browser suites prove the web layer assumes nothing about the real games."""
+    added = []
+    for name in (modules or "").split(","):
+        if name.strip():
+            game: Game = importlib.import_module(name.strip()).GAME
+            GAMES.setdefault(game.key, game)
+            added.append(game.key)
+    return added

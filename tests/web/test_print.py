@@ -70,7 +70,7 @@ def cell_words(cell) -> str:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
-    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=LONG[key])
+    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=LONG.get(key, GAMES[key].endless_settings))
     match.date = "2026-11-20"
     assert len(match.hands) == 12
     match_id = store_match(app, match)
@@ -329,7 +329,8 @@ def test_a_blank_sheet_of_each_game_has_its_columns_and_rules(client, key):
     words = text(response)
     for line in game.sheet_rules(game.defaults(), seats):
         assert f" {line} " in words or line in words
-    assert str(game.defaults()["target"]) in words
+    if game.defaults().get("target"):
+        assert str(game.defaults()["target"]) in words
 
 
 def test_a_blank_third_rail_sheet_for_six(client):
