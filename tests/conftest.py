@@ -1,9 +1,6 @@
 """Shared fixtures (flaskr style): an app on a real SQLite file in tmp_path."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from scorekeeper.games import register_extra
@@ -38,10 +35,6 @@ def runner(app):
     return app.test_cli_runner()
 
 
-# The tests' own game, unlike every real one (tests/oddball.py), in this process's registry
-# and in every server the tests start (they inherit the environment; PYTHONPATH lets the
-# installed ``scorekeeper`` command import ``tests.oddball``).
-_ROOT = str(Path(__file__).resolve().parent.parent)
-os.environ["SCOREKEEPER_EXTRA_GAMES"] = "tests.oddball"
-os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, os.environ.get("PYTHONPATH")) if p)
-register_extra(os.environ["SCOREKEEPER_EXTRA_GAMES"])
+# The tests' own game, unlike every real one (tests/oddball.py), in this process's registry;
+# the servers and benches the tests start get it through oddball.ENV.
+register_extra("tests.oddball")

@@ -13,6 +13,8 @@ total wins and a tie shares the win.
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, ClassVar
 
 from scorekeeper.games.base import (
@@ -33,6 +35,10 @@ from scorekeeper.games.base import (
 )
 
 WEATHERS = ("clear", "fog")
+# What a process the tests start needs to register this game too (scorekeeper.games reads it).
+ENV = {"SCOREKEEPER_EXTRA_GAMES": __name__,
+       "PYTHONPATH": os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[1]),
+                                                 os.environ.get("PYTHONPATH")) if p)}
 
 
 class Oddball(Game):

@@ -3,6 +3,7 @@ app and the generic tests can list them all."""
 from __future__ import annotations
 
 import importlib
+import os
 
 from .base import Game
 from .dummy_spades import DummySpades
@@ -16,8 +17,9 @@ GAMES: dict[str, Game] = {g.key: g for g in (ThirdHand(), ThirdWheel(), DummySpa
 def register_extra(modules: str | None) -> list[str]:
     """Add the games of ``modules`` ("tests.oddball,other.module": each module's ``GAME``)
     to the registry; the keys added. Test-only: the test suite registers a game unlike every
-    real one this way (``SCOREKEEPER_EXTRA_GAMES``, read at app creation), so the generic
-    and browser suites prove the web layer assumes nothing about the real games."""
+    real one this way (``SCOREKEEPER_EXTRA_GAMES``, read when the registry is first imported,
+    so the servers, benches and commands the tests start have it too), and the generic and
+    browser suites prove the web layer assumes nothing about the real games."""
     added = []
     for name in (modules or "").split(","):
         if name.strip():
@@ -25,3 +27,6 @@ def register_extra(modules: str | None) -> list[str]:
             GAMES.setdefault(game.key, game)
             added.append(game.key)
     return added
+
+
+register_extra(os.environ.get("SCOREKEEPER_EXTRA_GAMES"))

@@ -17,7 +17,6 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from ..games import register_extra
 from . import access, compress, db, errors, security, sharing
 
 csrf = CSRFProtect()
@@ -63,8 +62,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
-    # SCOREKEEPER_EXTRA_GAMES: test-only, the tests' own game (see games.register_extra)
-    register_extra(app.config.get("EXTRA_GAMES"))
     proxies = int(app.config.get("PROXIES", 0))
     if proxies:  # behind that many reverse proxies: trust their X-Forwarded-For/-Proto/-Host
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]

@@ -48,7 +48,9 @@ def start_server(env: dict) -> tuple[subprocess.Popen, str]:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app as a user starts it, on loopback, with its own database."""
-    env = dict(os.environ, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
+    from tests.oddball import ENV
+
+    env = dict(os.environ, **ENV, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
                SCOREKEEPER_MATCHES_PER_MINUTE="1000", SCOREKEEPER_MATCHES_PER_HOUR="100000",  # every browser test starts matches from 127.0.0.1
                SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
     server, url = start_server(env)
