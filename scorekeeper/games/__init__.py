@@ -7,11 +7,12 @@ import os
 
 from .base import Game
 from .dummy_spades import DummySpades
+from .score_pad import ScorePad
 from .third_hand import ThirdHand
 from .third_rail import ThirdRail
 from .third_wheel import ThirdWheel
 
-GAMES: dict[str, Game] = {g.key: g for g in (ThirdHand(), ThirdWheel(), DummySpades(), ThirdRail())}
+GAMES: dict[str, Game] = {g.key: g for g in (ThirdHand(), ThirdWheel(), DummySpades(), ThirdRail(), ScorePad())}
 
 
 def register_extra(modules: str | None) -> list[str]:

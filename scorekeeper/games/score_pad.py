@@ -1,0 +1,242 @@
+"""Score pad (rules.md section 5): 2 to 8 players, each player's points typed per hand.
+
+It knows no rules of the game the table plays (Hearts, Rummy, Oh Hell...): it adds
+up what the table says each player scored, and ends the game by target, by number of
+hands, or never, the best total (highest, or lowest with ``low_wins``) winning.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .base import (
+    Ending,
+    FieldGroup,
+    Figure,
+    Game,
+    Need,
+    Needs,
+    Place,
+    Problem,
+    Progress,
+    Scored,
+    Seating,
+    Setting,
+    Table,
+    is_whole,
+    name_list,
+    plural,
+    range_check,
+    show_json,
+)
+
+# What one player may score in one hand (rules.md): wide enough for any game's points.
+LEAST, MOST = -100_000, 100_000
+
+
+def _points(count: int) -> str:
+    return plural(count, "point")
+
+
+class ScorePad(Game):
+    key = "score_pad"
+    title = "Score pad"
+    summary = ("2 to 8 players, any game that ends a hand with points: type what each player scored; "
+               "optional target, lowest wins, fixed number of hands")
+    min_players = 2
+    max_players = 8
+    settings = (
+        Setting("target", 0, "Target",
+                "The game ends after a hand in which a total reaches this many points (0: no target).",
+                minimum=0),
+        Setting("low_wins", False, "Lowest total wins",
+                "On: the lowest total wins (as in Hearts: reaching the target ends the game, lowest wins).",
+                kind="bool"),
+        Setting("hand_count", 0, "Number of hands",
+                "The game ends after this many hands (0: no fixed number).",
+                minimum=0),
+    )
+    hand_fields = ("points",)
+    required_fields = ("points",)
+    field_words: ClassVar[dict[str, str]] = {"points": "points"}
+    sample_players = 4
+    endless_settings: ClassVar[dict] = {"target": 0, "hand_count": 0}
+    rules_template = "rules/score_pad.html"
+
+    # --- a hand ---------------------------------------------------------
+    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+        points = hand["points"]
+        if not isinstance(points, list) or len(points) != table.seats:
+            return [Problem("points", "not_list", {"what": f"{table.seats} numbers, one per seat",
+                                                   "got": show_json(points), "value": points})]
+        found = [range_check("points", value, LEAST, MOST, seat, table.players[seat])
+                 for seat, value in enumerate(points)]
+        return [problem for problem in found if problem is not None]
+
+    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+        points = list(hand["points"])
+        return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(table.players, points)])
+
+    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+        return f"the score pad only counts it as {table.players[dealer]}'s deal"
+
+    # --- end of game ----------------------------------------------------
+    def ending(self, table: Table, progress: Progress) -> Ending:
+        settings, names, totals = table.settings, table.players, progress.totals
+        target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
+        best = min(totals) if low else max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == best]
+        side = "lowest" if low else "highest"
+        reached = [seat for seat, total in enumerate(totals) if target and total >= target]
+        if hand_count and progress.hands_played >= hand_count:
+            cause = f"all {plural(hand_count, 'hand')} were played"
+            if reached:
+                cause = f"{self._reached(names, totals, reached, target)} and {cause}"
+            return Ending(leaders, self._won(names, leaders, best, side, cause))
+        if not reached:
+            return Ending(None)
+        cause = self._reached(names, totals, reached, target)
+        if len(leaders) > 1:
+            return Ending(None, f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "
+                                f"for the {side} total: another hand is dealt")
+        return Ending(leaders, self._won(names, leaders, best, side, cause))
+
+    @staticmethod
+    def _reached(names: tuple[str, ...], totals: list[int], reached: list[int], target: int) -> str:
+        if len(reached) == 1:
+            return f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+        return (f"{name_list([names[s] for s in reached])} reached {target} ("
+                + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+
+    @staticmethod
+    def _won(names: tuple[str, ...], leaders: list[int], best: int, side: str, cause: str) -> str:
+        if len(leaders) == 1:
+            return f"{cause}; {names[leaders[0]]} has the {side} total, {best}, and wins"
+        return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
+               "and share the win"
+
+    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+        # The number of hands is fixed, not the deals: a deal out of turn changes nothing.
+        hand_count = settings.get("hand_count")
+        if not isinstance(hand_count, int) or isinstance(hand_count, bool) or hand_count <= 0:
+            return None
+        return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
+
+    # --- what each player needs ------------------------------------------------
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return MOST
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return LEAST
+
+    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
+        """The shared panel speaks of the highest total reaching a target; a score pad may
+        have neither a target nor a high winner, so it words its own."""
+        settings, names, totals = table.settings, table.players, progress.totals
+        target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
+        side = "lowest" if low else "highest"
+        general: list[str] = []
+        left = None
+        if hand_count:
+            left = 0 if next_dealer is None else max(0, hand_count - progress.hands_played)
+        if target:
+            tie = ("a tie for it means another hand is dealt"
+                   + (f" (after the last of the {hand_count} hands the tied players share the win)"
+                      if hand_count else ""))
+            general.append(f"Playing to {target}: a total of {target} or more ends the game; the {side} total "
+                           f"then wins, and {tie}.")
+        if hand_count:
+            sooner = f", sooner if a total reaches {target}" if target else ""
+            general.append(f"{hand_count} hands in all: {plural(left or 0, 'hand')} left{sooner}; the {side} "
+                           "total then wins, and players tied for it share the win.")
+        if not target and not hand_count:
+            general.append(f"No target and no fixed number of hands: the game goes on until the table stops; "
+                           f"the {side} total leads.")
+        general.append(f"One hand can move a player anywhere from {LEAST} to {MOST} points.")
+        rows = []
+        for seat, total in enumerate(totals):
+            lines = []
+            if target and total < target:
+                lines.append(f"is {target - total} short of {target}")
+            elif target:
+                lines.append(f"at or over {target}")
+            lines.append(self._standing(names, totals, seat, low))
+            out = False
+            best = min(totals) if low else max(totals)
+            gap = abs(total - best)
+            # ``left`` hands can close a gap of at most (MOST - LEAST) each; level still shares.
+            if left is not None and gap > left * (MOST - LEAST):
+                out = True
+                lines.append(f"can no longer win: {plural(left, 'hand')} left, and a hand moves two players "
+                             f"at most {MOST - LEAST} apart")
+            rows.append(Need(seat, tuple(lines), out))
+        return Needs(tuple(general), tuple(rows))
+
+    @staticmethod
+    def _standing(names: tuple[str, ...], totals: list[int], seat: int, low: bool) -> str:
+        """Where one player stands, "ahead" meaning lower when the lowest total wins."""
+        best = min(totals) if low else max(totals)
+        others = [s for s in range(len(totals)) if s != seat]
+        if totals[seat] != best:
+            leaders = name_list([names[s] for s in others if totals[s] == best])
+            return f"is {abs(totals[seat] - best)} {'above' if low else 'behind'} {leaders}"
+        tied = [s for s in others if totals[s] == best]
+        if tied:
+            verb = "is level with" if len(tied) == len(others) else "shares the lead with"
+            return f"{verb} {name_list([names[s] for s in tied])} on {best}"
+        second = (min if low else max)(totals[s] for s in others)
+        return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
+
+    # --- at the table and how it is shown ------------------------------------------
+    def table_guide(self, table: Table, dealer: int) -> list[str]:
+        return [f"{table.players[dealer]} deals. At the end of the hand, type what each player scored."]
+
+    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+        # The score pad knows who deals, and nothing of who leads in the table's game.
+        return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
+                             for seat, name in enumerate(table.players)))
+
+    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+        return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(len(players))),
+                           hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
+                           stepper=False)]
+
+    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+        points = hand.get("points")
+        if not isinstance(points, list) or len(points) != len(players) or not all(is_whole(p) for p in points):
+            return []
+        best = max(points)
+        return [f"most this hand: {name_list([players[s] for s, p in enumerate(points) if p == best])} {best}"]
+
+    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+        return {"points": [rng.randint(-10, 30) for _ in range(players)]}
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        side = "lowest" if settings["low_wins"] else "highest"
+        target, hand_count = settings["target"], settings["hand_count"]
+        lines = ["Write each player's points for the hand (a minus for points lost) in Pts, and add them "
+                 "to the running Total. The deal passes left."]
+        if hand_count:
+            sooner = f", or sooner when a total reaches {target}" if target else ""
+            lines.append(f"The game ends after {plural(hand_count, 'hand')}{sooner}; the {side} total wins. "
+                         "Tied for it after the last hand: the tied players share the win.")
+        if target:
+            lines.append(f"When a total reaches {target} the game ends and the {side} total wins; "
+                         "a tie for it plays another hand.")
+        if not target and not hand_count:
+            lines.append(f"No target and no fixed number of hands: the table stops when it likes; the {side} "
+                         "total leads.")
+        return lines
+
+    # --- statistics -------------------------------------------------------------------
+    stat_figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("points", "Points per hand", "per_hand"),
+        Figure("best_hand", "Best score of the hand"),
+    )
+
+    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        best = (min if table.settings["low_wins"] else max)(scores)
+        return [{"points": score, **({"best_hand": 1} if score == best else {})} for score in scores]
+
+    def rules_context(self, settings: dict) -> dict:
+        return {"least": LEAST, "most": MOST}

@@ -1,0 +1,110 @@
+"""The score pad through real HTTP: everything the four card games get (preview, Why?,
+edit, undo, print sheet, exports, rescore, stats, needs panel, play again, rules page)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .helpers import page_of, record, start, text, totals, version
+
+LONG = ["Alexandra Featherstonehaugh", "Bartholomew Cholmondeley", "Cy", "Dee", "Evangeline Marjoribanks",
+        "Fay", "Gus", "Henrietta Wolstenholme"]
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def points(*values: int) -> dict[str, int]:
+    return {f"points_{seat}": value for seat, value in enumerate(values)}
+
+
+def test_eight_long_names_record_negative_points_and_see_totals(client):
+    match_id = start(client, "score_pad", LONG)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'name="points_7"' in page and "Who won the trick?" not in page
+    assert record(client, match_id, **points(10, -5, 0, 3, -100000, 100000, 7, 1)).status_code in (200, 303)
+    assert totals(client.get(f"/matches/{match_id}").get_data(as_text=True)) == dict(
+        zip(LONG, [10, -5, 0, 3, -100000, 100000, 7, 1]))
+
+
+def test_preview_why_edit_and_undo(client):
+    match_id = start(client, "score_pad", FOUR, target=50)
+    preview = text(client.post(f"/matches/{match_id}/hands/preview", data=points(60, 1, 2, 3)))
+    assert "This ends the game: Ann wins." in preview
+    bad = text(client.post(f"/matches/{match_id}/hands/preview", data=points(100001, 1, 2, 3)))
+    assert "Ann" in bad and "-100000 to 100000" in bad
+    record(client, match_id, **points(20, -4, 2, 3))
+    why = text(client.get(f"/matches/{match_id}/hands/1/why"))
+    assert "Ann scored 20 points." in why and "Bob scored -4 points." in why and "Bob deals next" in why
+    edited = client.post(f"/matches/{match_id}/hands/1/edit",
+                         data=dict(points(20, 40, 2, 3), version=version(client, match_id)))
+    assert edited.status_code in (200, 303)
+    assert totals(client.get(f"/matches/{match_id}").get_data(as_text=True))["Bob"] == 40
+    record(client, match_id, **points(1, 1, 1, 1))
+    client.post(f"/matches/{match_id}/undo", data={"version": version(client, match_id)})
+    assert totals(client.get(f"/matches/{match_id}").get_data(as_text=True)) == {"Ann": 20, "Bob": 40, "Cy": 2,
+                                                                                  "Dee": 3}
+
+
+def test_low_wins_ends_at_the_target_and_play_again_offers_the_next_match(client):
+    match_id = start(client, "score_pad", FOUR, target=100, low_wins=True)
+    record(client, match_id, **points(90, 10, 26, 0))
+    page = text(client.get(f"/matches/{match_id}"))
+    assert "Playing to 100: a total of 100 or more ends the game; the lowest total then wins" in page
+    record(client, match_id, **points(10, 0, 0, 20))
+    page = text(client.get(f"/matches/{match_id}"))
+    assert "Ann reached 100 with 100; Bob has the lowest total, 10, and wins" in page
+    again = client.post(f"/matches/{match_id}/again", data={"again-first_dealer": "1"})
+    assert again.status_code == 303
+    new_page = text(client.get(again.headers["Location"]))
+    assert all(name in new_page for name in FOUR)
+
+
+def test_hand_count_ends_it_and_the_needs_panel_counts_hands(client):
+    match_id = start(client, "score_pad", FOUR, hand_count=2)
+    record(client, match_id, **points(5, 5, 0, 0))
+    page = text(client.get(f"/matches/{match_id}"))
+    assert "2 hands in all: 1 hand left; the highest total then wins, and players tied for it share the win." in page
+    record(client, match_id, **points(0, 0, 1, 1))
+    page = text(client.get(f"/matches/{match_id}"))
+    assert "all 2 hands were played; Ann and Bob are tied on 5 for the highest total and share the win" in page
+
+
+def test_exports_rescore_and_print_sheet(client, tmp_path):
+    match_id = start(client, "score_pad", FOUR, hand_count=3)
+    record(client, match_id, **points(7, -2, 0, 1))
+    record(client, match_id, **points(-1, 3, 4, 0))
+    exported = client.get(f"/matches/{match_id}/export.json")
+    doc = json.loads(exported.data)
+    assert doc["game"] == "score_pad" and doc["hands"] == [{"points": [7, -2, 0, 1]}, {"points": [-1, 3, 4, 0]}]
+    path = tmp_path / "pad.json"
+    path.write_bytes(exported.data)
+    done = subprocess.run([str(Path(sys.executable).with_name("scorekeeper")), "rescore", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["totals"] == [6, 1, 4, 1] and out["next_dealer"] == 2 and not out["finished"]
+    assert out["settings"] == {"target": 0, "low_wins": False, "hand_count": 3}
+    rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
+    first = dict(zip(rows[0], rows[1]))
+    assert (first["Ann points"], first["Bob points"], first["Bob total"]) == ("7", "-2", "-2")
+    sheet = text(client.get(f"/matches/{match_id}/print"))
+    assert "Score pad" in sheet and "In progress after 2 hands; Cy deals next." in sheet
+    blank = text(client.get(f"/matches/{match_id}/print/blank"))
+    assert "The game ends after 3 hands; the highest total wins." in blank
+
+
+def test_rules_page_and_stats(client):
+    rules = text(client.get("/rules/score_pad"))
+    assert "No target and no fixed number of hands: the game never ends by itself." in rules
+    assert "-100000 to 100000" in rules and "Who won the trick?" not in rules
+    match_id = start(client, "score_pad", FOUR, target=10)
+    match_rules = text(client.get(f"/matches/{match_id}/rules"))
+    assert "a total reaches 10 (at or over it); the highest total wins" in match_rules
+    record(client, match_id, **points(4, 2, 0, 1))
+    record(client, match_id, **points(0, 2, 9, 1))
+    stats = page_of(client.get("/stats", query_string={"player": "Cy"}))
+    words = stats.text
+    assert "Score pad" in words and "Points per hand" in words and "4.5" in words
