@@ -129,6 +129,8 @@ class FieldGroup:
     # this: once all but one are typed, the form fills in the last (the scorer may change it).
     adds_up_to: int | None = None
     adds_up_with: tuple[str, ...] = ()
+    # The least a number of a ``seat_int`` group may be (None: no least, below zero typed too).
+    minimum: int | None = 0
 
 
 @dataclass(frozen=True)

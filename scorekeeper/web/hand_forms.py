@@ -133,7 +133,10 @@ def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
         fname = f"{d.name}_{seat}"
         label = d.label.format(player=players[seat]) if d.label else players[seat]
         if d.kind == "seat_int":
-            render_kw = {"inputmode": "numeric", "min": "0"}
+            # a number below zero needs the keyboard with a minus key: an iPhone's numeric keypad has none
+            render_kw = {} if d.minimum is None or d.minimum < 0 else {"inputmode": "numeric"}
+            if d.minimum is not None:
+                render_kw["min"] = str(d.minimum)
             if d.stepper:
                 render_kw["data-stepper"] = ""
             attrs[fname] = WholeNumberField(label, validators=[Optional()], render_kw=render_kw)

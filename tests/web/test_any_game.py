@@ -46,3 +46,22 @@ def test_every_game_starts_with_its_most_players_and_shows_its_page(client, key)
     assert all(name in page.text for name in NAMES[:game.max_players])
     assert client.get(f"/matches/{match_id}/rules").status_code == 200
     assert client.get(f"/matches/{match_id}/print").status_code == 200
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_count_per_seat_takes_the_least_the_game_allows(client, key):
+    """A phone refuses to send a number under an input's ``min``: the form's least is the game's."""
+    game = GAMES[key]
+    players = NAMES[:game.max_players]
+    match_id = start(client, key, players)
+    page = page_of(client.get(f"/matches/{match_id}"))
+    for group in game.hand_form(players, game.defaults(), 0):
+        if group.kind != "seat_int":
+            continue
+        for seat in group.seats:
+            field = page.find("input", name=f"{group.name}_{seat}")
+            assert field is not None
+            assert field.attrs.get("min") == (None if group.minimum is None else str(group.minimum)), field.attrs
+            # the numeric keypad has no minus key: offered only where no number is below zero
+            assert (field.attrs.get("inputmode") == "numeric") == (group.minimum is not None
+                                                                   and group.minimum >= 0)
