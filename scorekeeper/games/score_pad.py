@@ -198,7 +198,7 @@ class ScorePad(Game):
     def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(len(players))),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
-                           stepper=False)]
+                           stepper=False, minimum=LEAST)]
 
     def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
         points = hand.get("points")
