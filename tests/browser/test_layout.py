@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
@@ -13,9 +14,10 @@ from .conftest import import_file
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
 from .test_print import AXE, AXE_VERSION
 
-NAMES = {"third_hand": ["Maggie", "Tom"], "third_wheel": ["Maggie", "Tom", "Christopher"],
-         "dummy_spades": ["Maggie", "Tom", "Christopher"],
-         "third_rail": ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay"]}
+# Every game (the tests' own among them) with its most players, long names among them.
+LONG = ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay", "Bartholomew", "Henrietta"]
+NAMES = {key: LONG[:game.max_players] for key, game in GAMES.items()}
+# Settings under which the random hands never end the game (else the game's endless settings).
 SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "target": 0},
             "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000}}
 
@@ -24,16 +26,19 @@ def import_match(page, live_server, game: str, settings: dict | None = None, han
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
     match = random_match(game, hands, seed=1, players=len(NAMES[game]),
-                         settings=SETTINGS[game] if settings is None else settings)
+                         settings=SETTINGS.get(game, GAMES[game].endless_settings) if settings is None else settings)
     match.players, match.note = NAMES[game], "Friday at the club, upstairs"
     return import_file(page, live_server, dumps(match))
 
 
 def pages_of(game: str, match_id: int) -> list[str]:
-    pages = [f"/matches/{match_id}", f"/matches/{match_id}/screen", f"/matches/{match_id}/log", f"/referee/{game}?match={match_id}",
+    pages = [f"/matches/{match_id}", f"/matches/{match_id}/screen", f"/matches/{match_id}/log",
              f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
-             f"/referee/{game}", f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
-    if game == "third_rail":  # the one game here that records trick by trick
+             f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
+    described = GAMES[game]
+    if described.has_referee:
+        pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
+    if described.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game])):
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
     return pages
 

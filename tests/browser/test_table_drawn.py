@@ -17,7 +17,7 @@ from scorekeeper.samples import random_match
 from .conftest import PHONE, SCREENSHOTS, import_file
 from .test_table_app import choose, save_hand, start_match, type_numbers
 
-NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # a game may seat 8
 BIG = {"width": 1280, "height": 720}
 
 
