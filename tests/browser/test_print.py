@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from scorekeeper.games import GAMES as REGISTRY
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
@@ -21,20 +22,23 @@ from .conftest import PHONE, SCREENSHOTS, import_file
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_VERSION = "4.14.1"
 SIZES = ("A4", "Letter")
-GAMES = ("third_hand", "third_wheel", "dummy_spades", "third_rail")
-# Settings under which 20 random hands are played without the game ending; Third Rail
-# with its widest sheet: six players, long names, the trump and bonus columns on.
+GAMES = tuple(REGISTRY)  # every game, the tests' own among them
+# Settings under which 20 random hands are played without the game ending (else the game's
+# endless settings); Third Rail with its widest sheet: the trump and bonus columns on.
 SETTINGS = {"third_hand": {"target": 5000}, "third_wheel": {"target": 0, "deals_each": 7},
             "dummy_spades": {"target": 5000}, "third_rail": {"target": 200, "trump": True,
                                                             "most_other_tricks_bonus": True}}
-PLAYERS = {"third_rail": ["Alexandra", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay"]}
+EVENING = GAMES[:4]  # an evening of four short matches: they share pages
+LONG = ["Alexandra", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay", "Gwendolyn", "Hal"]
+# A game for six or more plays with its most players, long names among them: the widest sheet.
+PLAYERS = {key: LONG[:game.max_players] for key, game in REGISTRY.items() if game.max_players >= 6}
 STUB_PRINT = "window.__printed = 0; window.print = function () { window.__printed += 1; };"
 
 
 def match_file(game: str, hands: int, seed: int = 5, date: str = "2026-11-20") -> str:
     players = PLAYERS.get(game)
     match = random_match(game, hands, seed=seed, players=len(players) if players else None,
-                         settings=SETTINGS[game])
+                         settings=SETTINGS.get(game, REGISTRY[game].endless_settings))
     assert len(match.hands) == hands, (game, hands)
     if players:
         match.players = players
@@ -51,7 +55,7 @@ def printer(browser, live_server):
     tab = context.new_page()
     matches = {(game, hands): import_file(tab, live_server, match_file(game, hands))
                for game in GAMES for hands in (12, 20)}
-    evening = [import_file(tab, live_server, match_file(game, 5, seed=9, date="2026-11-27")) for game in GAMES]
+    evening = [import_file(tab, live_server, match_file(game, 5, seed=9, date="2026-11-27")) for game in EVENING]
     tab.close()
     yield context, matches, evening
     context.close()
@@ -127,7 +131,7 @@ def sheet_starts(pages: list[str]) -> list[str]:
 def test_an_evening_of_short_matches_shares_pages_each_sheet_whole(tab, live_server, printer):
     evening = printer[2]
     url = f"{live_server}/print?" + "&".join(f"match={m}" for m in evening)
-    titles = ["Third Hand", "Third Wheel", "Dummy Hand Spades", "Third Rail"]
+    titles = [REGISTRY[game].title for game in EVENING]
     for size in SIZES:
         pages = pdf_pages(tab, url + "&appendix=off", size, "print-evening-sheets")
         # four 5-hand sheets need far less than a page each: they share pages, none split
@@ -146,11 +150,8 @@ def test_an_evening_of_short_matches_shares_pages_each_sheet_whole(tab, live_ser
 
 
 @pytest.mark.parametrize("path, name", [
-    ("/print/blank/third_hand", "blank-third_hand"),
-    ("/print/blank/third_wheel", "blank-third_wheel"),
-    ("/print/blank/dummy_spades", "blank-dummy_spades"),
-    ("/print/blank/third_rail?players=6", "blank-third_rail-6"),
-])
+    (f"/print/blank/{key}?players={game.max_players}", f"blank-{key}-{game.max_players}")
+    for key, game in REGISTRY.items()])
 def test_a_blank_sheet_is_one_page(tab, live_server, path, name):
     for size in SIZES:
         pages = pdf_pages(tab, live_server + path, size, name)
