@@ -6,6 +6,7 @@ them computes a score of its own.
 from __future__ import annotations
 
 import functools
+import threading
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -270,6 +271,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     by_hand: dict[int, list[Problem]] = {}
     winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
     start = len(results)
+    _counted(len(match.hands) - start)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
         found = hand_problems(game, hand, table, None if problems else dealer)
@@ -381,3 +383,32 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
 def _with_hands(match: Match, hands: list[dict]) -> Match:
     return Match(game=match.game, players=match.players, settings=match.settings, first_dealer=match.first_dealer,
                  hands=hands, date=match.date, note=match.note)
+
+
+@dataclass(frozen=True)
+class ReplayCount:
+    """The engine's work since the process started: ``replays`` run and ``hands`` folded
+    (a resumed replay folds only the hands after the result it resumes from)."""
+
+    replays: int
+    hands: int
+
+    def __sub__(self, earlier: ReplayCount) -> ReplayCount:
+        return ReplayCount(self.replays - earlier.replays, self.hands - earlier.hands)
+
+
+_replays = [0, 0]
+_replays_lock = threading.Lock()  # waitress serves requests on several threads
+
+
+def _counted(hands: int) -> None:
+    with _replays_lock:
+        _replays[0] += 1
+        _replays[1] += hands
+
+
+def replay_count() -> ReplayCount:
+    """How much replaying this process has done, for tests and benches that measure what a
+    request costs: take it before and after, and subtract (``after - before``)."""
+    with _replays_lock:
+        return ReplayCount(*_replays)
