@@ -191,7 +191,7 @@ def test_an_old_database_gets_summaries_in_the_migration(tmp_path):
 def test_as_scorer_helper_still_works(app, client):
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game="third_wheel", players=["A", "B", "C"]))
-    as_scorer(app, match_id)
+    as_scorer(app, match_id, client)
     assert record(client, match_id, **WHEEL).status_code == 303
 
 
