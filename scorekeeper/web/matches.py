@@ -19,7 +19,6 @@ from ..engine import Match, MatchError, replay
 from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view
-from .changes import setting_text
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -38,8 +37,11 @@ class EditDetailsForm(FlaskForm):
                                              "placeholder": "Where, what was at stake…"})
 
 
-def _choice_label(value) -> str:
-    return str(value).replace("_", " ")
+def _form_value(value: Any) -> str:
+    """A setting's value as its field holds it in the browser (a ticked box: "y")."""
+    if isinstance(value, bool):
+        return "y" if value else ""
+    return str(value)
 
 
 def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
@@ -48,8 +50,11 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
     attrs, shown = {}, []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
-                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
+        item: dict[str, Any] = {"name": s.name, "label": s.label, "help": s.help, "kind": s.kind,
+                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else "",
+                # offered only while another setting has a given value (the form hides it otherwise)
+                "applies_when": None if s.applies_when is None else
+                {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])}}
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
             attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
@@ -70,7 +75,7 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
                                                        render_kw=render)
         elif s.kind == "choice":
             attrs[fname] = SelectField(item["label"], default=s.default,
-                                       choices=[(c, _choice_label(c)) for c in s.choices])
+                                       choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
             attrs[fname] = BooleanField(item["label"], default=bool(s.default))
         elif s.kind == "table":
@@ -443,7 +448,7 @@ def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
     for s in GAMES[info["game"]].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
-            lines.append(f"{s.label}: {setting_text(old)} → {setting_text(new)}")
+            lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")
     if first_dealer != info["first_dealer"]:
         lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
     return lines
@@ -544,7 +549,7 @@ def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
 
 def form_for_words(info: dict):
     """A hand form of the match, only for naming its fields in messages."""
-    return hand_forms.make_form(info["game"], info["players"], info["settings"], None)
+    return hand_forms.make_form(info["game"], page.hand_context(info).dealing(None))
 
 
 # --- deleting a match, and bringing it back -------------------------------------------------
