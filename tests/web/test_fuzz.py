@@ -72,8 +72,8 @@ def check_answer(response, htmx: bool = False) -> str:
 
 def form_names(app, game: str) -> list[str]:
     with app.app_context():
-        info = store.get_info(get_db(), app.fuzz_matches[game])
-        table = Table(tuple(info["players"]), info["settings"])
+        info = store.get_record(get_db(), app.fuzz_matches[game])
+        table = Table(tuple(info.players), info.settings)
         form = hand_forms.make_form(game, GAMES[game].first_context(table))
     return [f.name for f in form] + ["request_key", "junk", "dealer"]
 

@@ -226,7 +226,7 @@ def test_the_board_answers_304_while_nothing_changed(app, client, monkeypatch):
     assert html.startswith('{% from') is False and 'id="match-live"' in html and "<html" not in html
     assert 'data-etag="' + tag.replace('"', '&#34;') + '"' in html and "<form" not in html
     # unchanged: 304, an empty body, and nothing but the version read
-    monkeypatch.setattr(store, "get_info", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
+    monkeypatch.setattr(store, "get_record", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
     again = watcher.get(f"/matches/{match_id}/board", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
     monkeypatch.undo()
@@ -271,7 +271,7 @@ def test_a_scorers_page_polls_its_own_page_and_hears_what_another_phone_saved(ap
     other = app.test_client()
     other.get(f"/s/{tokens(app, match_id)['scorer_token']}")
     tag = f'W/"v{version(client, match_id)}"'
-    monkeypatch.setattr(store, "get_info", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
+    monkeypatch.setattr(store, "get_record", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
     unchanged = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.data == b""
     monkeypatch.undo()
