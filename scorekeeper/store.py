@@ -16,6 +16,7 @@ import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
@@ -364,16 +365,36 @@ def get_match(db: Database, match_id: int) -> Match:
     return _to_match(_row(db, match_id), _hands(db, match_id))
 
 
-def get_info(db: Database, match_id: int) -> dict:
-    """The match row as a plain dict (id, game, players, settings, first_dealer,
-    date, note, created_at, updated_at, version) plus ``match`` (an engine Match)."""
+@dataclass(frozen=True)
+class MatchRecord:
+    """A stored match as the pages read it: its row (header, links, versions) and
+    ``match``, the engine's Match with every recorded hand. Loaded once per request."""
+
+    id: int
+    game: str
+    players: list[str]
+    settings: dict[str, Any]
+    first_dealer: int
+    date: str | None
+    note: str | None
+    created_at: str
+    updated_at: str
+    version: int
+    scorer_token: str
+    watcher_token: str
+    previous_id: int | None
+    match: Match
+
+
+def get_record(db: Database, match_id: int) -> MatchRecord:
+    """The stored match (not deleted) as a MatchRecord; raises NotFound."""
     row = _row(db, match_id)
-    hands = _hands(db, match_id)
-    info = dict(row)
-    info["players"] = json.loads(row["players"])
-    info["settings"] = json.loads(row["settings"])
-    info["match"] = _to_match(row, hands)
-    return info
+    return MatchRecord(
+        id=row["id"], game=row["game"], players=json.loads(row["players"]), settings=json.loads(row["settings"]),
+        first_dealer=row["first_dealer"], date=row["date"], note=row["note"], created_at=row["created_at"],
+        updated_at=row["updated_at"], version=row["version"], scorer_token=row["scorer_token"],
+        watcher_token=row["watcher_token"], previous_id=row["previous_id"],
+        match=_to_match(row, _hands(db, match_id)))
 
 
 def list_matches(db: Database) -> list[dict]:

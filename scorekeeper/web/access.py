@@ -22,6 +22,7 @@ from collections.abc import Callable
 from flask import Flask, Response, abort, current_app, g, make_response, request, session
 
 from .. import store
+from ..store import MatchRecord
 from .db import get_db
 from .errors import render_error
 from .security import refuse_new_device, refuse_write
@@ -101,11 +102,11 @@ def can_read(match_id: int) -> bool:
     return access_to(match_id) is not None
 
 
-def can_score(info: dict | None) -> bool:
+def can_score(info: MatchRecord | None) -> bool:
     """May this device change the match? Never on the watcher link's page."""
     if not info or g.get("watching"):
         return False
-    return access_to(info["id"]) == "score"
+    return access_to(info.id) == "score"
 
 
 def scorer_required(view: Callable) -> Callable:

@@ -17,6 +17,7 @@ from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
+from ..store import MatchRecord
 from . import access, page, security, view
 from .db import get_db
 from .errors import render_error
@@ -28,11 +29,11 @@ class ImportMatchForm(FlaskForm):
     file = FileField("Match or history file (.json)", validators=[FileRequired("Choose a match file to import.")])
 
 
-def file_stem(info: dict) -> str:
+def file_stem(info: MatchRecord) -> str:
     """A download name a person recognises: game, date, the match's number (two matches of one
     evening with the same players must not overwrite each other) and players."""
-    players = "-".join(info["players"])
-    stem = f"{info['game']}-{info['date'] or 'undated'}-match{info['id']}-{players}"
+    players = "-".join(info.players)
+    stem = f"{info.game}-{info.date or 'undated'}-match{info.id}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 
@@ -139,7 +140,7 @@ def blank_for_match(match_id: int):
     are carried forward, so the table can continue on paper."""
     info = page.load(match_id)
     result = page.replayed(info)
-    sheet = view.blank_sheet(info["game"], result.settings, result.players, len(result.players), info, result)
+    sheet = view.blank_sheet(info.game, result.settings, result.players, len(result.players), info, result)
     return render_template("blank.html", sheet=sheet, match_id=match_id)
 
 
@@ -164,14 +165,14 @@ def blank(game: str):
 @bp.get("/matches/<match_id:match_id>/export.json")
 def export_json(match_id: int):
     info = page.load(match_id)
-    return download(dumps(info["match"]), "application/json", file_stem(info) + ".json")
+    return download(dumps(info.match), "application/json", file_stem(info) + ".json")
 
 
-def csv_rows(info: dict):
+def csv_rows(info: MatchRecord):
     """A header, then a row per hand: the score sheet's own columns (each hand's bids,
     tricks, contract... as the game prints them), each player's points and total, and the
     explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
-    sheet = view.score_sheet(info, replay(info["match"]))
+    sheet = view.score_sheet(info, replay(info.match))
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
     for name in sheet["players"]:

@@ -2,11 +2,14 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
+import dataclasses
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES
+from ..store import MatchRecord
 from . import access, hand_forms, page, partials, seats, view
 from .chart import running_totals_svg
 from .db import get_db
@@ -22,13 +25,13 @@ def _with_hand(match: Match, hands: list[dict]) -> Match:
                  first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
 
 
-def typed_seating(info: dict, hand: dict) -> dict | None:
+def typed_seating(info: MatchRecord, hand: dict) -> dict | None:
     """The seat picture of the hand being typed, with what its fields say so far."""
     seating = page.hand_seating(info, hand)
     return None if seating is None else seats.seating_shown(seating)
 
 
-def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
+def check_candidate(info: MatchRecord, form, number: int, final: bool = False) -> dict:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
     form.validate()
@@ -43,12 +46,12 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
            "counted_into": form.word(counter.into) if counter else ""}
     if final and missing:  # on save, every blank at once
         out["general"].append(f"Still to fill in: {still}.")
-    if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
+    if number > len(info.match.hands):  # the referee follows the hand as it is typed (its trump...)
         out["referee_url"] = page.referee_url(info, hand)
         out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if errors:
         return out
-    match = info["match"]
+    match = info.match
     hands = list(match.hands)
     if number > len(hands):
         hands.append(hand)
@@ -80,7 +83,7 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(match.game, hand, result.players, scored.extra, scored.dealer),
+        "summary": view.hand_summary(match.game, hand, result.context(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -99,16 +102,15 @@ def other_problems(form, error: MatchError, number: int | None = None) -> list[s
     return lines or ([] if error.hand_problems else list(error.problems))
 
 
-def _hand_form(info: dict, number: int, formdata=None, hand=None):
+def _hand_form(info: MatchRecord, number: int, formdata=None, hand=None):
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
-    match = info["match"]
+    match = info.match
     result = page.replayed(info) if number > len(match.hands) else replay(_with_hand(match, match.hands[:number - 1]))
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
-    form = hand_forms.make_form(match.game, result.players, result.settings,
-                                dealer if isinstance(dealer, int) else None,
-                                formdata=formdata, hand=hand, version=info["version"])
+    form = hand_forms.make_form(match.game, result.next_context().dealing(dealer if isinstance(dealer, int) else None),
+                                formdata=formdata, hand=hand, version=info.version)
     form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     form.number = number
     form.prefix = result  # the hands before this one, for the check to go on from
@@ -125,18 +127,18 @@ def _apply_check(form, check: dict) -> None:
 @access.preview
 def preview(match_id: int):
     info = page.load(match_id)
-    number = len(info["match"].hands) + 1
+    number = len(info.match.hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
-def _saved(match_id: int, number: int | None, after=None, saved: dict | None = None):
+def _saved(match_id: int, number: int | None, after=None, saved: MatchRecord | None = None):
     """The answer to a saved hand (also to the same form sent again). Given the
     save's result ``after`` and ``saved``, the info of the match as that save
     left it, an htmx answer carries only what the save changed; the page after
     a redirect resumes from ``after`` too."""
     if after is not None and saved is not None:
-        page.remember(match_id, saved["version"], after)
+        page.remember(match_id, saved.version, after)
     notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     # the saved form's key: the draft app.js kept of it on the phone is done with
     key = access.posted_request_key()
@@ -152,7 +154,7 @@ def _saved(match_id: int, number: int | None, after=None, saved: dict | None = N
     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
 
-def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str | None = None):
+def _changed_only(match_id: int, info: MatchRecord, number: int, notice: str, key: str | None = None):
     """Out-of-band swaps into the match page for one new hand: its row, the
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
@@ -166,12 +168,12 @@ def _stale_record(match_id: int, based_on: int | None):
     """Another phone changed the match since this form was opened: say what
     changed, keep the user's entry in a form for the next hand, save nothing."""
     info = page.load(match_id)
-    message = access.stale_message(match_id, based_on, info["players"])
-    number = len(info["match"].hands) + 1
+    message = access.stale_message(match_id, based_on, info.players)
+    number = len(info.match.hands) + 1
     form = None
     if not page.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
-        form.version.data = str(info["version"])
+        form.version.data = str(info.version)
         # Saving the same hand again would record it twice: offer to drop it instead.
         form.problems, form.general = {}, message[:-1] + [
             f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
@@ -192,18 +194,18 @@ def record(match_id: int):
     done = store.saved_request(get_db(), match_id, key) if key else None
     if done:  # a double tap or a re-sent form: already saved, save nothing more
         return _saved(match_id, done["hand"])
-    number = len(info["match"].hands) + 1
+    number = len(info.match.hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(form.version.data)
-    if based_on is not None and based_on != info["version"]:
+    if based_on is not None and based_on != info.version:
         return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
     if check["preview"] is not None:
         def on_saved(written: page.Written):
             if written.again:
                 return _saved(match_id, written.hand)
-            saved = None if based_on is None else dict(
-                info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
+            saved = None if based_on is None else dataclasses.replace(
+                info, version=based_on + 1, match=_with_hand(info.match, info.match.hands + [check["hand"]]))
             return _saved(match_id, number, written.result[1], saved)
 
         def on_refused(error: MatchError) -> None:  # the engine refused on the final check
@@ -224,8 +226,8 @@ def record(match_id: int):
     return partials.render_page_or_partial("match.html", **context), status
 
 
-def _hand_number(info: dict, number: int) -> None:
-    if not 1 <= number <= len(info["match"].hands):
+def _hand_number(info: MatchRecord, number: int) -> None:
+    if not 1 <= number <= len(info.match.hands):
         abort(404)
 
 
@@ -241,13 +243,13 @@ def edit_preview(match_id: int, number: int):
     return render_template("partial/preview.html", check=check, match_id=match_id)
 
 
-def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
+def dealer_changes(info: MatchRecord, number: int, check: dict) -> dict | None:
     """What a correction of hand ``number`` does to the later hands' dealers (a game
     whose deal follows the scores): the hands that would come round to someone else,
     whether the correction can be saved as it is, and whether it can be saved with
     those hands kept as recorded (marked as dealt out of turn). None when no later
     dealer changes or the hand itself still has problems."""
-    match = info["match"]
+    match = info.match
     if number >= len(match.hands) or check["errors"] or check["missing"]:
         return None
     if check["preview"] is None and not check.get("later_only"):
@@ -255,17 +257,17 @@ def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
     return page.dealer_offer(info, number, check["hand"], check["preview"] is not None)
 
 
-def _tally_of(info: dict):
+def _tally_of(info: MatchRecord):
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
+    return GAMES[info.game].trick_tally(info.settings, len(info.players))
 
 
-def _edit_page(info: dict, form, number: int, original: dict, status: int = 200, as_counts: bool = False):
+def _edit_page(info: MatchRecord, form, number: int, original: dict, status: int = 200, as_counts: bool = False):
     tally = _tally_of(info)
     by_tally = tally.from_hand(original) if tally else None
-    context = {"info": info, "form": form, "number": number, "match_id": info["id"], "original": original,
+    context = {"info": info, "form": form, "number": number, "match_id": info.id, "original": original,
                "by_tally": by_tally is not None, "as_counts": as_counts, "posted": request.method == "POST",
-               "tally_url": url_for("tally.tally", match_id=info["id"], hand=number) if by_tally else None,
+               "tally_url": url_for("tally.tally", match_id=info.id, hand=number) if by_tally else None,
                "tricks_recorded": len(by_tally[0]) if by_tally else 0}
     return partials.render_page_or_partial("edit_hand.html", **context), status
 
@@ -275,7 +277,7 @@ def _edit_page(info: dict, form, number: int, original: dict, status: int = 200,
 def edit(match_id: int, number: int):
     info = page.load(match_id)
     _hand_number(info, number)
-    original = info["match"].hands[number - 1]
+    original = info.match.hands[number - 1]
     tally = _tally_of(info)
     # A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
     # or turned into counts on purpose (?as=counts): never shown as a string of seats.
@@ -292,10 +294,10 @@ def edit(match_id: int, number: int):
         return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     form = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(form.version.data)
-    if based_on is not None and based_on != info["version"]:
-        form.version.data = str(info["version"])
+    if based_on is not None and based_on != info.version:
+        form.version.data = str(info.version)
         form.problems = {}
-        form.general = access.stale_message(match_id, based_on, info["players"], "Your correction")
+        form.general = access.stale_message(match_id, based_on, info.players, "Your correction")
         return _edit_page(info, form, number, original, 409, as_counts)
     keep = request.form.get("keep_dealers") == "1"
     check = check_candidate(info, form, number, final=True)
@@ -314,8 +316,8 @@ def edit(match_id: int, number: int):
             return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
 
         def on_stale(_: store.StaleVersion) -> None:
-            check["general"] = access.stale_message(match_id, based_on, info["players"], "Your correction")
-            form.version.data = str(page.load(match_id)["version"])
+            check["general"] = access.stale_message(match_id, based_on, info.players, "Your correction")
+            form.version.data = str(page.load(match_id).version)
 
         def on_refused(error: MatchError) -> None:
             check["general"] = other_problems(form, error)
@@ -335,13 +337,13 @@ def edit(match_id: int, number: int):
 @access.scorer_required
 def undo(match_id: int):
     info = page.load(match_id)
-    match = info["match"]
+    match = info.match
     if not match.hands:
         flash("There is no hand to undo.")
         return redirect(url_for("matches.show", match_id=match_id), 303)
     result = page.replayed(info)
     last = result.hands[-1]
-    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
+    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
     if request.method == "POST":
         from flask_wtf import FlaskForm
         form = FlaskForm()
@@ -354,7 +356,7 @@ def undo(match_id: int):
                 flash(f"Hand {written.hand or last.number} undone. It is kept in the match log.")
 
             def on_stale(_: store.StaleVersion) -> None:
-                changed = access.describe_changes(match_id, based_on, info["players"])
+                changed = access.describe_changes(match_id, based_on, info.players)
                 flash(" ".join(["Nothing was undone:", *(changed or ["the match changed on another phone."]),
                                 "Check the scoreboard, then undo again if you still want to."]))
 
@@ -371,16 +373,19 @@ def undo(match_id: int):
 def log(match_id: int):
     info = page.load(match_id)
     entries = store.audit_log(get_db(), match_id)
-    players = info["players"]
+    players = info.players
+    # a logged hand's place in the match may have changed since: only the table is known
+    unplaced = page.hand_context(info).table
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
+            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
+                                                         GAMES[info.game].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    labels = {s.name: s.label for s in GAMES[info["game"]].settings}
+    known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
-                                           setting_labels=labels)
+                                           game_settings=known)
 
 
 @bp.get("/hands/<int:number>/why")
@@ -390,8 +395,8 @@ def why(match_id: int, number: int):
     result = page.replayed(info)
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
-                                       summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
-                                                                 result.players, hand.extra, hand.dealer),
+                                       summary=view.hand_summary(info.game, info.match.hands[number - 1],
+                                                                 result.context(number), hand.extra),
                                        match_id=match_id)
 
 

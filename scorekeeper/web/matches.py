@@ -18,8 +18,8 @@ from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
+from ..store import MatchRecord
 from . import access, hand_forms, page, partials, security, view
-from .changes import setting_text
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -38,8 +38,11 @@ class EditDetailsForm(FlaskForm):
                                              "placeholder": "Where, what was at stake…"})
 
 
-def _choice_label(value) -> str:
-    return str(value).replace("_", " ")
+def _form_value(value: Any) -> str:
+    """A setting's value as its field holds it in the browser (a ticked box: "y")."""
+    if isinstance(value, bool):
+        return "y" if value else ""
+    return str(value)
 
 
 def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
@@ -48,8 +51,11 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
     attrs, shown = {}, []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
-                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
+        item: dict[str, Any] = {"name": s.name, "label": s.label, "help": s.help, "kind": s.kind,
+                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else "",
+                # offered only while another setting has a given value (the form hides it otherwise)
+                "applies_when": None if s.applies_when is None else
+                {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])}}
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
             attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
@@ -70,7 +76,7 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
                                                        render_kw=render)
         elif s.kind == "choice":
             attrs[fname] = SelectField(item["label"], default=s.default,
-                                       choices=[(c, _choice_label(c)) for c in s.choices])
+                                       choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
             attrs[fname] = BooleanField(item["label"], default=bool(s.default))
         elif s.kind == "table":
@@ -182,12 +188,12 @@ class PlayAgainForm(FlaskForm):
     first_dealer = SelectField("First dealer", coerce=str)
 
 
-def play_again_form(info: dict) -> PlayAgainForm:
+def play_again_form(info: MatchRecord) -> PlayAgainForm:
     """The Play again form for a match (its players; the dealer one seat left)."""
-    players = info["players"]
+    players = info.players
     form = PlayAgainForm(formdata=None, prefix="again")
     form.first_dealer.choices = [(str(seat), name) for seat, name in enumerate(players)]
-    form.first_dealer.data = str((info["first_dealer"] + 1) % len(players))
+    form.first_dealer.data = str((info.first_dealer + 1) % len(players))
     return form
 
 
@@ -346,7 +352,7 @@ def show(match_id: int):
 @access.scorer_required
 def details(match_id: int):
     info = page.load(match_id)
-    form = EditDetailsForm(data={"date": info["date"], "note": info["note"] or "", "version": info["version"]}) \
+    form = EditDetailsForm(data={"date": info.date, "note": info.note or "", "version": info.version}) \
         if request.method == "GET" else EditDetailsForm()
     problems: list[str] = []
     if request.method == "POST":
@@ -356,7 +362,7 @@ def details(match_id: int):
                 return redirect(url_for("matches.show", match_id=match_id), 303)
 
             def on_stale(stale: store.StaleVersion) -> None:
-                problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Your change"))
+                problems.extend(access.stale_message(match_id, stale.expected, info.players, "Your change"))
                 form.version.data = str(stale.current)
 
             answer = page.answer_write(
@@ -389,7 +395,7 @@ def play_again(match_id: int):
             refused = security.refuse_new_match()
             if refused:
                 return refused
-            match = Match(game=info["game"], players=list(info["players"]), settings=dict(info["settings"]),
+            match = Match(game=info.game, players=list(info.players), settings=dict(info.settings),
                           first_dealer=int(form.first_dealer.data), date=store.today())
             try:
                 new_id = store.create_match(get_db(), match, device=access.device(create=True), previous=match_id)
@@ -406,23 +412,23 @@ def play_again(match_id: int):
 
 # --- players, settings and first dealer of a match under way ------------------------------
 
-def change_setup_form(info: dict, formdata=None):
+def change_setup_form(info: MatchRecord, formdata=None):
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
-    game = GAMES[info["game"]]
-    players = info["players"]
+    game = GAMES[info.game]
+    players = info.players
     attrs: dict = {"version": HiddenField(), "confirm": HiddenField(),
                    "first_dealer": SelectField("First dealer", choices=[(str(i), p) for i, p in enumerate(players)])}
     for i in range(len(players)):
         attrs[f"player_{i}"] = StringField(f"Seat {i + 1}", render_kw={
             "maxlength": 40, "autocomplete": "off", "autocapitalize": "words"})
-    settings_attrs, shown = setting_fields(info["game"])
+    settings_attrs, shown = setting_fields(info.game)
     attrs.update(settings_attrs)
     form_class = type("ChangeSetupForm", (FlaskForm,), attrs)
-    data: dict[str, Any] = {"version": str(info["version"]), "first_dealer": str(info["first_dealer"])}
+    data: dict[str, Any] = {"version": str(info.version), "first_dealer": str(info.first_dealer)}
     data.update({f"player_{i}": name for i, name in enumerate(players)})
     current = game.defaults()
-    current.update(info["settings"])
+    current.update(info.settings)
     for item in shown:
         value = current.get(item["name"])
         if item["kind"] == "table" and isinstance(value, dict):
@@ -437,15 +443,15 @@ def change_setup_form(info: dict, formdata=None):
     return form
 
 
-def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
+def _setup_changes(info: MatchRecord, before, after, first_dealer: int) -> list[str]:
     """What a change of setup changes, in words: names, settings, first dealer, totals."""
     lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
-    for s in GAMES[info["game"]].settings:
+    for s in GAMES[info.game].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
-            lines.append(f"{s.label}: {setting_text(old)} → {setting_text(new)}")
-    if first_dealer != info["first_dealer"]:
-        lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
+            lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")
+    if first_dealer != info.first_dealer:
+        lines.append(f"first dealer: {after.players[info.first_dealer]} → {after.players[first_dealer]}")
     return lines
 
 
@@ -475,11 +481,11 @@ def setup(match_id: int):
         names = [(form[f].data or "").strip() for f in form.player_fields]
         settings = read_settings(form)
         raw_dealer = hand_forms.whole(form.first_dealer.data or "")
-        first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info["first_dealer"]
+        first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info.first_dealer
         for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
             problems["general"] += form[fname].errors
-        candidate = Match(game=info["game"], players=names, settings=settings, first_dealer=first_dealer,
-                          hands=info["match"].hands)
+        candidate = Match(game=info.game, players=names, settings=settings, first_dealer=first_dealer,
+                          hands=info.match.hands)
         before = page.replayed(info)
         after = None
         if not problems["general"]:
@@ -508,7 +514,7 @@ def setup(match_id: int):
                         flash("Saved.")
                     else:
                         old, new = written.result
-                        page.remember(match_id, info["version"] + 1, new)
+                        page.remember(match_id, info.version + 1, new)
                         moved = _totals_change(old, new)
                         flash("Saved: " + "; ".join(changes) + "." + (
                             " Scored again from the first hand: " + "; ".join(moved) + "." if moved
@@ -516,7 +522,7 @@ def setup(match_id: int):
                     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
                 def on_stale(stale: store.StaleVersion) -> None:
-                    problems["general"] += access.stale_message(match_id, stale.expected, info["players"],
+                    problems["general"] += access.stale_message(match_id, stale.expected, info.players,
                                                                 "Your change")
                     form.version.data = str(stale.current)
                     form.confirm.data = ""
@@ -542,9 +548,9 @@ def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def form_for_words(info: dict):
+def form_for_words(info: MatchRecord):
     """A hand form of the match, only for naming its fields in messages."""
-    return hand_forms.make_form(info["game"], info["players"], info["settings"], None)
+    return hand_forms.make_form(info.game, page.hand_context(info).dealing(None))
 
 
 # --- deleting a match, and bringing it back -------------------------------------------------
@@ -561,16 +567,16 @@ class RestoreMatchForm(FlaskForm):
 @access.scorer_required
 def delete(match_id: int):
     info = page.load(match_id)
-    form = DeleteMatchForm(data={"version": str(info["version"])}) if request.method == "GET" else DeleteMatchForm()
+    form = DeleteMatchForm(data={"version": str(info.version)}) if request.method == "GET" else DeleteMatchForm()
     problems: list[str] = []
     if request.method == "POST" and form.validate():
         def on_saved(_: page.Written):
-            flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
+            flash(f"Deleted {view.game_title(info.game)} with {', '.join(info.players)}. "
                   f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
             return redirect(url_for("matches.index", _anchor="deleted"), 303)
 
         def on_stale(stale: store.StaleVersion) -> None:
-            problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Nothing was deleted; "
+            problems.extend(access.stale_message(match_id, stale.expected, info.players, "Nothing was deleted; "
                                                  "the match")[:-1] + ["Check the scoreboard, then delete again if "
                                                                       "you still want to."])
             form.version.data = str(stale.current)

@@ -15,11 +15,12 @@ from werkzeug.http import quote_etag
 
 from .. import store
 from ..engine import Match, MatchError, MatchResult, keep_dealers, later_dealers, replay
+from ..store import MatchRecord
 from . import access, hand_forms, view
 from .db import get_db
 
 if TYPE_CHECKING:
-    from ..games.base import Seating
+    from ..games.base import HandContext, Seating
 
 POLL_SECONDS = 3
 
@@ -36,18 +37,18 @@ def _key(match_id: int, version: int) -> tuple:
     return (current_app.config.get("DATABASE"), match_id, version)
 
 
-def replayed(info: dict) -> MatchResult:
+def replayed(info: MatchRecord) -> MatchResult:
     """The stored match's result, replayed once per request: the scoreboard, the
     table guide and the hand form all need it. Keyed by version, which every write
     bumps, so a request that saved sees the new match."""
     memo = g.setdefault("replayed", {})
-    key = _key(info["id"], info["version"])
+    key = _key(info.id, info.version)
     if key not in memo:
         with _RECENT_LOCK:
             recent = _RECENT.get(key)
-        memo[key] = recent if recent is not None and len(recent.hands) == len(info["match"].hands) \
-            else replay(info["match"])
-        remember(info["id"], info["version"], memo[key])
+        memo[key] = recent if recent is not None and len(recent.hands) == len(info.match.hands) \
+            else replay(info.match)
+        remember(info.id, info.version, memo[key])
     return memo[key]
 
 
@@ -63,19 +64,19 @@ def remember(match_id: int, version: int, result: MatchResult) -> None:
             _RECENT.popitem(last=False)
 
 
-def load(match_id: int) -> dict:
+def load(match_id: int) -> MatchRecord:
     """The match row and Match, or a 404 page: also when this device holds no grant for
     it, whether the id came in the URL, the query or a form. Every view reads a match
     through here, so no route can show a match to a device that may not see it."""
     if not access.can_read(match_id):
         abort(404)  # the same answer as for a match that does not exist
     try:
-        return store.get_info(get_db(), match_id)
+        return store.get_record(get_db(), match_id)
     except store.NotFound:
         abort(404)
 
 
-def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None,
+def scoreboard_context(match_id: int, info: MatchRecord | None = None, hand_form=None, changed=None, notice=None,
                        rows_from: int = 1):
     """The whole match page: scoreboard plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
@@ -87,8 +88,7 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
-                                         version=info["version"])
+        hand_form = hand_forms.make_form(info.game, result.next_context(), version=info.version)
         hand_form.number = len(result.hands) + 1
         hand_form.dealer_name = result.players[result.next_dealer or 0]  # not finished: someone deals
     return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
@@ -130,12 +130,12 @@ def board_etag(version: int) -> str:
     return quote_etag(f"v{version}", weak=True)
 
 
-def live_context(info: dict, scorer: bool = False) -> dict:
+def live_context(info: MatchRecord, scorer: bool = False) -> dict:
     """Where a match page polls and what it shows now: a watcher's the shared read-only
     board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
-    updated = info.get("updated_at") or ""
-    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info["id"])
-    return {"url": url, "etag": board_etag(info["version"]),
+    updated = info.updated_at or ""
+    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info.id)
+    return {"url": url, "etag": board_etag(info.version),
             "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
             "seconds": POLL_SECONDS}
 
@@ -168,13 +168,13 @@ def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[st
     return lines
 
 
-def dealer_offer(info: dict, number: int, hand: dict, plain_ok: bool) -> dict | None:
+def dealer_offer(info: MatchRecord, number: int, hand: dict, plain_ok: bool) -> dict | None:
     """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
     game whose deal follows the scores): the hands that would come round to someone
     else, whether the correction can be saved as it is (``plain_ok``), and whether it
     can be saved with those hands kept as recorded, marked as dealt out of turn
     (``keep_ok``). None when no later dealer changes."""
-    match = info["match"]
+    match = info.match
     marks = later_dealers(match, number, hand)
     if not marks:
         return None
@@ -185,7 +185,7 @@ def dealer_offer(info: dict, number: int, hand: dict, plain_ok: bool) -> dict | 
         keep_ok = True
     except MatchError:
         keep_ok = False
-    players = info["players"]
+    players = info.players
     return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
                       for m in marks], "plain_ok": plain_ok, "keep_ok": keep_ok}
 
@@ -214,12 +214,23 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
-def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
+def hand_context(info: MatchRecord) -> HandContext:
+    """Where the game stands for the hand about to be played, from the request's replay;
+    for a match that cannot be replayed, its first hand with the dealer unknown."""
+    from ..games import GAMES
+    from ..games.base import Table
+
+    try:
+        return replayed(info).next_context()
+    except MatchError:
+        return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
+
+
+def hand_seating(info: MatchRecord, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
     replayed. The seat picture, the table guide and the referee all start from it."""
     from ..games import GAMES
-    from ..games.base import Table
 
     try:
         result = replayed(info)
@@ -230,10 +241,10 @@ def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), dealer, hand)
+    return GAMES[info.game].seating(result.next_context().dealing(dealer), hand)
 
 
-def table_order(info: dict, hand: dict | None = None) -> str | None:
+def table_order(info: MatchRecord, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at)."""
@@ -248,19 +259,19 @@ def table_order(info: dict, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 
 
-def referee_url(info: dict, hand: dict | None = None) -> str:
+def referee_url(info: MatchRecord, hand: dict | None = None) -> str:
     """The referee for the hand being played in a match, set from what its form holds so
     far (``hand``: the fields typed; none: nothing known yet)."""
     from ..games import GAMES
 
-    game = GAMES[info["game"]]
-    params: dict = {"match": info["id"]}
+    game = GAMES[info.game]
+    params: dict = {"match": info.id}
     order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
-        ctx = game.referee_context(hand, len(info["players"]), info["settings"])
-        known = referee_params(info["game"], ctx, True)
+        ctx = game.referee_context(hand, hand_context(info))
+        known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})
-    return url_for("referee.trick", game=info["game"], **params)
+    return url_for("referee.trick", game=info.game, **params)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from flask import Blueprint, abort
 
 from ..games import GAMES
+from ..store import MatchRecord
 from . import page, partials, view
 
 bp = Blueprint("rules", __name__)
 
 
-def _context(game_key: str, settings: dict, info: dict | None) -> dict:
+def _context(game_key: str, settings: dict, info: MatchRecord | None) -> dict:
     game = GAMES[game_key]
     extra = game.rules_context(settings)
     return {"game": game, "key": game_key, "s": settings, "shown": view.settings_shown(game_key, settings),
@@ -30,6 +31,6 @@ def rules(game: str):
 def match_rules(match_id: int):
 
     info = page.load(match_id)
-    settings = GAMES[info["game"]].defaults()
-    settings.update(info["settings"])
-    return partials.render_page_or_partial("rules.html", **_context(info["game"], settings, info))
+    settings = GAMES[info.game].defaults()
+    settings.update(info.settings)
+    return partials.render_page_or_partial("rules.html", **_context(info.game, settings, info))

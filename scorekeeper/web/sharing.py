@@ -47,6 +47,7 @@ from wtforms import RadioField
 
 from .. import store
 from ..engine import MatchError
+from ..store import MatchRecord
 from . import access, page, partials
 from .db import get_db
 
@@ -79,17 +80,17 @@ def qr_svg(url: str, title: str) -> Markup:
     return Markup(out.getvalue().decode())
 
 
-def share_links(info: dict) -> dict:
+def share_links(info: MatchRecord) -> dict:
     """What the Share section shows: the watcher link always, the scorer
     link only to a device that may score."""
     base = base_url()
-    watcher = base + url_for("sharing.watcher_link", token=info["watcher_token"])
+    watcher = base + url_for("sharing.watcher_link", token=info.watcher_token)
     out = {"watcher_url": watcher, "watcher_qr": qr_svg(watcher, "Watcher link QR code"),
            "scorer_url": None, "scorer_qr": None,
            # no LAN address known: these links only work on this computer
            "loopback": urlsplit(base).hostname in _LOOPBACK, "host": urlsplit(base).hostname}
     if access.can_score(info):
-        scorer = base + url_for("sharing.scorer_link", token=info["scorer_token"])
+        scorer = base + url_for("sharing.scorer_link", token=info.scorer_token)
         out["scorer_url"] = scorer
         out["scorer_qr"] = qr_svg(scorer, "Scorer link QR code")
     return out
@@ -240,9 +241,9 @@ def _polled(match_id: int, template: str, make_context):
             g.watching = True
             context = make_context(match_id)
             html = render_template(template, **context)
-            if context["info"]["version"] == version:  # not changed between the two reads
+            if context["info"].version == version:  # not changed between the two reads
                 cache.put((match_id, version, template), html)
-            version = context["info"]["version"]
+            version = context["info"].version
         response = make_response(html)
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
@@ -279,13 +280,13 @@ def live(match_id: int):
         mine = store.saved_request(get_db(), match_id, key) if key else None
         if mine and since is not None and mine["version"] <= since:
             mine = None  # saved before the page was drawn: the page knew
-        lines = access.describe_changes(match_id, since, info["players"], typing=False, mine=key)
+        lines = access.describe_changes(match_id, since, info.players, typing=False, mine=key)
         if mine and mine["action"] == "save":
             lines.insert(0, page.saved_notice(page.replayed(info), mine["hand"]))
         context = page.scoreboard_context(match_id, info=info, notice=" ".join(lines) or None)
         context.update(saved_key=key if mine else None, checked_key=key, quiet=not mine)
         response = make_response(render_template("partial/match.html", **context))
-        version = info["version"]
+        version = info.version
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -21,6 +21,7 @@ from .. import store
 from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.cards import SUIT_SIGNS
+from ..store import MatchRecord
 from . import access, hand_forms, page, partials
 from .db import get_db
 
@@ -46,12 +47,12 @@ def _lines(error: MatchError) -> list[str]:
     return [p.message for p in error.header] + found or list(error.problems)
 
 
-def _hand_number(info: dict, raw: str | None) -> int | None:
+def _hand_number(info: MatchRecord, raw: str | None) -> int | None:
     """The recorded hand being corrected (``?hand=N``), or None for the next hand."""
     if not raw:
         return None
     number = hand_forms.whole(raw)
-    if number is None or not 1 <= number <= len(info["match"].hands):
+    if number is None or not 1 <= number <= len(info.match.hands):
         abort(404)
     return number
 
@@ -61,10 +62,10 @@ def _hand_number(info: dict, raw: str | None) -> int | None:
 def tally(match_id: int):
 
     info = page.load(match_id)
-    match = info["match"]
+    match = info.match
     result = page.replayed(info)
     players = result.players
-    described = GAMES[info["game"]].trick_tally(result.settings, len(players))
+    described = GAMES[info.game].trick_tally(result.settings, len(players))
     if described is None:
         abort(404)
     tricks = described.tricks
@@ -82,7 +83,7 @@ def tally(match_id: int):
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
         trump = source.get("trump") or None
-    version = source.get("version") or str(info["version"])
+    version = source.get("version") or str(info.version)
     problems: list[str] = []
     tapped = False  # a tap, undo or clear: the new state goes into the address
     if request.method == "POST" and form.validate():
@@ -125,7 +126,7 @@ def tally(match_id: int):
             def on_stale(_: store.StaleVersion) -> None:
                 nonlocal version
                 problems.append(STALE)
-                version = str(page.load(match_id)["version"])
+                version = str(page.load(match_id).version)
 
             if number is None:
                 def write():
@@ -190,10 +191,10 @@ def state_url(match_id: int, winners: list[int], trump: str | None, version: str
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
-def _context(info, result, described, winners, trump, version, problems, form, number=None) -> dict:
+def _context(info: MatchRecord, result, described, winners, trump, version, problems, form, number=None) -> dict:
     players = result.players
     tricks = described.tricks
-    match = info["match"]
+    match = info.match
     points, other = described.count(winners)
     history = [{"number": n, "name": players[seat], "seat": seat, "scoring": described.is_scoring(n)}
                for n, seat in enumerate(winners, start=1)]
@@ -222,7 +223,7 @@ def _context(info, result, described, winners, trump, version, problems, form, n
                 problems = []  # the offer says why, and how to save
     next_number = len(winners) + 1
     return {
-        "info": info, "match_id": info["id"], "form": form, "players": players, "winners": winners,
+        "info": info, "match_id": info.id, "form": form, "players": players, "winners": winners,
         "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
         "history": history, "done": done, "preview": preview, "problems": problems, "version": version,
         "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),

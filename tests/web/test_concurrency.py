@@ -180,4 +180,4 @@ def test_date_and_note_based_on_an_old_version_are_refused(app, client):
     assert refused.status_code == 422
     assert "Hand 1 was saved on another phone" in text(refused) and "Bob's note" in text(refused)
     with app.app_context():
-        assert store.get_info(get_db(), match_id)["note"] is None
+        assert store.get_record(get_db(), match_id).note is None

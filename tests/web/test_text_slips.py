@@ -8,6 +8,7 @@ from __future__ import annotations
 import html as html_lib
 import random
 import re
+from collections.abc import Callable
 
 import pytest
 from games.linecheck import random_settings
@@ -41,17 +42,17 @@ def test_the_slip_finder_finds_each_slip():
     assert not slips("21 points, 11 tricks, 1 trick, 1–5, 5 - 5 = 0, 0.5, Ann 1, Bob 1, -1 points")
 
 
-def random_play(key: str, rng: random.Random, settings: dict) -> tuple[Match, list]:
+def random_play(key: str, rng: random.Random, settings_of: Callable[[int], dict]) -> tuple[Match, list]:
     """A random match, some hands dealt out of turn, and the replay after each hand."""
     game = GAMES[key]
     seats = rng.randint(game.min_players, game.max_players)
-    match = Match(key, NAMES[:seats], dict(settings), rng.randrange(seats))
+    match = Match(key, NAMES[:seats], settings_of(seats), rng.randrange(seats))
     result, results = replay(match), []
     for _ in range(30):
         if result.next_dealer is None:
             break
         dealer = rng.randrange(seats) if rng.random() < 0.15 else result.next_dealer
-        hand = game.random_hand(seats, dealer, rng)
+        hand = game.random_hand(result.next_context().dealing(dealer), rng)
         if dealer != result.next_dealer:
             hand["dealer"] = dealer
         match.hands.append(hand)
@@ -69,17 +70,26 @@ def test_no_slips_in_what_a_game_says(key):
     game, rng = GAMES[key], random.Random(f"slips {key}")
     found: list[str] = []
     said = 0
-    # 80 matches under 10 combinations of settings: the words follow the play; what some
-    # settings cost to work out once (Third Hand's most in one hand) is paid 10 times, not 80
-    variants = [random_settings(key, rng) for _ in range(10)]
-    for i in range(80):
-        match, results = random_play(key, rng, variants[i % len(variants)])
+    # 80 matches under at most 10 combinations of settings per number of players: the words
+    # follow the play; what some settings cost to work out once (Third Hand's most in one
+    # hand) is paid 10 times, not 80
+    pools: dict[int, list[dict]] = {}
+
+    def settings_of(seats: int) -> dict:
+        pool = pools.setdefault(seats, [])
+        if len(pool) < 10:
+            pool.append(random_settings(key, rng, seats))
+            return dict(pool[-1])
+        return dict(rng.choice(pool))
+
+    for _ in range(80):
+        match, results = random_play(key, rng, settings_of)
         for number, result in enumerate(results, start=1):
             hand = result.hands[-1]
             texts = [*hand.explanation, hand.ending or "", view.next_why(Match(
                 match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
                 web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
-                " · ".join(game.hand_summary(match.hands[number - 1], result.players, hand.extra, hand.dealer)),
+                " · ".join(game.hand_summary(match.hands[number - 1], result.context(number), hand.extra)),
                 " · ".join(view.progress(key, result.settings, result)["lines"])]
             if not result.finished:  # the "What each player needs" panel
                 panel = view.needs(key, result)
@@ -89,7 +99,7 @@ def test_no_slips_in_what_a_game_says(key):
                 said += 1
         table = Table(tuple(match.players), replay(Match(key, match.players, match.settings)).settings)
         for dealer in range(table.seats):
-            for text in game.table_guide(table, dealer):
+            for text in game.table_guide(game.first_context(table, dealer)):
                 found += slips(text)
         for text in game.sheet_rules(table.settings, table.seats):
             found += slips(text)
