@@ -43,7 +43,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def suit_name(suit) -> str:
+def suit_name(suit: object) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
     return base.suit_name(suit)
 
