@@ -58,7 +58,6 @@ def test_the_history_shows_the_engines_standing_without_replaying(app, client, m
     record(client, match_id, trump="moons", mode="low", bid=3, tricks_0=3, tricks_1=2, tricks_2=6)
     board = totals(client.get(f"/matches/{match_id}").get_data(as_text=True))
     monkeypatch.setattr(engine, "replay", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
-    monkeypatch.setattr(store, "replay", engine.replay)
     leader = max(board, key=board.get)
     assert f"Ann, Bob, Cy Leader: {leader} ({board[leader]}) · 2 hands" in history(client)
 
@@ -76,7 +75,7 @@ def test_the_summary_follows_every_save_edit_and_undo(app, client):
     for hand in (WHEEL, dict(WHEEL, bid=6), dict(WHEEL, bid=7)):
         record(client, match_id, **hand)
     with app.app_context():
-        result = engine.replay(store.get_match(get_db(), match_id))
+        result = engine.replay(store.get_record(get_db(), match_id).match)
     assert result.finished
     winners = ", ".join(result.players[s] for s in result.winners)
     words = history(client)

@@ -124,7 +124,7 @@ def _count_folds(monkeypatch) -> list[int]:
     def counting(match: Match, resume=None):
         folded.append(len(match.hands) - (len(resume.hands) if resume else 0))
         return real(match, resume=resume)
-    for module in (store, hands_view, page):
+    for module in (store.matches, store.derived, hands_view, page):
         monkeypatch.setattr(module, "replay", counting)
     return folded
 
