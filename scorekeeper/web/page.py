@@ -110,7 +110,8 @@ def answer_write(write: Callable[[], Any], *, saved: Callable[[Written], Any],
                  stale: Callable[[store.StaleVersion], Any], refused: Callable[[MatchError], Any]) -> Any:
     """Run one store write and answer by how it went, the same way on every page:
     ``saved`` (now, or already), ``stale`` (another phone changed the match since the
-    form was opened), ``refused`` (the engine would not score the match). A match gone
+    form was opened), ``refused`` (the engine would not score the match, or the match holds the most
+    the store keeps). A match gone
     meanwhile is a 404. Each answer may be None: the view then shows its form again."""
     try:
         result = write()
@@ -122,6 +123,8 @@ def answer_write(write: Callable[[], Any], *, saved: Callable[[Written], Any],
         return stale(error)
     except MatchError as error:
         return refused(error)
+    except store.LimitReached as full:  # nothing more fits: told like a refusal, in the form
+        return refused(MatchError(full.problems))
     return saved(Written(result=result))
 
 

@@ -48,7 +48,6 @@ from markupsafe import Markup
 from wtforms import RadioField
 
 from .. import store
-from ..engine import MatchError
 from ..store import MatchRecord
 from . import access, page, partials
 from .db import get_db
@@ -159,8 +158,8 @@ def renew(match_id: int) -> ResponseReturnValue:
         pass  # a double tap: the link was renewed once
     except store.NotFound:
         abort(404)
-    except MatchError as error:  # the match's log is full
-        flash(" ".join(error.problems))
+    except store.LimitReached as full:  # the match's log is full
+        flash(" ".join(full.problems))
         return redirect(url_for("matches.show", match_id=match_id), 303)
     else:
         flash(RENEWED[form.kind.data].format(ended=_ended(ended)))
