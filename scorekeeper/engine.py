@@ -282,7 +282,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
-        assert dealer is not None  # known whenever no problem was found so far
+        if dealer is None:  # only once the match ended, and a hand after the end is a problem (above)
+            raise RuntimeError(f"hand {number}: no one deals it, yet no problem was found")
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         dealt[dealer] += 1
         scored = game.score_hand(hand, table, dealer, state)
