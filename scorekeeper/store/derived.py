@@ -19,7 +19,6 @@ from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
 from ..games import GAMES
-from ..games.base import Table
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -45,13 +44,12 @@ def summary_values(result: MatchResult) -> dict[str, Any]:
 def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> list[list[tuple[int, str, Any]]]:
     """Per seat, the facts of hands ``start``+1 on (1-based numbers): (hand number, key, value)."""
     game = GAMES[result.game]
-    table = Table(tuple(result.players), result.settings)
     found: list[list[tuple[int, str, Any]]] = [[] for _ in result.players]
     before: dict[str, Any] = result.hands[start - 1].extra if start > 0 else {}
     scored: HandResult
     for hand, scored in zip(hands[start:], result.hands[start:]):
-        for seat, facts in enumerate(game.hand_facts(hand, table, scored.dealer, scored.scores, scored.extra,
-                                                     before)):
+        for seat, facts in enumerate(game.hand_facts(hand, result.context(scored.number), scored.scores,
+                                                     scored.extra, before)):
             found[seat].extend((scored.number, key, value) for key, value in facts.items())
         before = scored.extra
     return found

@@ -139,7 +139,7 @@ def _carry_session_grants() -> None:
             grant(int(key), score=True, how="scored before")
 
 
-def guard():
+def guard() -> tuple[str, int] | tuple[str, int, dict[str, str]] | None:
     """before_request: any view with a match id in its URL needs this device's grant for
     that match (404 without, like a match that does not exist); a view marked
     ``scorer_required`` needs the scorer grant (403 to a watcher)."""
@@ -174,7 +174,7 @@ def posted_request_key() -> str | None:
     return raw if isinstance(raw, str) and _KEY.match(raw) else None
 
 
-def posted_version(raw) -> int | None:
+def posted_version(raw: object) -> int | None:
     """The match version a form was based on (None if the form has none)."""
     if raw in (None, ""):
         return None

@@ -16,7 +16,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ..games import GAMES, words
-from ..games.base import FieldGroup, Problem
+from ..games.base import FieldGroup, HandContext, Problem
 from . import point_counter
 
 # What is still blank on a form: (hand field, seat), the seat None for a single field.
@@ -87,11 +87,12 @@ class Group:
     adds_up_with: tuple[str, ...] = ()
 
 
-def build(game: str, players: list[str], settings: dict, dealer: int | None):
-    """The form class and its groups for one match, from the game's description."""
+def build(game: str, ctx: HandContext):
+    """The form class and its groups for the hand ``ctx`` places, from the game's description."""
+    players = list(ctx.players)
     attrs: dict = {"version": HiddenField()}
     groups: list[Group] = []
-    for described in GAMES[game].hand_form(players, settings, dealer):
+    for described in GAMES[game].hand_form(ctx):
         if described.kind == "counts":  # the game's card counter
             counter = GAMES[game].card_counter()
             if counter is None:  # the game's description is wrong, not the input
@@ -159,10 +160,11 @@ def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
     return group
 
 
-def make_form(game: str, players: list[str], settings: dict, dealer: int | None,
+def make_form(game: str, ctx: HandContext,
               formdata=None, hand: dict | None = None, version: int | None = None, meta=None):
     """A RecordHandForm bound to the posted data, or pre-filled from ``hand``."""
-    form_class, groups = build(game, players, settings, dealer)
+    form_class, groups = build(game, ctx)
+    players = list(ctx.players)
     kwargs = {}
     if hand is not None:
         kwargs = hand_to_data(groups, hand)

@@ -83,7 +83,7 @@ def check_candidate(info: MatchRecord, form, number: int, final: bool = False) -
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(match.game, hand, result.players, scored.extra, scored.dealer),
+        "summary": view.hand_summary(match.game, hand, result.context(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -109,8 +109,7 @@ def _hand_form(info: MatchRecord, number: int, formdata=None, hand=None):
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
-    form = hand_forms.make_form(match.game, result.players, result.settings,
-                                dealer if isinstance(dealer, int) else None,
+    form = hand_forms.make_form(match.game, result.next_context().dealing(dealer if isinstance(dealer, int) else None),
                                 formdata=formdata, hand=hand, version=info.version)
     form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     form.number = number
@@ -344,7 +343,7 @@ def undo(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id), 303)
     result = page.replayed(info)
     last = result.hands[-1]
-    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
+    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
     if request.method == "POST":
         from flask_wtf import FlaskForm
         form = FlaskForm()
@@ -375,15 +374,18 @@ def log(match_id: int):
     info = page.load(match_id)
     entries = store.audit_log(get_db(), match_id)
     players = info.players
+    # a logged hand's place in the match may have changed since: only the table is known
+    unplaced = page.hand_context(info).table
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info.game, hand, players)
+            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
+                                                         GAMES[info.game].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    labels = {s.name: s.label for s in GAMES[info.game].settings}
+    known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
-                                           setting_labels=labels)
+                                           game_settings=known)
 
 
 @bp.get("/hands/<int:number>/why")
@@ -394,7 +396,7 @@ def why(match_id: int, number: int):
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info.game, info.match.hands[number - 1],
-                                                                 result.players, hand.extra, hand.dealer),
+                                                                 result.context(number), hand.extra),
                                        match_id=match_id)
 
 

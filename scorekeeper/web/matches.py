@@ -20,7 +20,6 @@ from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
 from ..store import MatchRecord
 from . import access, hand_forms, page, partials, security, view
-from .changes import setting_text
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -39,8 +38,11 @@ class EditDetailsForm(FlaskForm):
                                              "placeholder": "Where, what was at stake…"})
 
 
-def _choice_label(value) -> str:
-    return str(value).replace("_", " ")
+def _form_value(value: Any) -> str:
+    """A setting's value as its field holds it in the browser (a ticked box: "y")."""
+    if isinstance(value, bool):
+        return "y" if value else ""
+    return str(value)
 
 
 def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
@@ -49,8 +51,11 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
     attrs, shown = {}, []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
-                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
+        item: dict[str, Any] = {"name": s.name, "label": s.label, "help": s.help, "kind": s.kind,
+                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else "",
+                # offered only while another setting has a given value (the form hides it otherwise)
+                "applies_when": None if s.applies_when is None else
+                {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])}}
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
             attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
@@ -71,7 +76,7 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
                                                        render_kw=render)
         elif s.kind == "choice":
             attrs[fname] = SelectField(item["label"], default=s.default,
-                                       choices=[(c, _choice_label(c)) for c in s.choices])
+                                       choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
             attrs[fname] = BooleanField(item["label"], default=bool(s.default))
         elif s.kind == "table":
@@ -444,7 +449,7 @@ def _setup_changes(info: MatchRecord, before, after, first_dealer: int) -> list[
     for s in GAMES[info.game].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
-            lines.append(f"{s.label}: {setting_text(old)} → {setting_text(new)}")
+            lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")
     if first_dealer != info.first_dealer:
         lines.append(f"first dealer: {after.players[info.first_dealer]} → {after.players[first_dealer]}")
     return lines
@@ -545,7 +550,7 @@ def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
 
 def form_for_words(info: MatchRecord):
     """A hand form of the match, only for naming its fields in messages."""
-    return hand_forms.make_form(info.game, info.players, info.settings, None)
+    return hand_forms.make_form(info.game, page.hand_context(info).dealing(None))
 
 
 # --- deleting a match, and bringing it back -------------------------------------------------

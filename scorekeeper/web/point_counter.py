@@ -4,15 +4,21 @@ into points and says what is impossible. Hooked into ``hand_forms`` in two place
 ``add_fields`` (building the form) and ``apply`` (reading it)."""
 from __future__ import annotations
 
-from ..games.base import CardCounter
+from collections.abc import Callable
+from typing import Any
+
+from flask_wtf import FlaskForm
+
+from ..games.base import CardCounter, FieldGroup
 
 
 def field_name(seat: int, kind: str) -> str:
     return f"count_{seat}_{kind}"
 
 
-def add_fields(attrs: dict, groups: list, players: list[str], group_class, number_field, described,
-               counter: CardCounter, hidden_field) -> None:
+def add_fields(attrs: dict[str, Any], groups: list[Any], players: list[str], group_class: Callable[..., Any],
+               number_field: Callable[..., Any], described: FieldGroup, counter: CardCounter,
+               hidden_field: Callable[..., Any]) -> None:
     """The counter's count inputs per player, in the group the game described."""
     names = []
     for seat in described.seats:
@@ -28,14 +34,14 @@ def add_fields(attrs: dict, groups: list, players: list[str], group_class, numbe
                               optional=True, hint=described.hint, in_details=described.in_details))
 
 
-def _counts(form, seat: int, counter: CardCounter) -> dict | None:
+def _counts(form: FlaskForm, seat: int, counter: CardCounter) -> dict | None:
     values = {kind: form[field_name(seat, kind)].data for kind, _, _ in counter.kinds}
     if all(v is None for v in values.values()):
         return None
     return {k: (0 if v is None else v) for k, v in values.items()}
 
 
-def apply(form, hand: dict, missing: list) -> None:
+def apply(form: FlaskForm, hand: dict, missing: list) -> None:
     """Replace a player's blank points with the points of their counted cards; put
     what is impossible beside the count inputs (as field errors). Points typed by
     hand that disagree with the counted cards are refused, saying both numbers:

@@ -9,13 +9,19 @@ methods; this module only builds the card picker around them.
 """
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from flask import Blueprint, abort, make_response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import Table
 from ..store import MatchRecord
 from . import hand_forms, page, partials, seats
+
+# The referee's query: the request's arguments, or a copy with the lead moved on.
+Args: TypeAlias = MultiDict[str, str]
 
 bp = Blueprint("referee", __name__)
 
@@ -28,22 +34,22 @@ def defaults_from_match(game: str, info: MatchRecord | None) -> dict:
     the table's to say: the hand form sends what it holds, see ``page.referee_url``);
     outside a match, the game's defaults. Never the last recorded hand: it is over."""
     if not info:
-        return GAMES[game].referee_context({}, None, None)
-    return GAMES[game].referee_context({}, len(info.players), info.settings)
+        return GAMES[game].referee_context({}, None)
+    return GAMES[game].referee_context({}, page.hand_context(info))
 
 
-def read_context(game: str, info: MatchRecord | None, args) -> tuple[dict, list[str]]:
+def read_context(game: str, info: MatchRecord | None, args: Args) -> tuple[dict, list[str]]:
     """The context from the form, falling back to the match's defaults."""
     ctx = defaults_from_match(game, info)
     problems = GAMES[game].referee_read(ctx, args, in_match=bool(info))
     return ctx, problems
 
 
-def read_slots(args, count: int) -> list[str]:
+def read_slots(args: Args, count: int) -> list[str]:
     return [(args.get(f"c{i + 1}") or "").strip() for i in range(count)]
 
 
-def apply_action(args, slots: list[str]) -> list[str]:
+def apply_action(args: Args, slots: list[str]) -> list[str]:
     """A tap on a card fills the first empty slot (a full trick starts a new one);
     "undo" empties the last filled slot; "clear" starts again."""
     slots = list(slots)
@@ -75,7 +81,7 @@ def _match_info(game: str) -> MatchRecord | None:
     return info
 
 
-def play_order(info: MatchRecord | None, args, count: int) -> list[str] | None:
+def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | None:
     """Who plays the cards of a trick, in order, by name: the places of ``table=`` (or of the
     hand's seating) turned to start at ``lead=``; None outside a match, or when the places do
     not make a trick of ``count`` cards."""
@@ -97,12 +103,12 @@ def play_order(info: MatchRecord | None, args, count: int) -> list[str] | None:
 # --- routes ---------------------------------------------------------------------------
 
 @bp.get("/referee")
-def choose():
+def choose() -> ResponseReturnValue:
     return partials.render_page_or_partial("referee_index.html", games=GAMES)
 
 
 @bp.get("/referee/<game>")
-def trick(game: str):
+def trick(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         abort(404)
     info = _match_info(game)
@@ -143,7 +149,7 @@ def trick(game: str):
     return response
 
 
-def next_lead(game: str, info: MatchRecord | None, args, ctx: dict, slots: list[str]):
+def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
     """A card tapped after a whole trick starts the next one, which the last trick's winner
     leads: ``lead`` moves to that place (the arguments as given otherwise)."""
     if not (info and all(slots) and args.get("add")):
@@ -161,7 +167,7 @@ def next_lead(game: str, info: MatchRecord | None, args, ctx: dict, slots: list[
     return moved
 
 
-def canonical(info: MatchRecord | None, ctx: dict, game: str, slots: list[str], args=None) -> dict:
+def canonical(info: MatchRecord | None, ctx: dict, game: str, slots: list[str], args: Args | None = None) -> dict:
     params: dict = {}
     if info:
         params["match"] = info.id
@@ -212,7 +218,8 @@ def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: str) -> dict | 
             "asks": any(c.required for c in setup.choices)}
 
 
-def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str], result, problems, order=None, args=None) -> dict:
+def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str], result: dict | None,
+                 problems: list[str], order: list[str] | None = None, args: Args | None = None) -> dict:
     described = GAMES[game]
     decks = described.referee_decks(ctx)
     single_deck = decks == 1
@@ -234,7 +241,7 @@ def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str
         "slots": [{"name": f"c{i + 1}", "label": slot_label(order, i), "code": c,
                    "face": described.referee_face(c) if c else None,
                    "unknown": bool(c) and described.referee_face(c) is None,
-                   "winner": bool(result) and result["index"] == i} for i, c in enumerate(slots)],
+                   "winner": result is not None and result["index"] == i} for i, c in enumerate(slots)],
         "next_slot": next((next_prompt(order, i) for i, c in enumerate(slots) if not c), None),
         "any_played": any(slots),
         "complete": all(slots),
@@ -262,8 +269,7 @@ def table_guide_for(info: MatchRecord) -> dict | None:
     if result.next_dealer is None:
         return None
     game = GAMES[result.game]
-    table = Table(tuple(result.players), result.settings)
-    return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
+    return {"lines": game.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}

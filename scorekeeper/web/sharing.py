@@ -25,6 +25,7 @@ import functools
 import io
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from urllib.parse import urlsplit
 
 import segno
@@ -41,6 +42,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import RadioField
@@ -105,7 +107,7 @@ def _match_for(kind: str, token: str) -> int:
 
 
 @bp.get("/s/<token>")
-def scorer_link(token: str):
+def scorer_link(token: str) -> ResponseReturnValue:
     match_id = _match_for("scorer", token)
     access.grant(match_id, score=True, how="scorer link")
     flash("This phone can now record and correct hands in this match.")
@@ -115,7 +117,7 @@ def scorer_link(token: str):
 
 
 @bp.get("/w/<token>")
-def watcher_link(token: str):
+def watcher_link(token: str) -> ResponseReturnValue:
     match_id = _match_for("watcher", token)
     access.grant(match_id, how="watcher link")  # its pages (why, log, print) and live board open from now on
     g.watching = True
@@ -143,7 +145,7 @@ def _ended(count: int) -> str:
 
 @bp.post("/matches/<match_id:match_id>/links/renew")
 @access.scorer_required
-def renew(match_id: int):
+def renew(match_id: int) -> ResponseReturnValue:
     """End a scorer or watcher link (a phone was lost, a link went to the wrong
     group) and make a new one; this device keeps its own access."""
     form = RenewLinkForm()
@@ -176,14 +178,14 @@ class BoardCache:
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key):
+    def get(self, key: Hashable) -> str | None:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
         return None
 
-    def put(self, key, value: str) -> None:
+    def put(self, key: Hashable, value: str) -> None:
         with self._lock:
             if key in self._items:
                 self.bytes -= len(self._items[key])
@@ -195,13 +197,13 @@ class BoardCache:
 
 
 @bp.get("/matches/<match_id:match_id>/board")
-def board(match_id: int):
+def board(match_id: int) -> ResponseReturnValue:
     """The read-only scoreboard for polling: 304 when the version is unchanged."""
     return _polled(match_id, "partial/match.html", page.scoreboard_context)
 
 
 @bp.get("/matches/<match_id:match_id>/screen")
-def screen(match_id: int):
+def screen(match_id: int) -> ResponseReturnValue:
     """The big screen for the middle of the table (a tablet, a TV): the totals and places,
     who deals next, the last hand and the seat picture, large, updating by itself. Open to
     whoever may open the match (a watcher too); it changes nothing."""
@@ -210,7 +212,7 @@ def screen(match_id: int):
 
 
 @bp.get("/matches/<match_id:match_id>/screen/live")
-def screen_live(match_id: int):
+def screen_live(match_id: int) -> ResponseReturnValue:
     """The big screen's poll: 304 when the version is unchanged, as for the watcher's board."""
     return _polled(match_id, "partial/screen.html", screen_context)
 
@@ -223,7 +225,7 @@ def screen_context(match_id: int) -> dict:
     return context
 
 
-def _polled(match_id: int, template: str, make_context):
+def _polled(match_id: int, template: str, make_context: Callable[[int], dict]) -> ResponseReturnValue:
     """A page part that polls with the version it shows as its ETag: 304 after one
     primary-key SELECT when nothing changed, else rendered once per (match, version)
     and part, whoever asks (every watcher of a table gets the same)."""
@@ -259,7 +261,7 @@ def _etag_version() -> int | None:
 
 @bp.get("/matches/<match_id:match_id>/live")
 @access.scorer_required
-def live(match_id: int):
+def live(match_id: int) -> ResponseReturnValue:
     """A scorer's page polls here as a watcher's polls ``board``: 304 while the match is
     unchanged, else the scorer's page as it is now. What this phone was typing is kept on
     the phone (app.js puts it back into the new form); the notice says what changed:

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import MatchError, replay
 from scorekeeper.games import GAMES
-from scorekeeper.samples import ENDLESS, endless_match, random_hand
+from scorekeeper.samples import ENDLESS, endless_match
 from scorekeeper.store import derived
 
 Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]
@@ -56,13 +56,12 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
         move = rng.choice(["save", "save", "save", "edit", "undo"]) if hands else "save"
         try:
             if move == "save":
-                hand = random_hand(key, len(record.players), result.next_dealer or 0, rng)
+                hand = GAMES[key].random_hand(result.next_context(), rng)
                 store.add_hand(db, match_id, hand, expected_version=record.version,
                                known=result if step % 2 else None)
             elif move == "edit":
                 number = rng.randrange(1, len(hands) + 1)
-                dealer = result.hands[number - 1].dealer
-                hand = random_hand(key, len(record.players), dealer, rng)
+                hand = GAMES[key].random_hand(result.context(number), rng)
                 store.edit_hand(db, match_id, number, hand, expected_version=record.version,
                                 keep_dealers=rng.random() < 0.5)
             else:

@@ -195,5 +195,5 @@ def test_as_scorer_helper_is_for_store_made_matches(app, client):
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game="third_wheel", players=["A", "B", "C"]))
     assert record(client, match_id, **WHEEL).status_code == 404  # private: not even seen
-    as_scorer(app, match_id)
+    as_scorer(app, match_id, client)
     assert record(client, match_id, **WHEEL).status_code == 303
