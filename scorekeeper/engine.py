@@ -109,7 +109,8 @@ class MatchResult:
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
         found = self.hands[number - 1].context
-        assert found is not None  # every replayed hand has one
+        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+            raise ValueError(f"hand {number} of this result was not replayed: no context")
         return found
 
     def next_context(self) -> HandContext:
