@@ -95,7 +95,8 @@ def build(game: str, ctx: HandContext):
     for described in GAMES[game].hand_form(ctx):
         if described.kind == "counts":  # the game's card counter
             counter = GAMES[game].card_counter()
-            assert counter is not None  # a "counts" group comes only from a game with a card counter
+            if counter is None:  # the game's description is wrong, not the input
+                raise TypeError(f"{game}: a 'counts' group needs the game's card counter")
             point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter,
                                      HiddenField)
         else:
