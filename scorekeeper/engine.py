@@ -6,8 +6,10 @@ them computes a score of its own.
 from __future__ import annotations
 
 import functools
+import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,6 +250,40 @@ def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> li
     return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
+@dataclass
+class FoldCount:
+    """What ``replay`` scored while it was counted (``counting_folds``): how many
+    times it ran and how many hands it folded (a resumed replay folds only the
+    hands after the result it goes on from)."""
+
+    replays: int = 0
+    hands: int = 0
+
+
+_counting: list[FoldCount] = []
+_counting_lock = threading.Lock()
+
+
+@contextmanager
+def counting_folds() -> Iterator[FoldCount]:
+    """Count every replay made, on any thread, until the block ends: the public way
+    for a test or a bench to see what a request cost in replays, without patching."""
+    count = FoldCount()
+    with _counting_lock:
+        _counting.append(count)
+    try:
+        yield count
+    finally:
+        with _counting_lock:
+            _counting.remove(count)
+
+
+def _counted(hands: int) -> None:
+    for count in list(_counting):
+        count.replays += 1
+        count.hands += hands
+
+
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
     """Score every hand in order from the start (a pure fold). Raises MatchError
     listing every problem when any hand cannot be scored (with ``max_problems``, the
@@ -279,6 +315,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
             by_hand[number] = found
             problems += [f"hand {number}: {p.message}" for p in found]
             if max_problems is not None and len(problems) >= max_problems:
+                if _counting:
+                    _counted(number - start)
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
@@ -297,6 +335,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                                   scored.warnings, None if deal is None else deal.why, events))
         if deal is not None:
             dealer = deal.seat
+    if _counting:
+        _counted(len(match.hands) - start)
     if problems:
         raise MatchError(problems, by_hand)
     return MatchResult(
@@ -356,17 +396,28 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
     with (out of turn), so the later hands stay exactly as the table played them; and
     the marks made. Folds each hand once. Stops at the first hand that cannot be
     scored for another reason (the caller's replay will say why)."""
-    recorded = [h.dealer for h in replay(match).hands]
+    hands, marks, _ = dealers_kept(match, number, hand)
+    return hands, marks
+
+
+def dealers_kept(match: Match, number: int, hand: dict, *, recorded: list[int] | None = None,
+                 before: MatchResult | None = None) -> tuple[list[dict], list[DealerMark], MatchResult | None]:
+    """``keep_dealers``, and the result of the match with those hands (None when it
+    cannot be scored so). A caller that has them gives ``recorded``, the dealers of
+    the stored match's hands, and ``before``, the result of its first ``number - 1``
+    hands: then only the hands from ``number`` on are folded."""
+    if recorded is None:
+        recorded = [h.dealer for h in replay(match).hands]
     hands = [dict(h) for h in match.hands]
     hands[number - 1] = hand
     marks: list[DealerMark] = []
     try:
-        result = replay(_with_hands(match, hands[:number]))
+        result = replay(_with_hands(match, hands[:number]), resume=before)
     except MatchError:
-        return hands, marks
+        return hands, marks, None
     for index in range(number, len(hands)):
         if result.next_dealer is None:
-            break  # the game now ends earlier: no dealer can fix that
+            return hands, marks, None  # the game now ends earlier: no dealer can fix that
         later = hands[index]
         if isinstance(later, dict) and later.get("dealer") is None and result.next_dealer != recorded[index]:
             marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
@@ -374,8 +425,8 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
         try:
             result = replay(_with_hands(match, hands[:index + 1]), resume=result)
         except MatchError:
-            break
-    return hands, marks
+            return hands, marks, None
+    return hands, marks, result
 
 
 def _with_hands(match: Match, hands: list[dict]) -> Match:

@@ -3,11 +3,12 @@ each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_wtf import FlaskForm
 
 from .. import store
-from ..engine import Match, MatchError, replay
+from ..engine import MatchError
 from ..games import GAMES
-from . import access, hand_forms, page, partials, seats, view
+from . import access, hand_forms, page, partials, seats, view, writes
 from .chart import running_totals_svg
 from .db import get_db
 
@@ -15,11 +16,6 @@ bp = Blueprint("hands", __name__, url_prefix="/matches/<match_id:match_id>")
 
 STALE = ("This match changed since this form was opened (someone saved on another phone, or the form "
          "was sent twice). Your entry is still here: check the scoreboard, then save again.")
-
-
-def _with_hand(match: Match, hands: list[dict]) -> Match:
-    return Match(game=match.game, players=match.players, settings=match.settings,
-                 first_dealer=match.first_dealer, hands=hands, date=match.date, note=match.note)
 
 
 def typed_seating(info: dict, hand: dict) -> dict | None:
@@ -48,31 +44,12 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if errors:
         return out
-    match = info["match"]
-    hands = list(match.hands)
-    if number > len(hands):
-        hands.append(hand)
-    else:
-        hands[number - 1] = hand
-    # A new last hand only extends the stored match: score just that hand; a
-    # replacement goes on from the hands before it (replayed for the form's dealer).
-    resume = page.replayed(info) if number > len(match.hands) else getattr(form, "prefix", None)
     try:
-        result = replay(_with_hand(match, hands), resume=resume)
+        result = page.replay_of(info).with_hand(number, hand)
     except MatchError as error:
         if missing and not final:
             return out  # still typing: only say what is still to fill in
-        known = {g.name for g in form.groups}
-        # refused only for hands after this one (a correction changing their dealer)
-        out["later_only"] = not error.header and bool(error.hand_problems) and number not in error.hand_problems
-        for problem in error.hand_problems.get(number, []):
-            if missing and problem.is_blank:
-                continue  # said once, with every other blank, in "Still to fill in"
-            if problem.field is not None and problem.field in known:
-                errors.setdefault(problem.field, []).append(hand_forms.plain(form, problem, in_place=True))
-            else:
-                out["general"].append(hand_forms.plain(form, problem))
-        out["general"] += other_problems(form, error, number)
+        place_refusal(form, error, number, out)
         return out
     scored = result.hands[number - 1]
     out["preview"] = {
@@ -80,14 +57,31 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(match.game, hand, result.players, scored.extra, scored.dealer),
+        "summary": view.hand_summary(info["game"], hand, result.players, scored.extra, scored.dealer),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
         "winners": [result.players[s] for s in result.winners],
-        "edit": number <= len(match.hands),
+        "edit": number <= len(info["match"].hands),
     }
+    out["result"] = result
     return out
+
+
+def place_refusal(form, error: MatchError, number: int, out: dict) -> None:
+    """The engine's problems with hand ``number`` beside their fields, the others above the form."""
+    missing, errors = out["missing"], out["errors"]
+    known = {g.name for g in form.groups}
+    # refused only for hands after this one (a correction changing their dealer)
+    out["later_only"] = not error.header and bool(error.hand_problems) and number not in error.hand_problems
+    for problem in error.hand_problems.get(number, []):
+        if missing and problem.is_blank:
+            continue  # said once, with every other blank, in "Still to fill in"
+        if problem.field is not None and problem.field in known:
+            errors.setdefault(problem.field, []).append(hand_forms.plain(form, problem, in_place=True))
+        else:
+            out["general"].append(hand_forms.plain(form, problem))
+    out["general"] += other_problems(form, error, number)
 
 
 def other_problems(form, error: MatchError, number: int | None = None) -> list[str]:
@@ -102,7 +96,7 @@ def other_problems(form, error: MatchError, number: int | None = None) -> list[s
 def _hand_form(info: dict, number: int, formdata=None, hand=None):
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
     match = info["match"]
-    result = page.replayed(info) if number > len(match.hands) else replay(_with_hand(match, match.hands[:number - 1]))
+    result = page.replay_of(info).upto(number - 1)  # the hands before this one
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
@@ -111,7 +105,6 @@ def _hand_form(info: dict, number: int, formdata=None, hand=None):
                                 formdata=formdata, hand=hand, version=info["version"])
     form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     form.number = number
-    form.prefix = result  # the hands before this one, for the check to go on from
     return form
 
 
@@ -130,19 +123,19 @@ def preview(match_id: int):
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
-def _saved(match_id: int, number: int | None, after=None, saved: dict | None = None):
-    """The answer to a saved hand (also to the same form sent again). Given the
-    save's result ``after`` and ``saved``, the info of the match as that save
-    left it, an htmx answer carries only what the save changed; the page after
-    a redirect resumes from ``after`` too."""
-    if after is not None and saved is not None:
-        page.remember(match_id, saved["version"], after)
+def _saved(info: dict, number: int | None, saved: writes.Saved | None = None):
+    """The answer to a saved hand (also to the same form sent again). Given the save
+    (``saved``) and the replay of the version it made, an htmx answer carries only
+    what the save changed; the page after a redirect resumes from it too."""
+    match_id = info["id"]
+    after = saved.after if saved is not None else None
     notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     # the saved form's key: the draft app.js kept of it on the phone is done with
     key = access.posted_request_key()
     if partials.is_partial_request():
-        if saved is not None and number is not None and number > 1:
-            return _changed_only(match_id, saved, number, notice, key)
+        if saved is not None and saved.replayed is not None and number is not None and number > 1:
+            now = dict(info, version=saved.replayed.version, match=saved.replayed.match)
+            return _changed_only(match_id, now, number, notice, key)
         context = page.scoreboard_context(match_id, notice=notice)
         context["undo_offer"] = True
         return partials.render_page_or_partial("match.html", saved_key=key, **context)
@@ -162,10 +155,10 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str 
     return render_template("partial/saved.html", number=number, saved_key=key, **context), 200, {"HX-Reswap": "none"}
 
 
-def _stale_record(match_id: int, based_on: int | None):
+def _stale_record(info: dict, based_on: int | None):
     """Another phone changed the match since this form was opened: say what
     changed, keep the user's entry in a form for the next hand, save nothing."""
-    info = page.load(match_id)
+    match_id = info["id"]
     message = access.stale_message(match_id, based_on, info["players"])
     number = len(info["match"].hands) + 1
     form = None
@@ -188,38 +181,36 @@ def _stale_record(match_id: int, based_on: int | None):
 @access.scorer_required
 def record(match_id: int):
     info = page.load(match_id)
-    key = access.posted_request_key()
-    done = store.saved_request(get_db(), match_id, key) if key else None
-    if done:  # a double tap or a re-sent form: already saved, save nothing more
-        return _saved(match_id, done["hand"])
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(form.version.data)
-    if based_on is not None and based_on != info["version"]:
-        return _stale_record(match_id, based_on)
     check = check_candidate(info, form, number, final=True)
-    if check["preview"] is not None:
-        def on_saved(written: page.Written):
-            if written.again:
-                return _saved(match_id, written.hand)
-            saved = None if based_on is None else dict(
-                info, version=based_on + 1, match=_with_hand(info["match"], info["match"].hands + [check["hand"]]))
-            return _saved(match_id, number, written.result[1], saved)
+    outcome = writes.record_hand(get_db(), page.replay_of(info), check["hand"] if _ready(check) else None,
+                                 based_on=based_on, request_key=access.posted_request_key())
+    if isinstance(outcome, writes.Stale):
+        info = page.load(match_id)  # the match as the other phone left it
+    return page.answer(outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
+                       stale=lambda stale: _stale_record(info, stale.expected),
+                       refused=lambda refused: _refused_record(info, form, check, refused))
 
-        def on_refused(error: MatchError) -> None:  # the engine refused on the final check
-            check["general"] = other_problems(form, error)
 
-        answer = page.answer_write(
-            lambda: store.add_hand(get_db(), match_id, check["hand"], expected_version=based_on, request_key=key,
-                                   known=page.replayed(info)),
-            saved=on_saved, stale=lambda _: _stale_record(match_id, based_on), refused=on_refused)
-        if answer is not None:
-            return answer
-    if form is not None:
-        _apply_check(form, check)
-    context = page.scoreboard_context(match_id, info=info, hand_form=form)
-    if form is None:
-        context["notice"] = STALE
+def _ready(check: dict) -> bool:
+    """The hand form's check found nothing: the hand may be written."""
+    return check["preview"] is not None
+
+
+def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
+    return done if isinstance(done, writes.Saved) else None
+
+
+def _refused_record(info: dict, form, check: dict, refused: writes.Refused):
+    """The hand form again, with what is wrong beside each field."""
+    if refused.error is not None and _ready(check):  # the store's own final check refused it
+        check["general"] = other_problems(form, refused.error)
+    elif refused.error is None and refused.problems:
+        check["general"] = list(refused.problems)
+    _apply_check(form, check)
+    context = page.scoreboard_context(info["id"], info=info, hand_form=form)
     status = 200 if partials.is_partial_request() else 422
     return partials.render_page_or_partial("match.html", **context), status
 
@@ -247,12 +238,11 @@ def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
     whether the correction can be saved as it is, and whether it can be saved with
     those hands kept as recorded (marked as dealt out of turn). None when no later
     dealer changes or the hand itself still has problems."""
-    match = info["match"]
-    if number >= len(match.hands) or check["errors"] or check["missing"]:
+    if number >= len(info["match"].hands) or check["errors"] or check["missing"]:
         return None
     if check["preview"] is None and not check.get("later_only"):
         return None  # the hand's own problems come first
-    return page.dealer_offer(info, number, check["hand"], check["preview"] is not None)
+    return page.dealer_offer(info, number, check["hand"], check.get("result"))
 
 
 def _tally_of(info: dict):
@@ -285,50 +275,41 @@ def edit(match_id: int, number: int):
         form = _hand_form(info, number, hand=shown)
         form.problems, form.general = {}, []
         return _edit_page(info, form, number, original, as_counts=as_counts)
-    key = access.posted_request_key()
-    done = store.saved_request(get_db(), match_id, key) if key else None
-    if done:  # the same correction sent twice: it is saved once
-        flash(f"Hand {number} corrected.")
-        return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
     form = _hand_form(info, number, formdata=request.form)
-    based_on = access.posted_version(form.version.data)
-    if based_on is not None and based_on != info["version"]:
-        form.version.data = str(info["version"])
-        form.problems = {}
-        form.general = access.stale_message(match_id, based_on, info["players"], "Your correction")
-        return _edit_page(info, form, number, original, 409, as_counts)
     keep = request.form.get("keep_dealers") == "1"
     check = check_candidate(info, form, number, final=True)
     dealers = dealer_changes(info, number, check)
     if keep and dealers and dealers["keep_ok"] and check["preview"] is None:
         check["preview"], check["general"] = {"keep": True}, []  # refused only for the later dealers: kept
-    if check["preview"] is not None:
-        def on_saved(written: page.Written):
-            session["saved_key"] = key  # the correction's draft on the phone is done with
-            if written.again:
-                flash(f"Hand {number} corrected.")
-            else:
-                before, after = written.result
-                flash(page.correction_saved(match_id, number, before, after, based_on,
-                                            " as counts" if as_counts else ""))
-            return redirect(url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}"), 303)
+    outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check["hand"] if _ready(check) else None,
+                                  based_on=access.posted_version(form.version.data),
+                                  request_key=access.posted_request_key(), keep_dealers=keep)
 
-        def on_stale(_: store.StaleVersion) -> None:
-            check["general"] = access.stale_message(match_id, based_on, info["players"], "Your correction")
-            form.version.data = str(page.load(match_id)["version"])
+    def stale(stale: writes.Stale):
+        form.version.data = str(stale.current)
+        form.problems = {}
+        form.general = access.stale_message(match_id, stale.expected, info["players"], "Your correction")
+        return _edit_page(info, form, number, original, 409, as_counts)
 
-        def on_refused(error: MatchError) -> None:
-            check["general"] = other_problems(form, error)
+    def refused(refused: writes.Refused):
+        if refused.error is not None and _ready(check):
+            check["general"] = other_problems(form, refused.error)
+        _apply_check(form, check)
+        form.dealers = dealers
+        return _edit_page(info, form, number, original, 422, as_counts)
 
-        answer = page.answer_write(
-            lambda: store.edit_hand(get_db(), match_id, number, check["hand"], expected_version=based_on,
-                                    request_key=key, known=page.replayed(info), keep_dealers=keep),
-            saved=on_saved, stale=on_stale, refused=on_refused)
-        if answer is not None:
-            return answer
-    _apply_check(form, check)
-    form.dealers = dealers
-    return _edit_page(info, form, number, original, 422, as_counts)
+    return page.answer(outcome, saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
+                       stale=stale, refused=refused)
+
+
+def _corrected(info: dict, number: int, done: writes.Saved | writes.AlreadySaved, how: str = ""):
+    """After a correction: say what changed, on the scoreboard at the hand."""
+    session["saved_key"] = access.posted_request_key()  # the correction's draft on the phone is done with
+    if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
+        flash(page.correction_saved(info["id"], number, done.before, done.after, how))
+    else:
+        flash(f"Hand {number} corrected.")
+    return redirect(url_for("matches.show", match_id=info["id"], _anchor=f"hand-{number}"), 303)
 
 
 @bp.route("/undo", methods=["GET", "POST"])
@@ -341,30 +322,21 @@ def undo(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id), 303)
     result = page.replayed(info)
     last = result.hands[-1]
+    if request.method == "POST" and FlaskForm().validate():
+        based_on = access.posted_version(request.form.get("version"))
+        outcome = writes.undo_last(get_db(), page.replay_of(info), based_on=based_on,
+                                   request_key=access.posted_request_key())
+        flash(page.answer(
+            outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
+            stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
+                match_id, stale.expected, info["players"]) or ["the match changed on another phone."]),
+                "Check the scoreboard, then undo again if you still want to."]),
+            refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
+        return redirect(url_for("matches.show", match_id=match_id), 303)
     summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
-    if request.method == "POST":
-        from flask_wtf import FlaskForm
-        form = FlaskForm()
-        if form.validate():
-            key = access.posted_request_key()
-            based_on = access.posted_version(request.form.get("version"))
-            def on_saved(written: page.Written) -> None:
-                if not written.again and based_on is not None:
-                    page.remember(match_id, based_on + 1, written.result[1])
-                flash(f"Hand {written.hand or last.number} undone. It is kept in the match log.")
-
-            def on_stale(_: store.StaleVersion) -> None:
-                changed = access.describe_changes(match_id, based_on, info["players"])
-                flash(" ".join(["Nothing was undone:", *(changed or ["the match changed on another phone."]),
-                                "Check the scoreboard, then undo again if you still want to."]))
-
-            page.answer_write(
-                lambda: store.undo_last(get_db(), match_id, expected_version=based_on, request_key=key, known=result),
-                saved=on_saved, stale=on_stale, refused=lambda error: flash("Could not undo: " + "; ".join(error.problems)))
-            return redirect(url_for("matches.show", match_id=match_id), 303)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
-                                       dealer=result.players[last.dealer], players=result.players,
-                                       match_id=match_id)
+                                           dealer=result.players[last.dealer], players=result.players,
+                                           match_id=match_id)
 
 
 @bp.get("/log")

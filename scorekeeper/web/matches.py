@@ -18,7 +18,7 @@ from .. import store
 from ..engine import Match, MatchError, replay
 from ..games import GAMES, words
 from ..matchfile import NOTE_LIMIT
-from . import access, hand_forms, page, partials, security, view
+from . import access, hand_forms, page, partials, security, view, writes
 from .changes import setting_text
 from .db import get_db
 
@@ -313,15 +313,18 @@ def create_match():
         if not any(problems.values()):
             try:
                 replay(match)  # names and settings first: a form sent back with its messages is not a start
+            except MatchError as error:
+                place_problems(form, error, problems, seats)
+            else:
                 refused = security.refuse_new_match()
                 if refused:
                     return refused
                 # whoever starts a match scores it on this device
-                match_id = store.create_match(get_db(), match, device=access.device(create=True))
-            except MatchError as error:
-                place_problems(form, error, problems, seats)
-            else:
-                return redirect(url_for("matches.show", match_id=match_id), 303)
+                outcome = writes.start_match(get_db(), match, device=access.device(create=True))
+                if isinstance(outcome, writes.Saved):
+                    return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
+                if isinstance(outcome, writes.Refused) and outcome.error is not None:
+                    place_problems(form, outcome.error, problems, seats)
     else:
         _, problems, _ = read_start_form(form)
         if not problems.get("general"):
@@ -351,19 +354,16 @@ def details(match_id: int):
     problems: list[str] = []
     if request.method == "POST":
         if form.validate():
-            def on_saved(_: page.Written):
-                flash("Date and note saved.")
-                return redirect(url_for("matches.show", match_id=match_id), 303)
+            outcome = writes.change_details(get_db(), match_id, (form.date.data or "").strip() or None,
+                                            form.note.data, based_on=access.posted_version(form.version.data),
+                                            request_key=access.posted_request_key())
 
-            def on_stale(stale: store.StaleVersion) -> None:
+            def stale(stale: writes.Stale) -> None:
                 problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Your change"))
                 form.version.data = str(stale.current)
 
-            answer = page.answer_write(
-                lambda: store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
-                                             expected_version=access.posted_version(form.version.data),
-                                             request_key=access.posted_request_key()),
-                saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+            answer = page.answer(outcome, saved=lambda _: _to_match(match_id, "Date and note saved."),
+                                 stale=stale, refused=lambda refused: problems.extend(refused.problems))
             if answer is not None:
                 return answer
         else:
@@ -391,12 +391,11 @@ def play_again(match_id: int):
                 return refused
             match = Match(game=info["game"], players=list(info["players"]), settings=dict(info["settings"]),
                           first_dealer=int(form.first_dealer.data), date=store.today())
-            try:
-                new_id = store.create_match(get_db(), match, device=access.device(create=True), previous=match_id)
-            except MatchError as error:  # the stored match replays, so this cannot happen; still never a 500
-                problems = error.problems
-            else:
-                return redirect(url_for("matches.show", match_id=new_id), 303)
+            outcome = writes.start_match(get_db(), match, device=access.device(create=True), previous=match_id)
+            if isinstance(outcome, writes.Saved):
+                return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
+            # the stored match replays, so this cannot happen; still never a 500
+            problems = outcome.problems if isinstance(outcome, writes.Refused) else ["The match could not be started."]
         else:
             problems = ["First dealer: pick one of the players at the table."] if form.first_dealer.errors \
                 else [m for errs in form.errors.values() for m in errs]
@@ -478,14 +477,12 @@ def setup(match_id: int):
         first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info["first_dealer"]
         for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
             problems["general"] += form[fname].errors
-        candidate = Match(game=info["game"], players=names, settings=settings, first_dealer=first_dealer,
-                          hands=info["match"].hands)
         before = page.replayed(info)
         after = None
         if not problems["general"]:
-            try:
-                after = replay(candidate)
-            except MatchError as error:
+            tried = writes.setup_candidate(page.replay_of(info), names, settings, first_dealer)
+            if isinstance(tried, writes.Refused) and tried.error is not None:
+                error = tried.error
                 if error.header:  # the names or settings themselves
                     place_problems(form, error, problems, list(range(len(names))))
                 hands = [f"hand {n}: {hand_forms.plain(form_for_words(info), p)}"
@@ -493,6 +490,8 @@ def setup(match_id: int):
                 if hands:
                     problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
                                            "changed:"] + hands + problems["general"]
+            elif not isinstance(tried, writes.Refused):
+                after = tried
         if after is not None:
             changes = _setup_changes(info, before, after, first_dealer)
             totals = _totals_change(before, after)
@@ -503,30 +502,19 @@ def setup(match_id: int):
                 confirm = {"changes": changes, "totals": totals}
                 form.confirm.data = _digest(after.players, after.settings, first_dealer)
             else:
-                def on_saved(written: page.Written):
-                    if written.again:
-                        flash("Saved.")
-                    else:
-                        old, new = written.result
-                        page.remember(match_id, info["version"] + 1, new)
-                        moved = _totals_change(old, new)
-                        flash("Saved: " + "; ".join(changes) + "." + (
-                            " Scored again from the first hand: " + "; ".join(moved) + "." if moved
-                            else " No totals changed."))
-                    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
+                outcome = writes.change_setup(get_db(), page.replay_of(info), names, settings, first_dealer,
+                                              based_on=access.posted_version(form.version.data),
+                                              request_key=access.posted_request_key())
 
-                def on_stale(stale: store.StaleVersion) -> None:
+                def stale(stale: writes.Stale) -> None:
                     problems["general"] += access.stale_message(match_id, stale.expected, info["players"],
                                                                 "Your change")
                     form.version.data = str(stale.current)
                     form.confirm.data = ""
 
-                answer = page.answer_write(
-                    lambda: store.update_setup(get_db(), match_id, names, settings, first_dealer,
-                                               expected_version=access.posted_version(form.version.data),
-                                               request_key=access.posted_request_key()),
-                    saved=on_saved, stale=on_stale,
-                    refused=lambda error: problems["general"].extend(error.problems))
+                answer = page.answer(outcome, saved=lambda done: _to_match(match_id, _setup_saved(done, changes),
+                                                                             "match-notice"),
+                                     stale=stale, refused=lambda refused: problems["general"].extend(refused.problems))
                 if answer is not None:
                     return answer
     elif request.method == "POST":
@@ -534,6 +522,21 @@ def setup(match_id: int):
     status = 422 if any(problems.values()) else 200
     return partials.render_page_or_partial("setup.html", info=info, form=form, problems=problems,
                                            confirm=confirm, match_id=match_id), status
+
+
+def _setup_saved(done: writes.Saved | writes.AlreadySaved, changes: list[str]) -> str:
+    """What a saved change of setup says: what changed, and the totals it moved."""
+    if not isinstance(done, writes.Saved) or done.before is None or done.after is None:
+        return "Saved."
+    moved = _totals_change(done.before, done.after)
+    return "Saved: " + "; ".join(changes) + "." + (
+        " Scored again from the first hand: " + "; ".join(moved) + "." if moved else " No totals changed.")
+
+
+def _to_match(match_id: int, notice: str, anchor: str | None = None):
+    """To the scoreboard, saying ``notice``."""
+    flash(notice)
+    return redirect(url_for("matches.show", match_id=match_id, _anchor=anchor), 303)
 
 
 def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
@@ -564,21 +567,17 @@ def delete(match_id: int):
     form = DeleteMatchForm(data={"version": str(info["version"])}) if request.method == "GET" else DeleteMatchForm()
     problems: list[str] = []
     if request.method == "POST" and form.validate():
-        def on_saved(_: page.Written):
-            flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
-                  f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
-            return redirect(url_for("matches.index", _anchor="deleted"), 303)
+        outcome = writes.delete_match(get_db(), match_id, based_on=access.posted_version(form.version.data),
+                                      request_key=access.posted_request_key())
 
-        def on_stale(stale: store.StaleVersion) -> None:
+        def stale(stale: writes.Stale) -> None:
             problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Nothing was deleted; "
                                                  "the match")[:-1] + ["Check the scoreboard, then delete again if "
                                                                       "you still want to."])
             form.version.data = str(stale.current)
 
-        answer = page.answer_write(
-            lambda: store.delete_match(get_db(), match_id, expected_version=access.posted_version(form.version.data),
-                                       request_key=access.posted_request_key()),
-            saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+        answer = page.answer(outcome, saved=lambda _: _deleted(info), stale=stale,
+                             refused=lambda refused: problems.extend(refused.problems))
         if answer is not None:
             return answer
     elif request.method == "POST":
@@ -587,6 +586,12 @@ def delete(match_id: int):
     return partials.render_page_or_partial("delete.html", info=info, form=form, problems=problems,
                                            result=result, match_id=match_id, keep_days=store.KEEP_DELETED_DAYS), \
         422 if problems else 200
+
+
+def _deleted(info: dict):
+    flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
+          f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
+    return redirect(url_for("matches.index", _anchor="deleted"), 303)
 
 
 @bp.post("/deleted/<int:number>/restore")

@@ -4,19 +4,17 @@ page context (pages render with ``partials``). Blueprints import this module;
 it imports none of them."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask import abort, current_app, g, session, url_for
 from werkzeug.http import quote_etag
 
 from .. import store
-from ..engine import Match, MatchError, MatchResult, keep_dealers, later_dealers, replay
-from . import access, hand_forms, view
+from ..engine import MatchError, MatchResult
+from . import access, hand_forms, view, writes
 from .db import get_db
+from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
     from ..games.base import Seating
@@ -24,43 +22,28 @@ if TYPE_CHECKING:
 POLL_SECONDS = 3
 
 
-# The last result of a few matches, kept across requests so the next save only folds
-# its own hand. Keyed by (database, match, version): every write bumps the version, so a
-# stale entry is never read, even with several processes on one file.
-_RECENT: OrderedDict = OrderedDict()
-_RECENT_SIZE = 32
-_RECENT_LOCK = threading.Lock()  # waitress serves requests on several threads
-
-
-def _key(match_id: int, version: int) -> tuple:
-    return (current_app.config.get("DATABASE"), match_id, version)
+def replay_of(info: dict) -> MatchReplay:
+    """The stored match's replay for this request (one per match and version): the
+    scoreboard, the table guide, the form, the preview and the save all read it."""
+    cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
+    made = g.setdefault("replays", {})
+    key = (info["id"], info["version"])
+    if key not in made:
+        made[key] = MatchReplay(cache, current_app.config.get("DATABASE") or "", info["id"], info["version"],
+                                info["match"])
+    return made[key]
 
 
 def replayed(info: dict) -> MatchResult:
-    """The stored match's result, replayed once per request: the scoreboard, the
-    table guide and the hand form all need it. Keyed by version, which every write
-    bumps, so a request that saved sees the new match."""
-    memo = g.setdefault("replayed", {})
-    key = _key(info["id"], info["version"])
-    if key not in memo:
-        with _RECENT_LOCK:
-            recent = _RECENT.get(key)
-        memo[key] = recent if recent is not None and len(recent.hands) == len(info["match"].hands) \
-            else replay(info["match"])
-        remember(info["id"], info["version"], memo[key])
-    return memo[key]
+    """The stored match's result (raises MatchError for a match that cannot be scored,
+    which the store never holds)."""
+    return replay_of(info).result()
 
 
-def remember(match_id: int, version: int, result: MatchResult) -> None:
-    """``result`` is the replay of match ``match_id`` as stored at ``version``
-    (a write's result): later requests for that version resume from it."""
-    key = _key(match_id, version)
-    g.setdefault("replayed", {})[key] = result
-    with _RECENT_LOCK:
-        _RECENT[key] = result
-        _RECENT.move_to_end(key)
-        while len(_RECENT) > _RECENT_SIZE:
-            _RECENT.popitem(last=False)
+def took(saved: MatchReplay | None) -> None:
+    """A write of this request made a new version: its replay serves the answer."""
+    if saved is not None:
+        g.setdefault("replays", {})[(saved.match_id, saved.version)] = saved
 
 
 def load(match_id: int) -> dict:
@@ -96,33 +79,24 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
             "live": live_context(info, scorer)}
 
 
-@dataclass(frozen=True)
-class Written:
-    """How a store write went: ``result`` is what the store returned; ``again``: the
-    same form had already been saved (a double tap), as ``hand``, and nothing changed."""
-
-    result: Any = None
-    hand: int | None = None
-    again: bool = False
+Answer = Any  # what a view returns: a response, a redirect, a rendered page and status
 
 
-def answer_write(write: Callable[[], Any], *, saved: Callable[[Written], Any],
-                 stale: Callable[[store.StaleVersion], Any], refused: Callable[[MatchError], Any]) -> Any:
-    """Run one store write and answer by how it went, the same way on every page:
-    ``saved`` (now, or already), ``stale`` (another phone changed the match since the
-    form was opened), ``refused`` (the engine would not score the match). A match gone
-    meanwhile is a 404. Each answer may be None: the view then shows its form again."""
-    try:
-        result = write()
-    except store.NotFound:
+def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], Answer],
+           stale: Callable[[writes.Stale], Answer], refused: Callable[[writes.Refused], Answer]) -> Answer:
+    """A write's outcome as the view answers it, the same way on every page: ``saved``
+    (now, or already: a double tap), ``stale`` (another phone changed the match since
+    the form was opened), ``refused`` (not written, and why). A match gone meanwhile is
+    a 404."""
+    if isinstance(outcome, writes.Gone):
         abort(404)
-    except store.AlreadySaved as already:
-        return saved(Written(hand=already.hand, again=True))
-    except store.StaleVersion as error:
-        return stale(error)
-    except MatchError as error:
-        return refused(error)
-    return saved(Written(result=result))
+    if isinstance(outcome, writes.Stale):
+        return stale(outcome)
+    if isinstance(outcome, writes.Refused):
+        return refused(outcome)
+    if isinstance(outcome, writes.Saved):
+        took(outcome.replayed)
+    return saved(outcome)
 
 
 def board_etag(version: int) -> str:
@@ -140,14 +114,11 @@ def live_context(info: dict, scorer: bool = False) -> dict:
             "seconds": POLL_SECONDS}
 
 
-def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult,
-                     based_on: int | None, how: str = "") -> str:
-    """After a correction of hand ``number`` was saved: remember the new result, mark the
-    hands whose totals changed for the scoreboard to highlight, and say what changed."""
+def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult, how: str = "") -> str:
+    """After a correction of hand ``number`` was saved: mark the hands whose totals
+    changed for the scoreboard to highlight, and say what changed."""
     old_totals = {h.number: h.totals for h in before.hands}
     changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
-    if based_on is not None:
-        remember(match_id, based_on + 1, after)
     session["changed"] = {"match": match_id, "from": number, "hands": changed}
     totals = ", ".join(f"{p} {t}" for p, t in zip(after.players, after.totals))
     head = (f"Hand {number} corrected{how}. Totals changed from hand {changed[0]} on. Totals now: {totals}."
@@ -168,26 +139,18 @@ def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[st
     return lines
 
 
-def dealer_offer(info: dict, number: int, hand: dict, plain_ok: bool) -> dict | None:
+def dealer_offer(info: dict, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
     """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
     game whose deal follows the scores): the hands that would come round to someone
-    else, whether the correction can be saved as it is (``plain_ok``), and whether it
-    can be saved with those hands kept as recorded, marked as dealt out of turn
-    (``keep_ok``). None when no later dealer changes."""
-    match = info["match"]
-    marks = later_dealers(match, number, hand)
+    else, whether the correction can be saved as it is (``plain``: its result, None
+    when refused), and whether it can be saved with those hands kept as recorded,
+    marked as dealt out of turn (``keep_ok``). None when no later dealer changes."""
+    marks, keep_ok = replay_of(info).dealer_marks(number, hand, plain)
     if not marks:
         return None
-    kept, _ = keep_dealers(match, number, hand)
-    try:
-        replay(Match(game=match.game, players=match.players, settings=match.settings,
-                     first_dealer=match.first_dealer, hands=kept))
-        keep_ok = True
-    except MatchError:
-        keep_ok = False
     players = info["players"]
     return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
-                      for m in marks], "plain_ok": plain_ok, "keep_ok": keep_ok}
+                      for m in marks], "plain_ok": plain is not None, "keep_ok": keep_ok}
 
 
 def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:

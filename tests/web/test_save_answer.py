@@ -9,10 +9,9 @@ from html.parser import HTMLParser
 import pytest
 
 from scorekeeper import engine, store
-from scorekeeper.engine import Match
 from scorekeeper.samples import endless_match
-from scorekeeper.web import hands as hands_view
-from scorekeeper.web import page
+from scorekeeper.web import create_app
+from scorekeeper.web.access import DEVICE_COOKIE
 
 from .helpers import as_scorer, version
 
@@ -117,39 +116,58 @@ def test_answer_size_does_not_grow_with_the_match(client, long_match):
     assert big < 2 * small, (small, big)
 
 
-def _count_folds(monkeypatch) -> list[int]:
-    folded: list[int] = []
-    real = engine.replay
-
-    def counting(match: Match, resume=None):
-        folded.append(len(match.hands) - (len(resume.hands) if resume else 0))
-        return real(match, resume=resume)
-    for module in (store, hands_view, page):
-        monkeypatch.setattr(module, "replay", counting)
-    return folded
-
-
-def test_a_save_replays_the_match_at_most_once(client, long_match, monkeypatch):
+def test_a_save_replays_the_match_at_most_once(client, long_match):
     match_id = long_match(30)
     client.get(f"/matches/{match_id}")  # the page the scorer saves from
-    folded = _count_folds(monkeypatch)
-    assert save(client, match_id).status_code == 200
-    assert sum(folded) <= 2, folded  # the new hand checked, then checked again as it is stored
-    folded.clear()
-    assert save(client, match_id).status_code == 200  # the next save goes on from this one
-    assert sum(folded) <= 2, folded
+    with engine.counting_folds() as folded:
+        assert save(client, match_id).status_code == 200
+    assert folded.hands <= 2, folded  # the new hand checked, then checked again as it is stored
+    with engine.counting_folds() as folded:
+        assert save(client, match_id).status_code == 200  # the next save goes on from this one
+    assert folded.hands <= 2, folded
 
 
-def test_a_save_in_a_fresh_process_replays_once(client, long_match, monkeypatch):
+def _fresh_process(app, client):
+    """The same server started again (nothing kept in memory), with this phone's cookie."""
+    fresh = create_app({key: app.config[key] for key in ("TESTING", "DATABASE", "WTF_CSRF_ENABLED", "SECRET_KEY",
+                                                         "WRITES_PER_MINUTE", "NEW_DEVICES_PER_MINUTE")})
+    phone = fresh.test_client()
+    phone.set_cookie(DEVICE_COOKIE, client.get_cookie(DEVICE_COOKIE).value)
+    return phone
+
+
+def test_a_save_in_a_fresh_process_replays_once(app, client, long_match):
     match_id = long_match(30)
     page_version = version(client, match_id)
-    monkeypatch.setattr(page, "_RECENT", type(page._RECENT)())  # nothing kept from earlier requests
-    folded = _count_folds(monkeypatch)
-    response = client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
-                           data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))
+    phone = _fresh_process(app, client)
+    with engine.counting_folds() as folded:
+        response = phone.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
+                              data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))
     assert response.status_code == 200
-    assert sum(folded) <= 30 + 2, folded
-    assert len([n for n in folded if n > 2]) == 1, folded
+    assert "Hand 31 saved" in response.get_data(as_text=True)
+    assert folded.hands <= 30 + 2, folded  # the 30 stored hands once, the new one checked and stored
+
+
+def _edit_preview(client, match_id: int, number: int, **fields: str):
+    data = dict(WHEEL, version="1", **fields)  # a preview writes nothing: its version is not checked
+    return client.post(f"/matches/{match_id}/hands/{number}/preview", data=data, headers={"HX-Request": "true"})
+
+
+@pytest.mark.parametrize("number", [1, 15, 30])
+def test_an_edit_preview_replays_the_match_at_most_once(app, client, long_match, number):
+    match_id = long_match(30)
+    phone = _fresh_process(app, client)  # nothing kept from the requests that made the match
+    phone.get(f"/matches/{match_id}")  # the scoreboard, where the scorer taps Edit
+    assert phone.get(f"/matches/{match_id}/hands/{number}/edit").status_code == 200
+    with engine.counting_folds() as folded:
+        response = _edit_preview(phone, match_id, number)
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    assert folded.hands <= 30, folded
+    # the next keystroke goes on from the hands before the one corrected
+    with engine.counting_folds() as folded:
+        response = _edit_preview(phone, match_id, number, bid="6", tricks_0="6", tricks_1="3")
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    assert folded.hands <= 30 - number + 1, folded
 
 
 def test_save_without_javascript_redirects_to_the_page_with_the_hand(client, long_match):
