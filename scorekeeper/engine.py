@@ -8,8 +8,7 @@ from __future__ import annotations
 import functools
 import threading
 import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,40 +249,6 @@ def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> li
     return game.check_hand(hand, table, hand.get("dealer", dealer))
 
 
-@dataclass
-class FoldCount:
-    """What ``replay`` scored while it was counted (``counting_folds``): how many
-    times it ran and how many hands it folded (a resumed replay folds only the
-    hands after the result it goes on from)."""
-
-    replays: int = 0
-    hands: int = 0
-
-
-_counting: list[FoldCount] = []
-_counting_lock = threading.Lock()
-
-
-@contextmanager
-def counting_folds() -> Iterator[FoldCount]:
-    """Count every replay made, on any thread, until the block ends: the public way
-    for a test or a bench to see what a request cost in replays, without patching."""
-    count = FoldCount()
-    with _counting_lock:
-        _counting.append(count)
-    try:
-        yield count
-    finally:
-        with _counting_lock:
-            _counting.remove(count)
-
-
-def _counted(hands: int) -> None:
-    for count in list(_counting):
-        count.replays += 1
-        count.hands += hands
-
-
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
     """Score every hand in order from the start (a pure fold). Raises MatchError
     listing every problem when any hand cannot be scored (with ``max_problems``, the
@@ -306,6 +271,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     by_hand: dict[int, list[Problem]] = {}
     winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
     start = len(results)
+    _counted(len(match.hands) - start)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
         found = hand_problems(game, hand, table, None if problems else dealer)
@@ -315,8 +281,6 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
             by_hand[number] = found
             problems += [f"hand {number}: {p.message}" for p in found]
             if max_problems is not None and len(problems) >= max_problems:
-                if _counting:
-                    _counted(number - start)
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
@@ -335,8 +299,6 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                                   scored.warnings, None if deal is None else deal.why, events))
         if deal is not None:
             dealer = deal.seat
-    if _counting:
-        _counted(len(match.hands) - start)
     if problems:
         raise MatchError(problems, by_hand)
     return MatchResult(
@@ -432,3 +394,32 @@ def dealers_kept(match: Match, number: int, hand: dict, *, recorded: list[int] |
 def _with_hands(match: Match, hands: list[dict]) -> Match:
     return Match(game=match.game, players=match.players, settings=match.settings, first_dealer=match.first_dealer,
                  hands=hands, date=match.date, note=match.note)
+
+
+@dataclass(frozen=True)
+class ReplayCount:
+    """The engine's work since the process started: ``replays`` run and ``hands`` folded
+    (a resumed replay folds only the hands after the result it resumes from)."""
+
+    replays: int
+    hands: int
+
+    def __sub__(self, earlier: ReplayCount) -> ReplayCount:
+        return ReplayCount(self.replays - earlier.replays, self.hands - earlier.hands)
+
+
+_replays = [0, 0]
+_replays_lock = threading.Lock()  # waitress serves requests on several threads
+
+
+def _counted(hands: int) -> None:
+    with _replays_lock:
+        _replays[0] += 1
+        _replays[1] += hands
+
+
+def replay_count() -> ReplayCount:
+    """How much replaying this process has done, for tests and benches that measure what a
+    request costs: take it before and after, and subtract (``after - before``)."""
+    with _replays_lock:
+        return ReplayCount(*_replays)

@@ -2,11 +2,14 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 
 from .. import store
-from ..engine import MatchError
+from ..engine import MatchError, MatchResult
 from ..games import GAMES
 from . import access, hand_forms, page, partials, seats, view, writes
 from .chart import running_totals_svg
@@ -24,35 +27,66 @@ def typed_seating(info: dict, hand: dict) -> dict | None:
     return None if seating is None else seats.seating_shown(seating)
 
 
-def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
+@dataclass
+class Check:
+    """What the engine and the form say of a hand as typed (the preview shows it; a
+    save writes ``hand`` only when ``preview`` is set): the hand, its blanks (and in
+    words, ``still``), problems by field (``errors``) and above the form (``general``),
+    the card counter's points, the preview and the result behind it, the later
+    dealers a correction changes, and for a new hand the referee's address and seat picture."""
+
+    hand: dict
+    missing: list[hand_forms.Blank]
+    still: str
+    errors: dict[str, list[str]]
+    groups: list[hand_forms.Kind]
+    number: int
+    counted: list[dict] = field(default_factory=list)
+    counted_into: str = ""
+    general: list[str] = field(default_factory=list)
+    preview: dict | None = None
+    result: MatchResult | None = None
+    later_only: bool = False  # refused only for hands after this one (their dealer changed)
+    dealers: dict | None = None
+    referee_url: str | None = None
+    seating: dict | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Nothing found: the hand may be written."""
+        return self.preview is not None
+
+
+def check_candidate(info: dict, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
-    form.validate()
-    hand, missing = hand_forms.form_to_hand(form)
-    errors = hand_forms.field_errors(form)
-    still = hand_forms.missing_summary(form, missing)
-    counter = getattr(form, "card_counter", None)
-    counted = [{"name": form.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
-               for seat, points in sorted(getattr(form, "counted", {}).items())] if counter else []
-    out = {"hand": hand, "missing": missing, "still": still, "errors": errors, "general": [], "preview": None,
-           "groups": form.groups, "number": number, "counted": counted,
-           "counted_into": form.word(counter.into) if counter else ""}
+    entry.form.validate()
+    reading = hand_forms.read(entry)
+    hand, missing = reading.hand, reading.missing
+    counter = entry.counter
+    check = Check(hand, missing, hand_forms.missing_summary(entry, missing), hand_forms.field_errors(entry),
+                  entry.groups, number)
+    if counter is not None:
+        check.counted = [{"name": entry.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
+                         for seat, points in sorted(reading.counted.items())]
+        check.counted_into = entry.word(counter.into)
     if final and missing:  # on save, every blank at once
-        out["general"].append(f"Still to fill in: {still}.")
+        check.general.append(f"Still to fill in: {check.still}.")
     if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
-        out["referee_url"] = page.referee_url(info, hand)
-        out["seating"] = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
-    if errors:
-        return out
+        check.referee_url = page.referee_url(info, hand)
+        check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
+    if check.errors:
+        return check
     try:
         result = page.replay_of(info).with_hand(number, hand)
     except MatchError as error:
         if missing and not final:
-            return out  # still typing: only say what is still to fill in
-        place_refusal(form, error, number, out)
-        return out
+            return check  # still typing: only say what is still to fill in
+        place_refusal(entry, error, check)
+        return check
     scored = result.hands[number - 1]
-    out["preview"] = {
+    check.result = result
+    check.preview = {
         "scores": list(zip(result.players, scored.scores)),
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
@@ -64,53 +98,50 @@ def check_candidate(info: dict, form, number: int, final: bool = False) -> dict:
         "winners": [result.players[s] for s in result.winners],
         "edit": number <= len(info["match"].hands),
     }
-    out["result"] = result
-    return out
+    return check
 
 
-def place_refusal(form, error: MatchError, number: int, out: dict) -> None:
-    """The engine's problems with hand ``number`` beside their fields, the others above the form."""
-    missing, errors = out["missing"], out["errors"]
-    known = {g.name for g in form.groups}
-    # refused only for hands after this one (a correction changing their dealer)
-    out["later_only"] = not error.header and bool(error.hand_problems) and number not in error.hand_problems
+def place_refusal(entry: hand_forms.HandEntry, error: MatchError, check: Check) -> None:
+    """The engine's problems with the hand beside their fields, the others above the form."""
+    number = check.number
+    known = {g.name for g in entry.groups}
+    check.later_only = not error.header and bool(error.hand_problems) and number not in error.hand_problems
     for problem in error.hand_problems.get(number, []):
-        if missing and problem.is_blank:
+        if check.missing and problem.is_blank:
             continue  # said once, with every other blank, in "Still to fill in"
         if problem.field is not None and problem.field in known:
-            errors.setdefault(problem.field, []).append(hand_forms.plain(form, problem, in_place=True))
+            check.errors.setdefault(problem.field, []).append(hand_forms.plain(entry, problem, in_place=True))
         else:
-            out["general"].append(hand_forms.plain(form, problem))
-    out["general"] += other_problems(form, error, number)
+            check.general.append(hand_forms.plain(entry, problem))
+    check.general += other_problems(entry, error, number)
 
 
-def other_problems(form, error: MatchError, number: int | None = None) -> list[str]:
+def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int | None = None) -> list[str]:
     """The engine's problems that are not about hand ``number``, in the form's words."""
-    lines = [hand_forms.plain(form, p) for p in error.header]
+    lines = [hand_forms.plain(entry, p) for p in error.header]
     for other, problems in sorted(error.hand_problems.items()):
         if other != number:
-            lines += [f"hand {other}: {hand_forms.plain(form, p)}" for p in problems]
+            lines += [f"hand {other}: {hand_forms.plain(entry, p)}" for p in problems]
     return lines or ([] if error.hand_problems else list(error.problems))
 
 
-def _hand_form(info: dict, number: int, formdata=None, hand=None):
+def _hand_form(info: dict, number: int, formdata: MultiDict | None = None,
+               hand: dict | None = None) -> hand_forms.HandEntry:
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
     match = info["match"]
     result = page.replay_of(info).upto(number - 1)  # the hands before this one
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
-    form = hand_forms.make_form(match.game, result.players, result.settings,
-                                dealer if isinstance(dealer, int) else None,
-                                formdata=formdata, hand=hand, version=info["version"])
-    form.dealer_name = result.players[dealer] if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    form.number = number
-    return form
+    seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
+    return hand_forms.make_form(match.game, result.players, result.settings, seat,
+                                formdata=formdata, hand=hand, version=info["version"], number=number,
+                                dealer_name=None if seat is None else result.players[seat])
 
 
-def _apply_check(form, check: dict) -> None:
-    form.problems = check["errors"]
-    form.general = check["general"]
+def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
+    entry.problems = check.errors
+    entry.general = check.general
 
 
 @bp.post("/hands/preview")
@@ -164,7 +195,7 @@ def _stale_record(info: dict, based_on: int | None):
     form = None
     if not page.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
-        form.version.data = str(info["version"])
+        form.form.version.data = str(info["version"])
         # Saving the same hand again would record it twice: offer to drop it instead.
         form.problems, form.general = {}, message[:-1] + [
             f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
@@ -183,9 +214,9 @@ def record(match_id: int):
     info = page.load(match_id)
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
-    based_on = access.posted_version(form.version.data)
+    based_on = access.posted_version(form.form.version.data)
     check = check_candidate(info, form, number, final=True)
-    outcome = writes.record_hand(get_db(), page.replay_of(info), check["hand"] if _ready(check) else None,
+    outcome = writes.record_hand(get_db(), page.replay_of(info), check.hand if check.ready else None,
                                  based_on=based_on, request_key=access.posted_request_key())
     if isinstance(outcome, writes.Stale):
         info = page.load(match_id)  # the match as the other phone left it
@@ -194,21 +225,16 @@ def record(match_id: int):
                        refused=lambda refused: _refused_record(info, form, check, refused))
 
 
-def _ready(check: dict) -> bool:
-    """The hand form's check found nothing: the hand may be written."""
-    return check["preview"] is not None
-
-
 def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
     return done if isinstance(done, writes.Saved) else None
 
 
-def _refused_record(info: dict, form, check: dict, refused: writes.Refused):
+def _refused_record(info: dict, form: hand_forms.HandEntry, check: Check, refused: writes.Refused):
     """The hand form again, with what is wrong beside each field."""
-    if refused.error is not None and _ready(check):  # the store's own final check refused it
-        check["general"] = other_problems(form, refused.error)
+    if refused.error is not None and check.ready:  # the store's own final check refused it
+        check.general = other_problems(form, refused.error)
     elif refused.error is None and refused.problems:
-        check["general"] = list(refused.problems)
+        check.general = list(refused.problems)
     _apply_check(form, check)
     context = page.scoreboard_context(info["id"], info=info, hand_form=form)
     status = 200 if partials.is_partial_request() else 422
@@ -228,21 +254,21 @@ def edit_preview(match_id: int, number: int):
     _hand_number(info, number)
     form = _hand_form(info, number, formdata=request.form)
     check = check_candidate(info, form, number)
-    check["dealers"] = dealer_changes(info, number, check)
+    check.dealers = dealer_changes(info, number, check)
     return render_template("partial/preview.html", check=check, match_id=match_id)
 
 
-def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
+def dealer_changes(info: dict, number: int, check: Check) -> dict | None:
     """What a correction of hand ``number`` does to the later hands' dealers (a game
     whose deal follows the scores): the hands that would come round to someone else,
     whether the correction can be saved as it is, and whether it can be saved with
     those hands kept as recorded (marked as dealt out of turn). None when no later
     dealer changes or the hand itself still has problems."""
-    if number >= len(info["match"].hands) or check["errors"] or check["missing"]:
+    if number >= len(info["match"].hands) or check.errors or check.missing:
         return None
-    if check["preview"] is None and not check.get("later_only"):
+    if check.preview is None and not check.later_only:
         return None  # the hand's own problems come first
-    return page.dealer_offer(info, number, check["hand"], check.get("result"))
+    return page.dealer_offer(info, number, check.hand, check.result)
 
 
 def _tally_of(info: dict):
@@ -250,10 +276,10 @@ def _tally_of(info: dict):
     return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
 
 
-def _edit_page(info: dict, form, number: int, original: dict, status: int = 200, as_counts: bool = False):
+def _edit_page(info: dict, form: hand_forms.HandEntry, number: int, original: dict, status: int = 200, as_counts: bool = False):
     tally = _tally_of(info)
     by_tally = tally.from_hand(original) if tally else None
-    context = {"info": info, "form": form, "number": number, "match_id": info["id"], "original": original,
+    context = {"info": info, "entry": form, "number": number, "match_id": info["id"], "original": original,
                "by_tally": by_tally is not None, "as_counts": as_counts, "posted": request.method == "POST",
                "tally_url": url_for("tally.tally", match_id=info["id"], hand=number) if by_tally else None,
                "tricks_recorded": len(by_tally[0]) if by_tally else 0}
@@ -279,21 +305,21 @@ def edit(match_id: int, number: int):
     keep = request.form.get("keep_dealers") == "1"
     check = check_candidate(info, form, number, final=True)
     dealers = dealer_changes(info, number, check)
-    if keep and dealers and dealers["keep_ok"] and check["preview"] is None:
-        check["preview"], check["general"] = {"keep": True}, []  # refused only for the later dealers: kept
-    outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check["hand"] if _ready(check) else None,
-                                  based_on=access.posted_version(form.version.data),
+    if keep and dealers and dealers["keep_ok"] and check.preview is None:
+        check.preview, check.general = {"keep": True}, []  # refused only for the later dealers: kept
+    outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check.hand if check.ready else None,
+                                  based_on=access.posted_version(form.form.version.data),
                                   request_key=access.posted_request_key(), keep_dealers=keep)
 
     def stale(stale: writes.Stale):
-        form.version.data = str(stale.current)
+        form.form.version.data = str(stale.current)
         form.problems = {}
         form.general = access.stale_message(match_id, stale.expected, info["players"], "Your correction")
         return _edit_page(info, form, number, original, 409, as_counts)
 
     def refused(refused: writes.Refused):
-        if refused.error is not None and _ready(check):
-            check["general"] = other_problems(form, refused.error)
+        if refused.error is not None and check.ready:
+            check.general = other_problems(form, refused.error)
         _apply_check(form, check)
         form.dealers = dealers
         return _edit_page(info, form, number, original, 422, as_counts)

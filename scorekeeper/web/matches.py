@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
@@ -15,8 +16,9 @@ from wtforms.validators import Optional
 from wtforms.widgets import DateInput
 
 from .. import store
-from ..engine import Match, MatchError, replay
+from ..engine import Match, MatchError, MatchResult, replay
 from ..games import GAMES, words
+from ..games.base import Game
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view, writes
 from .changes import setting_text
@@ -42,19 +44,51 @@ def _choice_label(value) -> str:
     return str(value).replace("_", " ")
 
 
-def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
+@dataclass
+class SettingShown:
+    """One setting of a game as the form shows it: its inputs (``fields``; a table of
+    values has one per key) and how to show them (``kind``: choice, int, int_or_null,
+    bool or table)."""
+
+    name: str
+    label: str
+    help: str
+    kind: str
+    fields: list[str]
+    note: str = ""
+
+
+@dataclass
+class SetupEntry:
+    """A start (or change of setup) form and what its page needs beside it: the game,
+    its settings as shown, the seats' inputs, and what was found wrong."""
+
+    form: FlaskForm
+    game: Game
+    settings_shown: list[SettingShown]
+    player_fields: list[str]
+    general_errors: list[str] = field(default_factory=list)
+    setting_errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def fields(self) -> list[str]:
+        """Every input of the seats and settings, to collect their messages."""
+        return self.player_fields + [f for item in self.settings_shown for f in item.fields]
+
+
+def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
     """WTForms fields for a game's settings, and how to show them."""
     game = GAMES[game_key]
-    attrs, shown = {}, []
+    attrs: dict[str, Any] = {}
+    shown: list[SettingShown] = []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item: dict[str, Any] = {"name": s.name, "label": s.label or _choice_label(s.name), "help": s.help, "kind": s.kind,
-                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else ""}
+        item = SettingShown(s.name, s.label or _choice_label(s.name), s.help, s.kind, [fname],
+                            CONTRACT_NOTE if s.kind == "table" else "")
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
-            attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
+            attrs[fname] = SelectField(item.label, default=s.default, coerce=int,
                                        choices=[(n, str(n)) for n in range(s.minimum, s.maximum + 1)])
-            item["kind"] = "choice"
+            item.kind = "choice"
         elif s.kind in ("int", "int_or_null"):
             # a number that may be below zero ("ends at -200") gets the keyboard with a minus key
             # (no inputmode): an iPhone's numeric keypad has none
@@ -66,31 +100,31 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
                 render["max"] = s.maximum
             if s.kind == "int_or_null":
                 render["placeholder"] = "off"
-            attrs[fname] = hand_forms.WholeNumberField(item["label"], default=s.default, validators=[Optional()],
+            attrs[fname] = hand_forms.WholeNumberField(item.label, default=s.default, validators=[Optional()],
                                                        render_kw=render)
         elif s.kind == "choice":
-            attrs[fname] = SelectField(item["label"], default=s.default,
+            attrs[fname] = SelectField(item.label, default=s.default,
                                        choices=[(c, _choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
-            attrs[fname] = BooleanField(item["label"], default=bool(s.default))
+            attrs[fname] = BooleanField(item.label, default=bool(s.default))
         elif s.kind == "table":
-            item["fields"] = []
+            item.fields = []
             for key in s.choices:
                 kname = f"setting_{s.name}_{key}"
                 default = (s.default or {}).get(key) if isinstance(s.default, dict) else None
                 attrs[kname] = hand_forms.WholeNumberField(str(key), default=default, validators=[Optional()],
                                                            render_kw={"inputmode": "numeric", "min": s.minimum or 0})
-                item["fields"].append(kname)
+                item.fields.append(kname)
         else:
             continue
         shown.append(item)
     return attrs, shown
 
 
-def start_match_form(game_key: str, formdata=None):
+def start_match_form(game_key: str, formdata: MultiDict | None = None) -> SetupEntry:
     """A StartMatchForm for one game (its seats and settings)."""
     game = GAMES[game_key]
-    attrs: dict = {
+    attrs: dict[str, Any] = {
         "game": RadioField("Game", choices=[(k, g.title or k) for k, g in GAMES.items()], default=game_key),
         "shown_game": HiddenField(default=game_key),
         "first_dealer": SelectField("First dealer", default="random", choices=[("random", "Draw at random")] + [
@@ -106,39 +140,33 @@ def start_match_form(game_key: str, formdata=None):
     attrs.update(settings_attrs)
     form_class = type("StartMatchForm", (FlaskForm,), attrs)
     form = form_class(formdata=formdata)  # None: defaults only, never the posted data
-    form.game_key = game_key
-    form.game_obj = game
-    form.settings_shown = shown
-    form.player_fields = [f"player_{i}" for i in range(game.max_players)]
-    form.general_errors = []
-    form.setting_errors = {}
-    return form
+    return SetupEntry(form, game, shown, [f"player_{i}" for i in range(game.max_players)])
 
 
-def read_settings(form) -> dict[str, Any]:
+def read_settings(entry: SetupEntry) -> dict[str, Any]:
     """The settings as typed into a form made with ``setting_fields``."""
+    form = entry.form
     settings: dict[str, Any] = {}
-    for item in form.settings_shown:
-        if item["kind"] == "table":
-            settings[item["name"]] = {f[len(f"setting_{item['name']}_"):]:
-                                      form[f].data for f in item["fields"]}
-        elif item["kind"] == "bool":
-            settings[item["name"]] = bool(form[item["fields"][0]].data)
+    for item in entry.settings_shown:
+        if item.kind == "table":
+            settings[item.name] = {f[len(f"setting_{item.name}_"):]: form[f].data for f in item.fields}
+        elif item.kind == "bool":
+            settings[item.name] = bool(form[item.fields[0]].data)
         else:
-            settings[item["name"]] = form[item["fields"][0]].data
+            settings[item.name] = form[item.fields[0]].data
     return settings
 
 
-def read_start_form(form) -> tuple[Match, dict, list[int]]:
-    """A Match from the start form, or None and the problems by place."""
-    game = form.game_obj
+def read_start_form(entry: SetupEntry) -> tuple[Match, dict, list[int]]:
+    """A Match from the start form, and the problems by place."""
+    form, game = entry.form, entry.game
     names, seats = [], []
-    for i, fname in enumerate(form.player_fields):
+    for i, fname in enumerate(entry.player_fields):
         value = (form[fname].data or "").strip()
         if value or game.min_players == game.max_players:
             names.append(value)
             seats.append(i)
-    settings = read_settings(form)
+    settings = read_settings(entry)
     problems: dict = {"players": [], "first_dealer": [], "general": [], "date": [], "note": []}
     raw_dealer = form.first_dealer.data
     if raw_dealer == "random" or raw_dealer in (None, ""):
@@ -151,21 +179,21 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
     date = (form.date.data or "").strip() or store.today()
     note = (form.note.data or "").strip() or None
     match = Match(game=game.key, players=names, settings=settings, first_dealer=first_dealer, date=date, note=note)
-    for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
+    for fname in entry.fields():
         for message in form[fname].errors:
             problems["general"].append(message)
     return match, problems, seats
 
 
-def place_problems(form, error: MatchError, problems: dict, seats: list[int]) -> None:
+def place_problems(entry: SetupEntry, error: MatchError, problems: dict, seats: list[int]) -> None:
     """Put the engine's problems next to the fields they are about."""
-    shown = {item["name"] for item in form.settings_shown}
+    shown = {item.name for item in entry.settings_shown}
     for problem in error.header:
         setting = problem.field.split(".")[1] if problem.field and problem.field.startswith("settings.") else None
         if problem.field == "players" and problem.seat is not None and problem.seat < len(seats):
             problems.setdefault(f"player_{seats[problem.seat]}", []).append(words.reason(problem))
         elif setting in shown:
-            form.setting_errors.setdefault(setting, []).append(problem.message)
+            entry.setting_errors.setdefault(setting, []).append(problem.message)
         elif problem.field == "players":
             problems["players"].append(words.reason(problem))
         elif problem.field in ("first_dealer", "date", "note"):
@@ -255,12 +283,12 @@ def _game_from_request(default: str | None = None) -> str:
 @bp.get("/matches/new")
 def new_match():
     """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
-    form = start_match_form(_game_from_request())
-    for fname in form.player_fields:
+    entry = start_match_form(_game_from_request())
+    for fname in entry.player_fields:
         name = request.args.get(fname)
         if isinstance(name, str) and name.strip():
-            form[fname].data = name.strip()[:40]
-    return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+            entry.form[fname].data = name.strip()[:40]
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=GAMES)
 
 
 def known_players() -> dict:
@@ -277,59 +305,58 @@ def _without_settings(formdata) -> MultiDict:
                       if not k.startswith("setting_") and k != "shown_game"])
 
 
-def _reset_settings(form) -> None:
-    for item in form.settings_shown:
-        for f in item["fields"]:
+def _with_defaults(key: str) -> SetupEntry:
+    """The start form of game ``key`` with the posted names kept and the game's default
+    settings (not the old game's values) shown."""
+    entry = start_match_form(key, formdata=_without_settings(request.form))
+    form = entry.form
+    for item in entry.settings_shown:
+        for f in item.fields:
             form[f].data = form[f].default
             form[f].raw_data = None
+    form.shown_game.data = key
+    form.game.data = key
+    return entry
 
 
 @bp.post("/matches/new/fields")
 def new_match_fields():
     """htmx: the seats and settings of the game just chosen (names kept)."""
-    key = _game_from_request()
-    # names kept; the settings shown are the new game's defaults, not the old game's values
-    form = start_match_form(key, formdata=_without_settings(request.form))
-    _reset_settings(form)
-    form.shown_game.data = key
-    form.game.data = key
-    return render_template("partial/match_fields.html", form=form, problems={})
+    entry = _with_defaults(_game_from_request())
+    return render_template("partial/match_fields.html", entry=entry, form=entry.form, problems={})
 
 
 @bp.post("/matches/new")
 def create_match():
     key = _game_from_request()
-    form = start_match_form(key, formdata=request.form)
-    problems: dict = {}
     if request.form.get("shown_game") != key:
         # JavaScript off and the game changed: show this game's seats and settings first
-        form = start_match_form(key, formdata=_without_settings(request.form))
-        _reset_settings(form)
-        form.shown_game.data = key
-        form.general_errors = [f"Now check the players and settings for {form.game_obj.title}, then start."]
-        return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES), 200
-    if form.validate():
-        match, problems, seats = read_start_form(form)
-        if not any(problems.values()):
-            try:
-                replay(match)  # names and settings first: a form sent back with its messages is not a start
-            except MatchError as error:
-                place_problems(form, error, problems, seats)
-            else:
-                refused = security.refuse_new_match()
-                if refused:
-                    return refused
-                # whoever starts a match scores it on this device
-                outcome = writes.start_match(get_db(), match, device=access.device(create=True))
-                if isinstance(outcome, writes.Saved):
-                    return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
-                if isinstance(outcome, writes.Refused) and outcome.error is not None:
-                    place_problems(form, outcome.error, problems, seats)
-    else:
-        _, problems, _ = read_start_form(form)
-        if not problems.get("general"):
-            problems["general"] = [m for errs in form.errors.values() for m in errs]
-    return partials.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
+        entry = _with_defaults(key)
+        entry.general_errors = [f"Now check the players and settings for {entry.game.title}, then start."]
+        return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={},
+                                               games=GAMES), 200
+    entry = start_match_form(key, formdata=request.form)
+    valid = entry.form.validate()
+    match, problems, seats = read_start_form(entry)
+    if not valid:
+        problems["general"] = problems["general"] or [m for errs in entry.form.errors.values() for m in errs]
+    elif not any(problems.values()):
+        try:
+            replay(match)  # names and settings first: a form sent back with its messages is not a start
+        except MatchError as error:
+            place_problems(entry, error, problems, seats)
+        else:
+            refused = security.refuse_new_match()
+            if refused:
+                return refused
+            # whoever starts a match scores it on this device
+            outcome = writes.start_match(get_db(), match, device=access.device(create=True))
+            if isinstance(outcome, writes.Saved):
+                return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
+            if isinstance(outcome, writes.Refused) and outcome.error is not None:
+                place_problems(entry, outcome.error, problems, seats)
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems=problems,
+                                           games=GAMES), 422
 
 
 @bp.get("/matches/<match_id:match_id>")
@@ -405,7 +432,7 @@ def play_again(match_id: int):
 
 # --- players, settings and first dealer of a match under way ------------------------------
 
-def change_setup_form(info: dict, formdata=None):
+def change_setup_form(info: dict, formdata: MultiDict | None = None) -> SetupEntry:
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
     game = GAMES[info["game"]]
@@ -423,17 +450,13 @@ def change_setup_form(info: dict, formdata=None):
     current = game.defaults()
     current.update(info["settings"])
     for item in shown:
-        value = current.get(item["name"])
-        if item["kind"] == "table" and isinstance(value, dict):
-            data.update({f: value.get(f[len(f"setting_{item['name']}_"):]) for f in item["fields"]})
+        value = current.get(item.name)
+        if item.kind == "table" and isinstance(value, dict):
+            data.update({f: value.get(f[len(f"setting_{item.name}_"):]) for f in item.fields})
         else:
-            data[item["fields"][0]] = value
-    form = form_class(formdata=formdata, data=data) if formdata is not None else form_class(formdata=None, data=data)
-    form.settings_shown = shown
-    form.player_fields = [f"player_{i}" for i in range(len(players))]
-    form.setting_errors = {}
-    form.game_obj = game
-    return form
+            data[item.fields[0]] = value
+    form = form_class(formdata=formdata, data=data)
+    return SetupEntry(form, game, shown, [f"player_{i}" for i in range(len(players))])
 
 
 def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
@@ -467,61 +490,66 @@ def setup(match_id: int):
     dealer: every recorded hand is scored again under the new setup; where totals
     change, the change is shown and confirmed before it is saved."""
     info = page.load(match_id)
-    form = change_setup_form(info, request.form if request.method == "POST" else None)
+    entry = change_setup_form(info, request.form if request.method == "POST" else None)
+    form = entry.form
     problems: dict = {"general": []}
     confirm: dict | None = None
-    if request.method == "POST" and form.validate():
-        names = [(form[f].data or "").strip() for f in form.player_fields]
-        settings = read_settings(form)
+    if request.method == "POST" and not form.validate():
+        problems["general"] += [m for errs in form.errors.values() for m in errs]
+    elif request.method == "POST":
+        names = [(form[f].data or "").strip() for f in entry.player_fields]
+        settings = read_settings(entry)
         raw_dealer = hand_forms.whole(form.first_dealer.data or "")
         first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info["first_dealer"]
-        for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
-            problems["general"] += form[fname].errors
+        problems["general"] += [message for fname in entry.fields() for message in form[fname].errors]
+        after = None if problems["general"] else _setup_candidate(info, entry, names, settings, first_dealer, problems)
         before = page.replayed(info)
-        after = None
-        if not problems["general"]:
-            tried = writes.setup_candidate(page.replay_of(info), names, settings, first_dealer)
-            if isinstance(tried, writes.Refused) and tried.error is not None:
-                error = tried.error
-                if error.header:  # the names or settings themselves
-                    place_problems(form, error, problems, list(range(len(names))))
-                hands = [f"hand {n}: {hand_forms.plain(form_for_words(info), p)}"
-                         for n, found in sorted(error.hand_problems.items()) for p in found]
-                if hands:
-                    problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
-                                           "changed:"] + hands + problems["general"]
-            elif not isinstance(tried, writes.Refused):
-                after = tried
-        if after is not None:
-            changes = _setup_changes(info, before, after, first_dealer)
-            totals = _totals_change(before, after)
-            if not changes:
-                problems["general"].append("Nothing was changed.")
-            elif totals and form.confirm.data != _digest(after.players, after.settings, first_dealer):
-                # confirmed only for exactly this change: edited again, it is shown again
-                confirm = {"changes": changes, "totals": totals}
-                form.confirm.data = _digest(after.players, after.settings, first_dealer)
-            else:
-                outcome = writes.change_setup(get_db(), page.replay_of(info), names, settings, first_dealer,
-                                              based_on=access.posted_version(form.version.data),
-                                              request_key=access.posted_request_key())
+        changes = [] if after is None else _setup_changes(info, before, after, first_dealer)
+        digest = "" if after is None else _digest(after.players, after.settings, first_dealer)
+        if after is not None and not changes:
+            problems["general"].append("Nothing was changed.")
+        elif after is not None and _totals_change(before, after) and form.confirm.data != digest:
+            # confirmed only for exactly this change: edited again, it is shown again
+            confirm = {"changes": changes, "totals": _totals_change(before, after)}
+            form.confirm.data = digest
+        elif after is not None:
+            outcome = writes.change_setup(get_db(), page.replay_of(info), names, settings, first_dealer,
+                                          based_on=access.posted_version(form.version.data),
+                                          request_key=access.posted_request_key())
 
-                def stale(stale: writes.Stale) -> None:
-                    problems["general"] += access.stale_message(match_id, stale.expected, info["players"],
-                                                                "Your change")
-                    form.version.data = str(stale.current)
-                    form.confirm.data = ""
+            def stale(stale: writes.Stale) -> None:
+                problems["general"] += access.stale_message(match_id, stale.expected, info["players"], "Your change")
+                form.version.data = str(stale.current)
+                form.confirm.data = ""
 
-                answer = page.answer(outcome, saved=lambda done: _to_match(match_id, _setup_saved(done, changes),
-                                                                             "match-notice"),
-                                     stale=stale, refused=lambda refused: problems["general"].extend(refused.problems))
-                if answer is not None:
-                    return answer
-    elif request.method == "POST":
-        problems["general"] += [m for errs in form.errors.values() for m in errs]
+            answer = page.answer(outcome, saved=lambda done: _to_match(match_id, _setup_saved(done, changes),
+                                                                         "match-notice"),
+                                 stale=stale, refused=lambda refused: problems["general"].extend(refused.problems))
+            if answer is not None:
+                return answer
     status = 422 if any(problems.values()) else 200
-    return partials.render_page_or_partial("setup.html", info=info, form=form, problems=problems,
+    return partials.render_page_or_partial("setup.html", info=info, entry=entry, form=form, problems=problems,
                                            confirm=confirm, match_id=match_id), status
+
+
+def _setup_candidate(info: dict, entry: SetupEntry, names: list[str], settings: dict, first_dealer: int,
+                     problems: dict) -> MatchResult | None:
+    """The match scored under the new setup, or None with the problems placed on the form."""
+    tried = writes.setup_candidate(page.replay_of(info), names, settings, first_dealer)
+    if not isinstance(tried, writes.Refused):
+        return tried
+    if tried.error is None:
+        problems["general"] += tried.problems
+        return None
+    error = tried.error
+    if error.header:  # the names or settings themselves
+        place_problems(entry, error, problems, list(range(len(names))))
+    hands = [f"hand {n}: {words.plain(p, entry.game.field_word)}"
+             for n, found in sorted(error.hand_problems.items()) for p in found]
+    if hands:
+        problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
+                               "changed:"] + hands + problems["general"]
+    return None
 
 
 def _setup_saved(done: writes.Saved | writes.AlreadySaved, changes: list[str]) -> str:
@@ -543,11 +571,6 @@ def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
     """What a confirmation of a setup change confirms: this change and no other."""
     text = json.dumps([players, settings, first_dealer], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def form_for_words(info: dict):
-    """A hand form of the match, only for naming its fields in messages."""
-    return hand_forms.make_form(info["game"], info["players"], info["settings"], None)
 
 
 # --- deleting a match, and bringing it back -------------------------------------------------

@@ -71,10 +71,10 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     scorer = access.can_score(info)
     if hand_form is None and not result.finished and scorer:
         hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
-                                         version=info["version"])
-        hand_form.number = len(result.hands) + 1
-        hand_form.dealer_name = result.players[result.next_dealer or 0]  # not finished: someone deals
-    return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
+                                         version=info["version"], number=len(result.hands) + 1,
+                                         # not finished: someone deals
+                                         dealer_name=result.players[result.next_dealer or 0])
+    return {"info": info, "result": result, "board": board, "entry": hand_form if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer)}
 

@@ -72,7 +72,7 @@ def check_answer(response, htmx: bool = False) -> str:
 def form_names(app, game: str) -> list[str]:
     with app.app_context():
         info = store.get_info(get_db(), app.fuzz_matches[game])
-        form = hand_forms.make_form(game, info["players"], info["settings"], 0)
+        form = hand_forms.make_form(game, info["players"], info["settings"], 0).form
     return [f.name for f in form] + ["request_key", "junk", "dealer"]
 
 
