@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, rule, show
+from .games.base import Ending, Game, HandContext, NextDeal, Problem, Progress, Table, is_whole, rule, show
 from .names import clean_name, is_empty, same_name, visible
 
 
@@ -69,6 +69,9 @@ class HandResult:
     # hand, a page names few. Not in the rescore output, which has the explanation.
     events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
+    # Where the game stood for this hand (before it was scored; its dealer the one who dealt
+    # it): what the game's hooks are told when this hand is shown again.
+    context: HandContext | None = field(default=None, repr=False, compare=False)
 
     @property
     def events(self) -> list:
@@ -97,6 +100,24 @@ class MatchResult:
     # Hands each seat has dealt: the end rule of a game that counts deals needs it.
     dealt: list[int] = field(default_factory=list)
 
+    @property
+    def table(self) -> Table:
+        return Table(tuple(self.players), self.settings)
+
+    def context(self, number: int) -> HandContext:
+        """Where the game stood for recorded hand ``number`` (from 1), as it was scored."""
+        if not 1 <= number <= len(self.hands):
+            raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
+        found = self.hands[number - 1].context
+        assert found is not None  # every replayed hand has one
+        return found
+
+    def next_context(self) -> HandContext:
+        """Where the game stands for the hand about to be played (its dealer None once the
+        match is over)."""
+        return HandContext(self.table, len(self.hands) + 1, self.next_dealer, tuple(self.totals), self.state,
+                           tuple(self.dealt))
+
     def as_json(self) -> dict:
         return {
             "game": self.game,
@@ -110,27 +131,33 @@ class MatchResult:
         }
 
 
-def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[Problem]]:
-    """Every setting in force (defaults filled in) and the problems with ``raw``."""
+def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[dict, list[Problem]]:
+    """Every setting in force (defaults filled in) and the problems with ``raw``, for a
+    table of ``seats`` players (None: not known yet, so only each setting on its own and
+    the rules between settings that hold at any table are checked)."""
     settings = game.defaults()
     if raw is None:
-        return settings, []
+        raw = {}
     if not isinstance(raw, dict):
         return settings, [rule("settings", f"must be an object, got {show(raw)}")]
     known = {s.name: s for s in game.settings}
-    problems: list[Problem] = []
+    found: list[tuple[str | None, Problem]] = []
     for name, value in raw.items():
         if name not in known:
             allowed = ", ".join(known)
-            problems.append(rule("settings", f"unknown setting \"{name}\" for {game.title} (allowed: {allowed})"))
+            found.append((None, rule("settings", f"unknown setting \"{name}\" for {game.title} "
+                                                 f"(allowed: {allowed})")))
             continue
         parsed, problem = known[name].parse(value)
         if problem:
-            problems.append(problem)
+            found.append((name, problem))
         else:
             settings[name] = parsed
-    if not problems:
-        problems = game.check_settings(settings)
+    # A setting that does not apply with the others (the flip count when nobody flips)
+    # is not checked: a value it would refuse leaves its default in force, unsaid.
+    problems = [problem for name, problem in found if name is None or known[name].applies(settings)]
+    if not problems and seats is not None:
+        problems = game.check_settings(settings, seats)
     return settings, problems
 
 
@@ -186,7 +213,8 @@ def check_match(match: Match) -> tuple[Game, Table]:
     if game is None:
         raise MatchError.of([Problem("game", "choice", {"options": ", ".join(GAMES), "got": show(match.game)})])
     players, problems = check_players(game, match.players)
-    settings, setting_problems = resolve_settings(game, match.settings)
+    settings, setting_problems = resolve_settings(game, match.settings,
+                                                    len(match.players) if isinstance(match.players, list) else None)
     problems += setting_problems
     if players and not problems and (not is_whole(match.first_dealer)
                                      or not 0 <= match.first_dealer < len(players)):
@@ -239,14 +267,14 @@ def without_nulls(match: Match) -> Match:
     return _with_hands(match, [present(game, hand, table) for hand in match.hands])
 
 
-def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> list[Problem]:
-    """Every problem with one hand; ``dealer`` is who the rotation says deals it
-    (None when unknown), overridden by the hand's own ``dealer``."""
-    hand = present(game, hand, table)
-    problems = hand_shape_problems(game, hand, table)
+def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
+    """Every problem with one hand in the place ``ctx`` gives it; ``ctx.dealer`` is who
+    the rotation says deals it (None when unknown), overridden by the hand's own ``dealer``."""
+    hand = present(game, hand, ctx.table)
+    problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.check_hand(hand, table, hand.get("dealer", dealer))
+    return game.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -274,7 +302,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     _counted(len(match.hands) - start)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
-        found = hand_problems(game, hand, table, None if problems else dealer)
+        place = HandContext(table, number, None if problems else dealer, tuple(totals), state, tuple(dealt))
+        found = hand_problems(game, hand, place)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
@@ -286,17 +315,18 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
             continue  # keep checking later hands' fields, but score nothing more
         assert dealer is not None  # known whenever no problem was found so far
         in_turn, dealer = dealer, hand.get("dealer", dealer)
+        place = place.dealing(dealer)
         dealt[dealer] += 1
-        scored = game.score_hand(hand, table, dealer, state)
-        events = functools.partial(game.hand_events, hand, table, dealer, state, scored)
+        scored = game.score_hand(hand, place)
+        events = functools.partial(game.hand_events, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
         winners = ending.winners
-        deal = None if winners is not None else game.next_deal(table, dealer, scored)
-        lines = scored.explanation + what_happens_next(game, table, in_turn, dealer, ending, deal)
+        deal = None if winners is not None else game.next_deal(place, scored)
+        lines = scored.explanation + what_happens_next(game, place, in_turn, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings, None if deal is None else deal.why, events))
+                                  scored.warnings, None if deal is None else deal.why, events, context=place))
         if deal is not None:
             dealer = deal.seat
     if problems:
@@ -315,15 +345,15 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     )
 
 
-def what_happens_next(game: Game, table: Table, in_turn: int, dealer: int, ending: Ending,
+def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending,
                       deal: NextDeal | None) -> list[str]:
     """The explanation's last lines: a deal out of turn and what it meant in the game,
     then the end of the game or who deals next, each with its reason."""
-    names = table.players
+    names, dealer = ctx.players, ctx.dealt_by
     lines = []
     if dealer != in_turn:
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
-                     f"{game.dealt_out_of_turn(table, dealer)}.")
+                     f"{game.dealt_out_of_turn(ctx)}.")
     if deal is None:
         lines.append(f"Game over: {ending.why}.")
     else:

@@ -32,7 +32,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ..games import GAMES, words
-from ..games.base import CardCounter, FieldGroup, Game, Problem
+from ..games.base import CardCounter, FieldGroup, Game, HandContext, Problem
 
 # What is still blank on a form: (hand field, seat), the seat None for a single field.
 Blank = tuple[str, int | None]
@@ -391,12 +391,13 @@ class HandEntry:
         return {g.name for g in self.groups if g.in_details and any(not blank(self.form[f].data) for f in g.fields)}
 
 
-def build(game: str, players: list[str], settings: dict, dealer: int | None) -> tuple[type[RecordHandForm], list[Kind]]:
-    """The form class and its kinds for one match, from the game's description."""
+def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
+    """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
+    players = list(ctx.players)
     attrs: dict[str, Any] = {}
     made = kinds()
     groups: list[Kind] = []
-    for described in [*GAMES[game].hand_form(players, settings, dealer), DEALER]:
+    for described in [*GAMES[game].hand_form(ctx), DEALER]:
         kind = made[described.kind](described, players, GAMES[game])
         kind.add_fields(attrs)
         groups.append(kind)
@@ -420,17 +421,17 @@ def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
                 unbound.kwargs["render_kw"] = render
 
 
-def make_form(game: str, players: list[str], settings: dict, dealer: int | None,
+def make_form(game: str, ctx: HandContext,
               formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
               number: int = 0, dealer_name: str | None = None) -> HandEntry:
     """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
-    form_class, groups = build(game, players, settings, dealer)
+    form_class, groups = build(game, ctx)
     data = hand_to_data(groups, hand) if hand is not None else {}
     form = form_class(formdata=formdata, **data)
     if formdata is None and version is not None:
         form.version.data = str(version)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    return HandEntry(form, groups, players, GAMES[game].field_word, counter, number, dealer_name)
+    return HandEntry(form, groups, list(ctx.players), GAMES[game].field_word, counter, number, dealer_name)
 
 
 def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def check_candidate(info: dict, entry: hand_forms.HandEntry, number: int, final:
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info["game"], hand, result.players, scored.extra, scored.dealer),
+        "summary": view.hand_summary(info["game"], hand, result.context(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -134,7 +134,7 @@ def _hand_form(info: dict, number: int, formdata: MultiDict | None = None,
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(match.game, result.players, result.settings, seat,
+    return hand_forms.make_form(match.game, result.next_context().dealing(seat),
                                 formdata=formdata, hand=hand, version=info["version"], number=number,
                                 dealer_name=None if seat is None else result.players[seat])
 
@@ -359,7 +359,7 @@ def undo(match_id: int):
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(match.game, match.hands[-1], result.players, last.extra, last.dealer)
+    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
@@ -370,15 +370,18 @@ def log(match_id: int):
     info = page.load(match_id)
     entries = store.audit_log(get_db(), match_id)
     players = info["players"]
+    # a logged hand's place in the match may have changed since: only the table is known
+    unplaced = page.hand_context(info).table
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info["game"], hand, players)
+            entry[key + "_summary"] = (view.hand_summary(info["game"], hand,
+                                                         GAMES[info["game"]].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    labels = {s.name: s.label for s in GAMES[info["game"]].settings}
+    known = {s.name: s for s in GAMES[info["game"]].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
-                                           setting_labels=labels)
+                                           game_settings=known)
 
 
 @bp.get("/hands/<int:number>/why")
@@ -389,7 +392,7 @@ def why(match_id: int, number: int):
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
-                                                                 result.players, hand.extra, hand.dealer),
+                                                                 result.context(number), hand.extra),
                                        match_id=match_id)
 
 

@@ -21,7 +21,6 @@ from ..games import GAMES, words
 from ..games.base import Game
 from ..matchfile import NOTE_LIMIT
 from . import access, hand_forms, page, partials, security, view, writes
-from .changes import setting_text
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -40,8 +39,11 @@ class EditDetailsForm(FlaskForm):
                                              "placeholder": "Where, what was at stake…"})
 
 
-def _choice_label(value) -> str:
-    return str(value).replace("_", " ")
+def _form_value(value: Any) -> str:
+    """A setting's value as its field holds it in the browser (a ticked box: "y")."""
+    if isinstance(value, bool):
+        return "y" if value else ""
+    return str(value)
 
 
 @dataclass
@@ -56,6 +58,7 @@ class SettingShown:
     kind: str
     fields: list[str]
     note: str = ""
+    applies_when: dict[str, str] | None = None  # {"field", "value"}: shown only while that field holds that value
 
 
 @dataclass
@@ -82,8 +85,10 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
     shown: list[SettingShown] = []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item = SettingShown(s.name, s.label or _choice_label(s.name), s.help, s.kind, [fname],
-                            CONTRACT_NOTE if s.kind == "table" else "")
+        item = SettingShown(s.name, s.label, s.help, s.kind, [fname], CONTRACT_NOTE if s.kind == "table" else "",
+                            # offered only while another setting has a given value (the form hides it otherwise)
+                            None if s.applies_when is None else
+                            {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])})
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
             attrs[fname] = SelectField(item.label, default=s.default, coerce=int,
@@ -104,7 +109,7 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
                                                        render_kw=render)
         elif s.kind == "choice":
             attrs[fname] = SelectField(item.label, default=s.default,
-                                       choices=[(c, _choice_label(c)) for c in s.choices])
+                                       choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
             attrs[fname] = BooleanField(item.label, default=bool(s.default))
         elif s.kind == "table":
@@ -465,7 +470,7 @@ def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
     for s in GAMES[info["game"]].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
-            lines.append(f"{s.label}: {setting_text(old)} → {setting_text(new)}")
+            lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")
     if first_dealer != info["first_dealer"]:
         lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
     return lines

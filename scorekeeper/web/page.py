@@ -17,7 +17,7 @@ from .db import get_db
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ..games.base import Seating
+    from ..games.base import HandContext, Seating
 
 POLL_SECONDS = 3
 
@@ -70,7 +70,7 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info["game"], result.players, result.settings, result.next_dealer,
+        hand_form = hand_forms.make_form(info["game"], result.next_context(),
                                          version=info["version"], number=len(result.hands) + 1,
                                          # not finished: someone deals
                                          dealer_name=result.players[result.next_dealer or 0])
@@ -177,12 +177,23 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
+def hand_context(info: dict) -> HandContext:
+    """Where the game stands for the hand about to be played, from the request's replay;
+    for a match that cannot be replayed, its first hand with the dealer unknown."""
+    from ..games import GAMES
+    from ..games.base import Table
+
+    try:
+        return replayed(info).next_context()
+    except MatchError:
+        return GAMES[info["game"]].first_context(Table(tuple(info["players"]), info["settings"]), None)
+
+
 def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
     replayed. The seat picture, the table guide and the referee all start from it."""
     from ..games import GAMES
-    from ..games.base import Table
 
     try:
         result = replayed(info)
@@ -193,7 +204,7 @@ def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info["game"]].seating(Table(tuple(result.players), result.settings), dealer, hand)
+    return GAMES[info["game"]].seating(result.next_context().dealing(dealer), hand)
 
 
 def table_order(info: dict, hand: dict | None = None) -> str | None:
@@ -222,7 +233,7 @@ def referee_url(info: dict, hand: dict | None = None) -> str:
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
-        ctx = game.referee_context(hand, len(info["players"]), info["settings"])
+        ctx = game.referee_context(hand, hand_context(info))
         known = referee_params(info["game"], ctx, True)
         if known:
             params.update(known, **{"from": "form"})

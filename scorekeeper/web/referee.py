@@ -13,7 +13,6 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import Table
 from . import hand_forms, page, partials, seats
 
 bp = Blueprint("referee", __name__)
@@ -27,8 +26,8 @@ def defaults_from_match(game: str, info: dict | None) -> dict:
     the table's to say: the hand form sends what it holds, see ``page.referee_url``);
     outside a match, the game's defaults. Never the last recorded hand: it is over."""
     if not info:
-        return GAMES[game].referee_context({}, None, None)
-    return GAMES[game].referee_context({}, len(info["players"]), info["settings"])
+        return GAMES[game].referee_context({}, None)
+    return GAMES[game].referee_context({}, page.hand_context(info))
 
 
 def read_context(game: str, info: dict | None, args) -> tuple[dict, list[str]]:
@@ -261,8 +260,7 @@ def table_guide_for(info: dict) -> dict | None:
     if result.next_dealer is None:
         return None
     game = GAMES[result.game]
-    table = Table(tuple(result.players), result.settings)
-    return {"lines": game.table_guide(table, result.next_dealer), "dealer": result.players[result.next_dealer],
+    return {"lines": game.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.trick_tally(result.settings, len(result.players)) is not None}

@@ -7,6 +7,7 @@ import datetime
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    HandContext,
     NextDeal,
     SheetCell,
     SheetColumn,
@@ -51,10 +52,10 @@ def dealt_out_of_turn(hand: dict) -> bool:
     return isinstance(hand.get("dealer"), int)
 
 
-def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None,
-                 dealer: int | None = None) -> str:
-    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
-    parts = GAMES[game].hand_summary(hand, players, extra or {}, dealer)
+def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
+    played; ``extra``: what the engine made of it, where it was scored)."""
+    parts = GAMES[game].hand_summary(hand, ctx, extra or {})
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -112,7 +113,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         rows.append({
             "number": hand_result.number,
             "dealer": players[hand_result.dealer],
-            "summary": hand_summary(match.game, hand, players, hand_result.extra, hand_result.dealer),
+            "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
@@ -197,23 +198,14 @@ def needs(game: str, result: MatchResult) -> dict:
 
 # --- settings in words ---------------------------------------------------------------
 
-def setting_text(kind: str, value) -> str:
-    """A setting's value as a person reads it: on/off, "9 60, 10 65, …", "off" for none."""
-    if kind == "bool":
-        return "on" if value else "off"
-    if kind == "table":  # a line break only between pairs: "9 60," never splits from its rank
-        return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
-    if value is None:
-        return "off"
-    return str(value).replace("_", " ")
-
-
 def settings_shown(game_key: str, settings: dict) -> list[dict]:
     """Each setting of a game in words: label, value, help, and whether it is the default."""
     shown = []
     for s in GAMES[game_key].settings:
+        if not s.applies(settings):
+            continue  # means nothing at this table (the flip count when nobody flips)
         value = settings.get(s.name, s.default)
-        shown.append({"label": s.label, "value": setting_text(s.kind, value), "help": s.help,
+        shown.append({"label": s.label, "value": s.text(value), "help": s.help,
                       "default": value == s.default})
     return shown
 
@@ -250,18 +242,17 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
     match: Match = info["match"]
     game = GAMES[match.game]
     players = result.players
-    table = Table(tuple(players), result.settings)
     layout = game.sheet_layout(result.settings, len(players))
     rows = []
     for scored, hand in zip(result.hands, match.hands):
-        cells = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+        cells = game.sheet_cells(hand, result.context(scored.number), scored.extra)
         rows.append({
             "number": scored.number,
             "dealer": scored.dealer,
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
+            "summary": hand_summary(match.game, hand, result.context(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import ENDLESS, random_match
 from scorekeeper.web import create_app, hand_forms
@@ -72,7 +73,8 @@ def check_answer(response, htmx: bool = False) -> str:
 def form_names(app, game: str) -> list[str]:
     with app.app_context():
         info = store.get_info(get_db(), app.fuzz_matches[game])
-        form = hand_forms.make_form(game, info["players"], info["settings"], 0).form
+        table = Table(tuple(info["players"]), info["settings"])
+        form = hand_forms.make_form(game, GAMES[game].first_context(table)).form
     return [f.name for f in form] + ["request_key", "junk", "dealer"]
 
 

@@ -8,7 +8,6 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Table
 from scorekeeper.samples import random_match
 from scorekeeper.web import access, view
 from scorekeeper.web.db import get_db
@@ -77,7 +76,6 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     result = replay(match)
     game = GAMES[key]
     layout = game.sheet_layout(result.settings, len(result.players))
-    table = Table(tuple(result.players), result.settings)
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     head, body = grid_rows(html)
     # the headers: a repeated title row, the names over their groups, then each group's labels
@@ -89,7 +87,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     for row, scored, hand in zip(body, result.hands, match.hands):
         number, hand_cells, seats = split_row(row, layout, len(result.players))
         assert number == str(scored.number)
-        own = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+        own = game.sheet_cells(hand, result.context(scored.number), scored.extra)
         assert hand_cells == [cell_words(own.hand[c.key]) for c in layout.hand]
         for seat, cells in enumerate(seats):
             expected = []
