@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 
 from .. import store
 from ..engine import MatchError, MatchResult
 from ..games import GAMES
+from ..games.base import TrickTally
 from . import access, hand_forms, page, partials, seats, view, writes
 from .chart import running_totals_svg
 from .db import get_db
@@ -21,7 +23,7 @@ STALE = ("This match changed since this form was opened (someone saved on anothe
          "was sent twice). Your entry is still here: check the scoreboard, then save again.")
 
 
-def typed_seating(info: dict, hand: dict) -> dict | None:
+def typed_seating(info: page.Info, hand: dict) -> dict | None:
     """The seat picture of the hand being typed, with what its fields say so far."""
     seating = page.hand_seating(info, hand)
     return None if seating is None else seats.seating_shown(seating)
@@ -57,7 +59,7 @@ class Check:
         return self.preview is not None
 
 
-def check_candidate(info: dict, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
+def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
     entry.form.validate()
@@ -125,7 +127,7 @@ def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int |
     return lines or ([] if error.hand_problems else list(error.problems))
 
 
-def _hand_form(info: dict, number: int, formdata: MultiDict | None = None,
+def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
                hand: dict | None = None) -> hand_forms.HandEntry:
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
     match = info["match"]
@@ -147,14 +149,15 @@ def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
 @bp.post("/hands/preview")
 @access.scorer_required
 @access.preview
-def preview(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def preview(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
 
-def _saved(info: dict, number: int | None, saved: writes.Saved | None = None):
+def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
     """The answer to a saved hand (also to the same form sent again). Given the save
     (``saved``) and the replay of the version it made, an htmx answer carries only
     what the save changed; the page after a redirect resumes from it too."""
@@ -176,7 +179,8 @@ def _saved(info: dict, number: int | None, saved: writes.Saved | None = None):
     return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
 
 
-def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str | None = None):
+def _changed_only(match_id: int, info: page.Info, number: int, notice: str,
+                  key: str | None = None) -> ResponseReturnValue:
     """Out-of-band swaps into the match page for one new hand: its row, the
     totals and banner, the table guide, the next hand's form, the notice. The
     chart is redrawn when it is scrolled into view (it grows with the match)."""
@@ -186,7 +190,7 @@ def _changed_only(match_id: int, info: dict, number: int, notice: str, key: str 
     return render_template("partial/saved.html", number=number, saved_key=key, **context), 200, {"HX-Reswap": "none"}
 
 
-def _stale_record(info: dict, based_on: int | None):
+def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
     """Another phone changed the match since this form was opened: say what
     changed, keep the user's entry in a form for the next hand, save nothing."""
     match_id = info["id"]
@@ -210,18 +214,18 @@ def _stale_record(info: dict, based_on: int | None):
 
 @bp.post("/hands")
 @access.scorer_required
-def record(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def record(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     number = len(info["match"].hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(form.form.version.data)
     check = check_candidate(info, form, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), check.hand if check.ready else None,
                                  based_on=based_on, request_key=access.posted_request_key())
-    if isinstance(outcome, writes.Stale):
-        info = page.load(match_id)  # the match as the other phone left it
     return page.answer(outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
-                       stale=lambda stale: _stale_record(info, stale.expected),
+                       # the entry again, on the match as the other phone left it
+                       stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
                        refused=lambda refused: _refused_record(info, form, check, refused))
 
 
@@ -229,7 +233,8 @@ def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
     return done if isinstance(done, writes.Saved) else None
 
 
-def _refused_record(info: dict, form: hand_forms.HandEntry, check: Check, refused: writes.Refused):
+def _refused_record(info: page.Info, form: hand_forms.HandEntry, check: Check,
+                    refused: writes.Refused) -> ResponseReturnValue:
     """The hand form again, with what is wrong beside each field."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
         check.general = other_problems(form, refused.error)
@@ -241,7 +246,7 @@ def _refused_record(info: dict, form: hand_forms.HandEntry, check: Check, refuse
     return partials.render_page_or_partial("match.html", **context), status
 
 
-def _hand_number(info: dict, number: int) -> None:
+def _hand_number(info: page.Info, number: int) -> None:
     if not 1 <= number <= len(info["match"].hands):
         abort(404)
 
@@ -249,8 +254,9 @@ def _hand_number(info: dict, number: int) -> None:
 @bp.post("/hands/<int:number>/preview")
 @access.scorer_required
 @access.preview
-def edit_preview(match_id: int, number: int):
-    info = page.load(match_id)
+@page.with_match
+def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
+    match_id = info["id"]
     _hand_number(info, number)
     form = _hand_form(info, number, formdata=request.form)
     check = check_candidate(info, form, number)
@@ -258,7 +264,7 @@ def edit_preview(match_id: int, number: int):
     return render_template("partial/preview.html", check=check, match_id=match_id)
 
 
-def dealer_changes(info: dict, number: int, check: Check) -> dict | None:
+def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
     """What a correction of hand ``number`` does to the later hands' dealers (a game
     whose deal follows the scores): the hands that would come round to someone else,
     whether the correction can be saved as it is, and whether it can be saved with
@@ -271,12 +277,13 @@ def dealer_changes(info: dict, number: int, check: Check) -> dict | None:
     return page.dealer_offer(info, number, check.hand, check.result)
 
 
-def _tally_of(info: dict):
+def _tally_of(info: page.Info) -> TrickTally | None:
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
     return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
 
 
-def _edit_page(info: dict, form: hand_forms.HandEntry, number: int, original: dict, status: int = 200, as_counts: bool = False):
+def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, original: dict, status: int = 200,
+               as_counts: bool = False) -> ResponseReturnValue:
     tally = _tally_of(info)
     by_tally = tally.from_hand(original) if tally else None
     context = {"info": info, "entry": form, "number": number, "match_id": info["id"], "original": original,
@@ -288,8 +295,9 @@ def _edit_page(info: dict, form: hand_forms.HandEntry, number: int, original: di
 
 @bp.route("/hands/<int:number>/edit", methods=["GET", "POST"])
 @access.scorer_required
-def edit(match_id: int, number: int):
-    info = page.load(match_id)
+@page.with_match
+def edit(info: page.Info, number: int) -> ResponseReturnValue:
+    match_id = info["id"]
     _hand_number(info, number)
     original = info["match"].hands[number - 1]
     tally = _tally_of(info)
@@ -311,13 +319,13 @@ def edit(match_id: int, number: int):
                                   based_on=access.posted_version(form.form.version.data),
                                   request_key=access.posted_request_key(), keep_dealers=keep)
 
-    def stale(stale: writes.Stale):
+    def stale(stale: writes.Stale) -> ResponseReturnValue:
         form.form.version.data = str(stale.current)
         form.problems = {}
         form.general = access.stale_message(match_id, stale.expected, info["players"], "Your correction")
         return _edit_page(info, form, number, original, 409, as_counts)
 
-    def refused(refused: writes.Refused):
+    def refused(refused: writes.Refused) -> ResponseReturnValue:
         if refused.error is not None and check.ready:
             check.general = other_problems(form, refused.error)
         _apply_check(form, check)
@@ -328,7 +336,8 @@ def edit(match_id: int, number: int):
                        stale=stale, refused=refused)
 
 
-def _corrected(info: dict, number: int, done: writes.Saved | writes.AlreadySaved, how: str = ""):
+def _corrected(info: page.Info, number: int, done: writes.Saved | writes.AlreadySaved,
+               how: str = "") -> ResponseReturnValue:
     """After a correction: say what changed, on the scoreboard at the hand."""
     session["saved_key"] = access.posted_request_key()  # the correction's draft on the phone is done with
     if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
@@ -340,8 +349,9 @@ def _corrected(info: dict, number: int, done: writes.Saved | writes.AlreadySaved
 
 @bp.route("/undo", methods=["GET", "POST"])
 @access.scorer_required
-def undo(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def undo(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     match = info["match"]
     if not match.hands:
         flash("There is no hand to undo.")
@@ -366,8 +376,9 @@ def undo(match_id: int):
 
 
 @bp.get("/log")
-def log(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def log(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     entries = store.audit_log(get_db(), match_id)
     players = info["players"]
     # a logged hand's place in the match may have changed since: only the table is known
@@ -385,8 +396,9 @@ def log(match_id: int):
 
 
 @bp.get("/hands/<int:number>/why")
-def why(match_id: int, number: int):
-    info = page.load(match_id)
+@page.with_match
+def why(info: page.Info, number: int) -> ResponseReturnValue:
+    match_id = info["id"]
     _hand_number(info, number)
     result = page.replayed(info)
     hand = result.hands[number - 1]
@@ -397,9 +409,9 @@ def why(match_id: int, number: int):
 
 
 @bp.get("/chart")
-def chart(match_id: int):
+@page.with_match
+def chart(info: page.Info) -> ResponseReturnValue:
     """The running-totals chart alone: a saved hand's answer leaves it to load here."""
-    info = page.load(match_id)
     try:
         result = page.replayed(info)
     except MatchError:  # cannot happen through the store; still never a 500

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
@@ -215,7 +216,7 @@ class PlayAgainForm(FlaskForm):
     first_dealer = SelectField("First dealer", coerce=str)
 
 
-def play_again_form(info: dict) -> PlayAgainForm:
+def play_again_form(info: page.Info) -> PlayAgainForm:
     """The Play again form for a match (its players; the dealer one seat left)."""
     players = info["players"]
     form = PlayAgainForm(formdata=None, prefix="again")
@@ -260,7 +261,7 @@ def _status(m: dict) -> str:
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     """This device's history: the matches it started, imported or opened through a link."""
     form = SearchMatchesForm(request.args)
     search = (form.q.data or "")[:40] if isinstance(form.q.data, str) else ""
@@ -286,7 +287,7 @@ def _game_from_request(default: str | None = None) -> str:
 
 
 @bp.get("/matches/new")
-def new_match():
+def new_match() -> ResponseReturnValue:
     """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
     entry = start_match_form(_game_from_request())
     for fname in entry.player_fields:
@@ -304,7 +305,7 @@ def known_players() -> dict:
 bp.add_app_template_global(known_players)
 
 
-def _without_settings(formdata) -> MultiDict:
+def _without_settings(formdata: MultiDict) -> MultiDict:
     """The posted form less the settings (so a new game's defaults show) and shown_game."""
     return MultiDict([(k, v) for k, v in formdata.items(multi=True)
                       if not k.startswith("setting_") and k != "shown_game"])
@@ -325,14 +326,14 @@ def _with_defaults(key: str) -> SetupEntry:
 
 
 @bp.post("/matches/new/fields")
-def new_match_fields():
+def new_match_fields() -> ResponseReturnValue:
     """htmx: the seats and settings of the game just chosen (names kept)."""
     entry = _with_defaults(_game_from_request())
     return render_template("partial/match_fields.html", entry=entry, form=entry.form, problems={})
 
 
 @bp.post("/matches/new")
-def create_match():
+def create_match() -> ResponseReturnValue:
     key = _game_from_request()
     if request.form.get("shown_game") != key:
         # JavaScript off and the game changed: show this game's seats and settings first
@@ -365,7 +366,7 @@ def create_match():
 
 
 @bp.get("/matches/<match_id:match_id>")
-def show(match_id: int):
+def show(match_id: int) -> ResponseReturnValue:
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
         changed = None
@@ -379,8 +380,9 @@ def show(match_id: int):
 
 @bp.route("/matches/<match_id:match_id>/details", methods=["GET", "POST"])
 @access.scorer_required
-def details(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def details(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     form = EditDetailsForm(data={"date": info["date"], "note": info["note"] or "", "version": info["version"]}) \
         if request.method == "GET" else EditDetailsForm()
     problems: list[str] = []
@@ -407,11 +409,12 @@ def details(match_id: int):
 
 @bp.route("/matches/<match_id:match_id>/again", methods=["GET", "POST"])
 @access.scorer_required
-def play_again(match_id: int):
+@page.with_match
+def play_again(info: page.Info) -> ResponseReturnValue:
     """Start the next match of this table: same game, players, seats and settings,
     linked to this one; for the phones that keep its score. GET shows the form alone
     (without JavaScript, after a refused form)."""
-    info = page.load(match_id)
+    match_id = info["id"]
     form = play_again_form(info)
     problems: list[str] = []
     if request.method == "POST":
@@ -437,7 +440,7 @@ def play_again(match_id: int):
 
 # --- players, settings and first dealer of a match under way ------------------------------
 
-def change_setup_form(info: dict, formdata: MultiDict | None = None) -> SetupEntry:
+def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> SetupEntry:
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
     game = GAMES[info["game"]]
@@ -464,7 +467,7 @@ def change_setup_form(info: dict, formdata: MultiDict | None = None) -> SetupEnt
     return SetupEntry(form, game, shown, [f"player_{i}" for i in range(len(players))])
 
 
-def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
+def _setup_changes(info: page.Info, before: MatchResult, after: MatchResult, first_dealer: int) -> list[str]:
     """What a change of setup changes, in words: names, settings, first dealer, totals."""
     lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
     for s in GAMES[info["game"]].settings:
@@ -476,7 +479,7 @@ def _setup_changes(info: dict, before, after, first_dealer: int) -> list[str]:
     return lines
 
 
-def _totals_change(before, after) -> list[str]:
+def _totals_change(before: MatchResult, after: MatchResult) -> list[str]:
     """How the totals and the result move, where they do: "Ann 45 → 50"."""
     lines = [f"{p}: {a} → {b}" for p, a, b in zip(after.players, before.totals, after.totals) if a != b]
     if before.finished != after.finished or before.winners != after.winners:
@@ -490,11 +493,12 @@ def _totals_change(before, after) -> list[str]:
 
 @bp.route("/matches/<match_id:match_id>/setup", methods=["GET", "POST"])
 @access.scorer_required
-def setup(match_id: int):
+@page.with_match
+def setup(info: page.Info) -> ResponseReturnValue:
     """Rename a player (a typo), change a setting such as the target, or the first
     dealer: every recorded hand is scored again under the new setup; where totals
     change, the change is shown and confirmed before it is saved."""
-    info = page.load(match_id)
+    match_id = info["id"]
     entry = change_setup_form(info, request.form if request.method == "POST" else None)
     form = entry.form
     problems: dict = {"general": []}
@@ -537,7 +541,7 @@ def setup(match_id: int):
                                            confirm=confirm, match_id=match_id), status
 
 
-def _setup_candidate(info: dict, entry: SetupEntry, names: list[str], settings: dict, first_dealer: int,
+def _setup_candidate(info: page.Info, entry: SetupEntry, names: list[str], settings: dict, first_dealer: int,
                      problems: dict) -> MatchResult | None:
     """The match scored under the new setup, or None with the problems placed on the form."""
     tried = writes.setup_candidate(page.replay_of(info), names, settings, first_dealer)
@@ -566,7 +570,7 @@ def _setup_saved(done: writes.Saved | writes.AlreadySaved, changes: list[str]) -
         " Scored again from the first hand: " + "; ".join(moved) + "." if moved else " No totals changed.")
 
 
-def _to_match(match_id: int, notice: str, anchor: str | None = None):
+def _to_match(match_id: int, notice: str, anchor: str | None = None) -> ResponseReturnValue:
     """To the scoreboard, saying ``notice``."""
     flash(notice)
     return redirect(url_for("matches.show", match_id=match_id, _anchor=anchor), 303)
@@ -590,8 +594,9 @@ class RestoreMatchForm(FlaskForm):
 
 @bp.route("/matches/<match_id:match_id>/delete", methods=["GET", "POST"])
 @access.scorer_required
-def delete(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def delete(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     form = DeleteMatchForm(data={"version": str(info["version"])}) if request.method == "GET" else DeleteMatchForm()
     problems: list[str] = []
     if request.method == "POST" and form.validate():
@@ -616,14 +621,14 @@ def delete(match_id: int):
         422 if problems else 200
 
 
-def _deleted(info: dict):
+def _deleted(info: page.Info) -> ResponseReturnValue:
     flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
           f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
     return redirect(url_for("matches.index", _anchor="deleted"), 303)
 
 
 @bp.post("/deleted/<int:number>/restore")
-def restore(number: int):
+def restore(number: int) -> ResponseReturnValue:
     """Bring back a match this device deleted (and scored). Not under /matches/<id>:
     a deleted match is no match there (404)."""
     form = RestoreMatchForm()

@@ -4,10 +4,12 @@ page context (pages render with ``partials``). Blueprints import this module;
 it imports none of them."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import abort, current_app, g, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.http import quote_etag
 
 from .. import store
@@ -21,8 +23,11 @@ if TYPE_CHECKING:
 
 POLL_SECONDS = 3
 
+Info = dict[str, Any]  # a stored match as ``store.get_info`` reads it
+T = TypeVar("T")
 
-def replay_of(info: dict) -> MatchReplay:
+
+def replay_of(info: Info) -> MatchReplay:
     """The stored match's replay for this request (one per match and version): the
     scoreboard, the table guide, the form, the preview and the save all read it."""
     cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
@@ -34,7 +39,7 @@ def replay_of(info: dict) -> MatchReplay:
     return made[key]
 
 
-def replayed(info: dict) -> MatchResult:
+def replayed(info: Info) -> MatchResult:
     """The stored match's result (raises MatchError for a match that cannot be scored,
     which the store never holds)."""
     return replay_of(info).result()
@@ -46,20 +51,35 @@ def took(saved: MatchReplay | None) -> None:
         g.setdefault("replays", {})[(saved.match_id, saved.version)] = saved
 
 
-def load(match_id: int) -> dict:
+def load(match_id: int) -> Info:
     """The match row and Match, or a 404 page: also when this device holds no grant for
     it, whether the id came in the URL, the query or a form. Every view reads a match
-    through here, so no route can show a match to a device that may not see it."""
-    if not access.can_read(match_id):
-        abort(404)  # the same answer as for a match that does not exist
-    try:
-        return store.get_info(get_db(), match_id)
-    except store.NotFound:
-        abort(404)
+    through here, so no route can show a match to a device that may not see it.
+    Read once per request: until a write of this request changes the match (``answer``)."""
+    loaded: dict[int, Info] = g.setdefault("loaded", {})
+    if match_id not in loaded:
+        if not access.can_read(match_id):
+            abort(404)  # the same answer as for a match that does not exist
+        try:
+            loaded[match_id] = store.get_info(get_db(), match_id)
+        except store.NotFound:
+            abort(404)
+    return loaded[match_id]
 
 
-def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, changed=None, notice=None,
-                       rows_from: int = 1):
+def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """The view is given the match its address names (``match_id``) instead of its id:
+    loaded once for the request (``load``: a 404 page when there is none, or when this
+    device may not see it). Access to change it stays a decorator beside the view
+    (``access.scorer_required``)."""
+    @functools.wraps(view)
+    def with_loaded(match_id: int, **kwargs: Any) -> ResponseReturnValue:
+        return view(load(match_id), **kwargs)
+    return with_loaded
+
+
+def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_forms.HandEntry | None = None,
+                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
     """The whole match page: scoreboard plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
     info = info or load(match_id)
@@ -79,17 +99,16 @@ def scoreboard_context(match_id: int, info: dict | None = None, hand_form=None, 
             "live": live_context(info, scorer)}
 
 
-Answer = Any  # what a view returns: a response, a redirect, a rendered page and status
-
-
-def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], Answer],
-           stale: Callable[[writes.Stale], Answer], refused: Callable[[writes.Refused], Answer]) -> Answer:
+def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
+           stale: Callable[[writes.Stale], T], refused: Callable[[writes.Refused], T]) -> T:
     """A write's outcome as the view answers it, the same way on every page: ``saved``
     (now, or already: a double tap), ``stale`` (another phone changed the match since
     the form was opened), ``refused`` (not written, and why). A match gone meanwhile is
     a 404."""
     if isinstance(outcome, writes.Gone):
         abort(404)
+    if not isinstance(outcome, writes.Refused):  # the match changed: read it again
+        g.pop("loaded", None)
     if isinstance(outcome, writes.Stale):
         return stale(outcome)
     if isinstance(outcome, writes.Refused):
@@ -104,7 +123,7 @@ def board_etag(version: int) -> str:
     return quote_etag(f"v{version}", weak=True)
 
 
-def live_context(info: dict, scorer: bool = False) -> dict:
+def live_context(info: Info, scorer: bool = False) -> dict:
     """Where a match page polls and what it shows now: a watcher's the shared read-only
     board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
     updated = info.get("updated_at") or ""
@@ -139,7 +158,7 @@ def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[st
     return lines
 
 
-def dealer_offer(info: dict, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
+def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
     """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
     game whose deal follows the scores): the hands that would come round to someone
     else, whether the correction can be saved as it is (``plain``: its result, None
@@ -177,7 +196,7 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
-def hand_context(info: dict) -> HandContext:
+def hand_context(info: Info) -> HandContext:
     """Where the game stands for the hand about to be played, from the request's replay;
     for a match that cannot be replayed, its first hand with the dealer unknown."""
     from ..games import GAMES
@@ -189,7 +208,7 @@ def hand_context(info: dict) -> HandContext:
         return GAMES[info["game"]].first_context(Table(tuple(info["players"]), info["settings"]), None)
 
 
-def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
+def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
     replayed. The seat picture, the table guide and the referee all start from it."""
@@ -207,7 +226,7 @@ def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
     return GAMES[info["game"]].seating(result.next_context().dealing(dealer), hand)
 
 
-def table_order(info: dict, hand: dict | None = None) -> str | None:
+def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at)."""
@@ -222,7 +241,7 @@ def table_order(info: dict, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 
 
-def referee_url(info: dict, hand: dict | None = None) -> str:
+def referee_url(info: Info, hand: dict | None = None) -> str:
     """The referee for the hand being played in a match, set from what its form holds so
     far (``hand``: the fields typed; none: nothing known yet)."""
     from ..games import GAMES

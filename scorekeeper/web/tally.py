@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, make_response, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from ..engine import MatchError
@@ -47,7 +48,7 @@ def _lines(error: MatchError) -> list[str]:
     return [p.message for p in error.header] + found or list(error.problems)
 
 
-def _hand_number(info: dict, raw: str | None) -> int | None:
+def _hand_number(info: page.Info, raw: str | None) -> int | None:
     """The recorded hand being corrected (``?hand=N``), or None for the next hand."""
     if not raw:
         return None
@@ -68,7 +69,7 @@ class Taps:
     number: int | None
 
 
-def _taps(info: dict, described: TrickTally, source: Mapping[str, str]) -> Taps:
+def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
     """The taps as the request carries them (or as recorded, or as kept on this phone)."""
     players, tricks = info["players"], described.tricks
     number = _hand_number(info, source.get("hand"))
@@ -109,8 +110,9 @@ def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> b
 
 @bp.route("/matches/<match_id:match_id>/tally", methods=["GET", "POST"])
 @access.scorer_required
-def tally(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def tally(info: page.Info) -> ResponseReturnValue:
+    match_id = info["id"]
     described = GAMES[info["game"]].trick_tally(page.replayed(info).settings, len(info["players"]))
     if described is None:
         abort(404)
@@ -149,7 +151,7 @@ def tally(match_id: int):
     return partials.render_page_or_partial("tally.html", **context), status
 
 
-def _save(info: dict, described: TrickTally, taps: Taps, keep: bool) -> writes.Outcome:
+def _save(info: page.Info, described: TrickTally, taps: Taps, keep: bool) -> writes.Outcome:
     """The tapped hand written, as the next hand or as the correction of one."""
     hand = described.to_hand(taps.winners, taps.trump)
     replayed, based_on, key = page.replay_of(info), access.posted_version(taps.version), access.posted_request_key()
@@ -159,7 +161,7 @@ def _save(info: dict, described: TrickTally, taps: Taps, keep: bool) -> writes.O
                                keep_dealers=keep)
 
 
-def _saved(info: dict, taps: Taps, done: writes.Saved | writes.AlreadySaved):
+def _saved(info: page.Info, taps: Taps, done: writes.Saved | writes.AlreadySaved) -> ResponseReturnValue:
     """On the scoreboard: the new hand's notice, or what the correction changed."""
     match_id, number = info["id"], taps.number
     if number is None:
@@ -211,7 +213,7 @@ def state_url(match_id: int, taps: Taps) -> str:
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
-def _context(info: dict, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
+def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
     replayed = page.replay_of(info)
     result = replayed.result()
     players, match, number, winners = result.players, info["match"], taps.number, taps.winners
