@@ -282,12 +282,21 @@ def _tally_of(info: page.Info) -> TrickTally | None:
     return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
 
 
-def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, original: dict, status: int = 200,
-               as_counts: bool = False) -> ResponseReturnValue:
+def _as_counts(info: page.Info, number: int) -> bool:
+    """A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
+    or turned into counts on purpose (?as=counts): never shown as a string of seats."""
     tally = _tally_of(info)
+    original = info["match"].hands[number - 1]
+    return bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
+
+
+def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
+    tally = _tally_of(info)
+    original = info["match"].hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
     context = {"info": info, "entry": form, "number": number, "match_id": info["id"], "original": original,
-               "by_tally": by_tally is not None, "as_counts": as_counts, "posted": request.method == "POST",
+               "by_tally": by_tally is not None, "as_counts": _as_counts(info, number),
+               "posted": request.method == "POST",
                "tally_url": url_for("tally.tally", match_id=info["id"], hand=number) if by_tally else None,
                "tricks_recorded": len(by_tally[0]) if by_tally else 0}
     return partials.render_page_or_partial("edit_hand.html", **context), status
@@ -297,43 +306,43 @@ def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, origina
 @access.scorer_required
 @page.with_match
 def edit(info: page.Info, number: int) -> ResponseReturnValue:
-    match_id = info["id"]
     _hand_number(info, number)
-    original = info["match"].hands[number - 1]
-    tally = _tally_of(info)
-    # A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
-    # or turned into counts on purpose (?as=counts): never shown as a string of seats.
-    as_counts = bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
-    shown = tally.as_counts(original) if as_counts and tally else original
+    as_counts = _as_counts(info, number)
     if request.method == "GET":
-        form = _hand_form(info, number, hand=shown)
-        form.problems, form.general = {}, []
-        return _edit_page(info, form, number, original, as_counts=as_counts)
+        original = info["match"].hands[number - 1]
+        tally = _tally_of(info)
+        shown = tally.as_counts(original) if as_counts and tally else original
+        return _edit_page(info, _hand_form(info, number, hand=shown), number)
     form = _hand_form(info, number, formdata=request.form)
     keep = request.form.get("keep_dealers") == "1"
     check = check_candidate(info, form, number, final=True)
-    dealers = dealer_changes(info, number, check)
-    if keep and dealers and dealers["keep_ok"] and check.preview is None:
+    form.dealers = dealer_changes(info, number, check)
+    if keep and form.dealers and form.dealers["keep_ok"] and check.preview is None:
         check.preview, check.general = {"keep": True}, []  # refused only for the later dealers: kept
     outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check.hand if check.ready else None,
                                   based_on=access.posted_version(form.form.version.data),
                                   request_key=access.posted_request_key(), keep_dealers=keep)
-
-    def stale(stale: writes.Stale) -> ResponseReturnValue:
-        form.form.version.data = str(stale.current)
-        form.problems = {}
-        form.general = access.stale_message(match_id, stale.expected, info["players"], "Your correction")
-        return _edit_page(info, form, number, original, 409, as_counts)
-
-    def refused(refused: writes.Refused) -> ResponseReturnValue:
-        if refused.error is not None and check.ready:
-            check.general = other_problems(form, refused.error)
-        _apply_check(form, check)
-        form.dealers = dealers
-        return _edit_page(info, form, number, original, 422, as_counts)
-
     return page.answer(outcome, saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
-                       stale=stale, refused=refused)
+                       stale=lambda stale: _stale_correction(info, form, number, stale),
+                       refused=lambda refused: _refused_correction(info, form, check, refused))
+
+
+def _stale_correction(info: page.Info, form: hand_forms.HandEntry, number: int,
+                      stale: writes.Stale) -> ResponseReturnValue:
+    """Another phone changed the match since the correction was opened: the entry stays, nothing saved."""
+    form.form.version.data = str(stale.current)
+    form.problems, form.dealers = {}, None
+    form.general = access.stale_message(info["id"], stale.expected, info["players"], "Your correction")
+    return _edit_page(info, form, number, 409)
+
+
+def _refused_correction(info: page.Info, form: hand_forms.HandEntry, check: Check,
+                        refused: writes.Refused) -> ResponseReturnValue:
+    """The correction again, with what is wrong beside each field (and the later dealers it changes)."""
+    if refused.error is not None and check.ready:  # the store's own final check refused it
+        check.general = other_problems(form, refused.error)
+    _apply_check(form, check)
+    return _edit_page(info, form, check.number, 422)
 
 
 def _corrected(info: page.Info, number: int, done: writes.Saved | writes.AlreadySaved,
