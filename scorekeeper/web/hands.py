@@ -2,6 +2,7 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
@@ -74,7 +75,7 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
         check.counted_into = entry.word(counter.into)
     if final and missing:  # on save, every blank at once
         check.general.append(f"Still to fill in: {check.still}.")
-    if number > len(info["match"].hands):  # the referee follows the hand as it is typed (its trump...)
+    if number > len(info.match.hands):  # the referee follows the hand as it is typed (its trump...)
         check.referee_url = page.referee_url(info, hand)
         check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if check.errors:
@@ -93,12 +94,12 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info["game"], hand, result.context(number), scored.extra),
+        "summary": view.hand_summary(info.game, hand, result.context(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
         "winners": [result.players[s] for s in result.winners],
-        "edit": number <= len(info["match"].hands),
+        "edit": number <= len(info.match.hands),
     }
     return check
 
@@ -130,14 +131,14 @@ def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int |
 def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
                hand: dict | None = None) -> hand_forms.HandEntry:
     """The form for hand ``number`` (dealer as the engine says it comes round)."""
-    match = info["match"]
+    match = info.match
     result = page.replay_of(info).upto(number - 1)  # the hands before this one
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     return hand_forms.make_form(match.game, result.next_context().dealing(seat),
-                                formdata=formdata, hand=hand, version=info["version"], number=number,
+                                formdata=formdata, hand=hand, version=info.version, number=number,
                                 dealer_name=None if seat is None else result.players[seat])
 
 
@@ -151,8 +152,8 @@ def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
 @access.preview
 @page.with_match
 def preview(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    number = len(info["match"].hands) + 1
+    match_id = info.id
+    number = len(info.match.hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
 
@@ -161,14 +162,14 @@ def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = Non
     """The answer to a saved hand (also to the same form sent again). Given the save
     (``saved``) and the replay of the version it made, an htmx answer carries only
     what the save changed; the page after a redirect resumes from it too."""
-    match_id = info["id"]
+    match_id = info.id
     after = saved.after if saved is not None else None
     notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     # the saved form's key: the draft app.js kept of it on the phone is done with
     key = access.posted_request_key()
     if partials.is_partial_request():
         if saved is not None and saved.replayed is not None and number is not None and number > 1:
-            now = dict(info, version=saved.replayed.version, match=saved.replayed.match)
+            now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
             return _changed_only(match_id, now, number, notice, key)
         context = page.scoreboard_context(match_id, notice=notice)
         context["undo_offer"] = True
@@ -193,13 +194,13 @@ def _changed_only(match_id: int, info: page.Info, number: int, notice: str,
 def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
     """Another phone changed the match since this form was opened: say what
     changed, keep the user's entry in a form for the next hand, save nothing."""
-    match_id = info["id"]
-    message = access.stale_message(match_id, based_on, info["players"])
-    number = len(info["match"].hands) + 1
+    match_id = info.id
+    message = access.stale_message(match_id, based_on, info.players)
+    number = len(info.match.hands) + 1
     form = None
     if not page.replayed(info).finished:
         form = _hand_form(info, number, formdata=request.form)
-        form.form.version.data = str(info["version"])
+        form.form.version.data = str(info.version)
         # Saving the same hand again would record it twice: offer to drop it instead.
         form.problems, form.general = {}, message[:-1] + [
             f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
@@ -216,8 +217,8 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
 @access.scorer_required
 @page.with_match
 def record(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    number = len(info["match"].hands) + 1
+    match_id = info.id
+    number = len(info.match.hands) + 1
     form = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(form.form.version.data)
     check = check_candidate(info, form, number, final=True)
@@ -241,13 +242,13 @@ def _refused_record(info: page.Info, form: hand_forms.HandEntry, check: Check,
     elif refused.error is None and refused.problems:
         check.general = list(refused.problems)
     _apply_check(form, check)
-    context = page.scoreboard_context(info["id"], info=info, hand_form=form)
+    context = page.scoreboard_context(info.id, info=info, hand_form=form)
     status = 200 if partials.is_partial_request() else 422
     return partials.render_page_or_partial("match.html", **context), status
 
 
 def _hand_number(info: page.Info, number: int) -> None:
-    if not 1 <= number <= len(info["match"].hands):
+    if not 1 <= number <= len(info.match.hands):
         abort(404)
 
 
@@ -256,7 +257,7 @@ def _hand_number(info: page.Info, number: int) -> None:
 @access.preview
 @page.with_match
 def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
-    match_id = info["id"]
+    match_id = info.id
     _hand_number(info, number)
     form = _hand_form(info, number, formdata=request.form)
     check = check_candidate(info, form, number)
@@ -270,7 +271,7 @@ def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
     whether the correction can be saved as it is, and whether it can be saved with
     those hands kept as recorded (marked as dealt out of turn). None when no later
     dealer changes or the hand itself still has problems."""
-    if number >= len(info["match"].hands) or check.errors or check.missing:
+    if number >= len(info.match.hands) or check.errors or check.missing:
         return None
     if check.preview is None and not check.later_only:
         return None  # the hand's own problems come first
@@ -279,25 +280,25 @@ def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
 
 def _tally_of(info: page.Info) -> TrickTally | None:
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
+    return GAMES[info.game].trick_tally(info.settings, len(info.players))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
     """A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
     or turned into counts on purpose (?as=counts): never shown as a string of seats."""
     tally = _tally_of(info)
-    original = info["match"].hands[number - 1]
+    original = info.match.hands[number - 1]
     return bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
 
 
 def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
     tally = _tally_of(info)
-    original = info["match"].hands[number - 1]
+    original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
-    context = {"info": info, "entry": form, "number": number, "match_id": info["id"], "original": original,
+    context = {"info": info, "entry": form, "number": number, "match_id": info.id, "original": original,
                "by_tally": by_tally is not None, "as_counts": _as_counts(info, number),
                "posted": request.method == "POST",
-               "tally_url": url_for("tally.tally", match_id=info["id"], hand=number) if by_tally else None,
+               "tally_url": url_for("tally.tally", match_id=info.id, hand=number) if by_tally else None,
                "tricks_recorded": len(by_tally[0]) if by_tally else 0}
     return partials.render_page_or_partial("edit_hand.html", **context), status
 
@@ -309,7 +310,7 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
     _hand_number(info, number)
     as_counts = _as_counts(info, number)
     if request.method == "GET":
-        original = info["match"].hands[number - 1]
+        original = info.match.hands[number - 1]
         tally = _tally_of(info)
         shown = tally.as_counts(original) if as_counts and tally else original
         return _edit_page(info, _hand_form(info, number, hand=shown), number)
@@ -332,7 +333,7 @@ def _stale_correction(info: page.Info, form: hand_forms.HandEntry, number: int,
     """Another phone changed the match since the correction was opened: the entry stays, nothing saved."""
     form.form.version.data = str(stale.current)
     form.problems, form.dealers = {}, None
-    form.general = access.stale_message(info["id"], stale.expected, info["players"], "Your correction")
+    form.general = access.stale_message(info.id, stale.expected, info.players, "Your correction")
     return _edit_page(info, form, number, 409)
 
 
@@ -341,6 +342,8 @@ def _refused_correction(info: page.Info, form: hand_forms.HandEntry, check: Chec
     """The correction again, with what is wrong beside each field (and the later dealers it changes)."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
         check.general = other_problems(form, refused.error)
+    elif refused.error is None and refused.problems:  # nothing more fits in the match
+        check.general = list(refused.problems)
     _apply_check(form, check)
     return _edit_page(info, form, check.number, 422)
 
@@ -350,18 +353,18 @@ def _corrected(info: page.Info, number: int, done: writes.Saved | writes.Already
     """After a correction: say what changed, on the scoreboard at the hand."""
     session["saved_key"] = access.posted_request_key()  # the correction's draft on the phone is done with
     if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
-        flash(page.correction_saved(info["id"], number, done.before, done.after, how))
+        flash(page.correction_saved(info.id, number, done.before, done.after, how))
     else:
         flash(f"Hand {number} corrected.")
-    return redirect(url_for("matches.show", match_id=info["id"], _anchor=f"hand-{number}"), 303)
+    return redirect(url_for("matches.show", match_id=info.id, _anchor=f"hand-{number}"), 303)
 
 
 @bp.route("/undo", methods=["GET", "POST"])
 @access.scorer_required
 @page.with_match
 def undo(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    match = info["match"]
+    match_id = info.id
+    match = info.match
     if not match.hands:
         flash("There is no hand to undo.")
         return redirect(url_for("matches.show", match_id=match_id), 303)
@@ -374,7 +377,7 @@ def undo(info: page.Info) -> ResponseReturnValue:
         flash(page.answer(
             outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
             stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
-                match_id, stale.expected, info["players"]) or ["the match changed on another phone."]),
+                match_id, stale.expected, info.players) or ["the match changed on another phone."]),
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
@@ -387,19 +390,19 @@ def undo(info: page.Info) -> ResponseReturnValue:
 @bp.get("/log")
 @page.with_match
 def log(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
+    match_id = info.id
     entries = store.audit_log(get_db(), match_id)
-    players = info["players"]
+    players = info.players
     # a logged hand's place in the match may have changed since: only the table is known
     unplaced = page.hand_context(info).table
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info["game"], hand,
-                                                         GAMES[info["game"]].first_context(unplaced, None))
+            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
+                                                         GAMES[info.game].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
     entries.reverse()
-    known = {s.name: s for s in GAMES[info["game"]].settings}
+    known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known)
 
@@ -407,12 +410,12 @@ def log(info: page.Info) -> ResponseReturnValue:
 @bp.get("/hands/<int:number>/why")
 @page.with_match
 def why(info: page.Info, number: int) -> ResponseReturnValue:
-    match_id = info["id"]
+    match_id = info.id
     _hand_number(info, number)
     result = page.replayed(info)
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
-                                       summary=view.hand_summary(info["game"], info["match"].hands[number - 1],
+                                       summary=view.hand_summary(info.game, info.match.hands[number - 1],
                                                                  result.context(number), hand.extra),
                                        match_id=match_id)
 

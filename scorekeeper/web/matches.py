@@ -218,10 +218,10 @@ class PlayAgainForm(FlaskForm):
 
 def play_again_form(info: page.Info) -> PlayAgainForm:
     """The Play again form for a match (its players; the dealer one seat left)."""
-    players = info["players"]
+    players = info.players
     form = PlayAgainForm(formdata=None, prefix="again")
     form.first_dealer.choices = [(str(seat), name) for seat, name in enumerate(players)]
-    form.first_dealer.data = str((info["first_dealer"] + 1) % len(players))
+    form.first_dealer.data = str((info.first_dealer + 1) % len(players))
     return form
 
 
@@ -382,8 +382,8 @@ def show(match_id: int) -> ResponseReturnValue:
 @access.scorer_required
 @page.with_match
 def details(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    form = EditDetailsForm(data={"date": info["date"], "note": info["note"] or "", "version": info["version"]}) \
+    match_id = info.id
+    form = EditDetailsForm(data={"date": info.date, "note": info.note or "", "version": info.version}) \
         if request.method == "GET" else EditDetailsForm()
     problems: list[str] = []
     if request.method == "POST":
@@ -393,7 +393,7 @@ def details(info: page.Info) -> ResponseReturnValue:
                                             request_key=access.posted_request_key())
 
             def stale(stale: writes.Stale) -> None:
-                problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Your change"))
+                problems.extend(access.stale_message(match_id, stale.expected, info.players, "Your change"))
                 form.version.data = str(stale.current)
 
             answer = page.answer(outcome, saved=lambda _: _to_match(match_id, "Date and note saved."),
@@ -414,7 +414,7 @@ def play_again(info: page.Info) -> ResponseReturnValue:
     """Start the next match of this table: same game, players, seats and settings,
     linked to this one; for the phones that keep its score. GET shows the form alone
     (without JavaScript, after a refused form)."""
-    match_id = info["id"]
+    match_id = info.id
     form = play_again_form(info)
     problems: list[str] = []
     if request.method == "POST":
@@ -424,7 +424,7 @@ def play_again(info: page.Info) -> ResponseReturnValue:
             refused = security.refuse_new_match()
             if refused:
                 return refused
-            match = Match(game=info["game"], players=list(info["players"]), settings=dict(info["settings"]),
+            match = Match(game=info.game, players=list(info.players), settings=dict(info.settings),
                           first_dealer=int(form.first_dealer.data), date=store.today())
             outcome = writes.start_match(get_db(), match, device=access.device(create=True), previous=match_id)
             if isinstance(outcome, writes.Saved):
@@ -443,20 +443,20 @@ def play_again(info: page.Info) -> ResponseReturnValue:
 def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> SetupEntry:
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
-    game = GAMES[info["game"]]
-    players = info["players"]
+    game = GAMES[info.game]
+    players = info.players
     attrs: dict = {"version": HiddenField(), "confirm": HiddenField(),
                    "first_dealer": SelectField("First dealer", choices=[(str(i), p) for i, p in enumerate(players)])}
     for i in range(len(players)):
         attrs[f"player_{i}"] = StringField(f"Seat {i + 1}", render_kw={
             "maxlength": 40, "autocomplete": "off", "autocapitalize": "words"})
-    settings_attrs, shown = setting_fields(info["game"])
+    settings_attrs, shown = setting_fields(info.game)
     attrs.update(settings_attrs)
     form_class = type("ChangeSetupForm", (FlaskForm,), attrs)
-    data: dict[str, Any] = {"version": str(info["version"]), "first_dealer": str(info["first_dealer"])}
+    data: dict[str, Any] = {"version": str(info.version), "first_dealer": str(info.first_dealer)}
     data.update({f"player_{i}": name for i, name in enumerate(players)})
     current = game.defaults()
-    current.update(info["settings"])
+    current.update(info.settings)
     for item in shown:
         value = current.get(item.name)
         if item.kind == "table" and isinstance(value, dict):
@@ -470,12 +470,12 @@ def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> Set
 def _setup_changes(info: page.Info, before: MatchResult, after: MatchResult, first_dealer: int) -> list[str]:
     """What a change of setup changes, in words: names, settings, first dealer, totals."""
     lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
-    for s in GAMES[info["game"]].settings:
+    for s in GAMES[info.game].settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
             lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")
-    if first_dealer != info["first_dealer"]:
-        lines.append(f"first dealer: {after.players[info['first_dealer']]} → {after.players[first_dealer]}")
+    if first_dealer != info.first_dealer:
+        lines.append(f"first dealer: {after.players[info.first_dealer]} → {after.players[first_dealer]}")
     return lines
 
 
@@ -498,7 +498,7 @@ def setup(info: page.Info) -> ResponseReturnValue:
     """Rename a player (a typo), change a setting such as the target, or the first
     dealer: every recorded hand is scored again under the new setup; where totals
     change, the change is shown and confirmed before it is saved."""
-    match_id = info["id"]
+    match_id = info.id
     entry = change_setup_form(info, request.form if request.method == "POST" else None)
     form = entry.form
     problems: dict = {"general": []}
@@ -509,7 +509,7 @@ def setup(info: page.Info) -> ResponseReturnValue:
         names = [(form[f].data or "").strip() for f in entry.player_fields]
         settings = read_settings(entry)
         raw_dealer = hand_forms.whole(form.first_dealer.data or "")
-        first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info["first_dealer"]
+        first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info.first_dealer
         problems["general"] += [message for fname in entry.fields() for message in form[fname].errors]
         after = None if problems["general"] else _setup_candidate(info, entry, names, settings, first_dealer, problems)
         before = page.replayed(info)
@@ -527,7 +527,7 @@ def setup(info: page.Info) -> ResponseReturnValue:
                                           request_key=access.posted_request_key())
 
             def stale(stale: writes.Stale) -> None:
-                problems["general"] += access.stale_message(match_id, stale.expected, info["players"], "Your change")
+                problems["general"] += access.stale_message(match_id, stale.expected, info.players, "Your change")
                 form.version.data = str(stale.current)
                 form.confirm.data = ""
 
@@ -596,15 +596,15 @@ class RestoreMatchForm(FlaskForm):
 @access.scorer_required
 @page.with_match
 def delete(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    form = DeleteMatchForm(data={"version": str(info["version"])}) if request.method == "GET" else DeleteMatchForm()
+    match_id = info.id
+    form = DeleteMatchForm(data={"version": str(info.version)}) if request.method == "GET" else DeleteMatchForm()
     problems: list[str] = []
     if request.method == "POST" and form.validate():
         outcome = writes.delete_match(get_db(), match_id, based_on=access.posted_version(form.version.data),
                                       request_key=access.posted_request_key())
 
         def stale(stale: writes.Stale) -> None:
-            problems.extend(access.stale_message(match_id, stale.expected, info["players"], "Nothing was deleted; "
+            problems.extend(access.stale_message(match_id, stale.expected, info.players, "Nothing was deleted; "
                                                  "the match")[:-1] + ["Check the scoreboard, then delete again if "
                                                                       "you still want to."])
             form.version.data = str(stale.current)
@@ -622,7 +622,7 @@ def delete(info: page.Info) -> ResponseReturnValue:
 
 
 def _deleted(info: page.Info) -> ResponseReturnValue:
-    flash(f"Deleted {view.game_title(info['game'])} with {', '.join(info['players'])}. "
+    flash(f"Deleted {view.game_title(info.game)} with {', '.join(info.players)}. "
           f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
     return redirect(url_for("matches.index", _anchor="deleted"), 303)
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 POLL_SECONDS = 3
 
-Info = dict[str, Any]  # a stored match as ``store.get_info`` reads it
+Info = store.MatchRecord  # a stored match as the pages read it
 T = TypeVar("T")
 
 
@@ -32,10 +32,10 @@ def replay_of(info: Info) -> MatchReplay:
     scoreboard, the table guide, the form, the preview and the save all read it."""
     cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
     made = g.setdefault("replays", {})
-    key = (info["id"], info["version"])
+    key = (info.id, info.version)
     if key not in made:
-        made[key] = MatchReplay(cache, current_app.config.get("DATABASE") or "", info["id"], info["version"],
-                                info["match"])
+        made[key] = MatchReplay(cache, current_app.config.get("DATABASE") or "", info.id, info.version,
+                                info.match)
     return made[key]
 
 
@@ -61,7 +61,7 @@ def load(match_id: int) -> Info:
         if not access.can_read(match_id):
             abort(404)  # the same answer as for a match that does not exist
         try:
-            loaded[match_id] = store.get_info(get_db(), match_id)
+            loaded[match_id] = store.get_record(get_db(), match_id)
         except store.NotFound:
             abort(404)
     return loaded[match_id]
@@ -90,8 +90,8 @@ def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info["game"], result.next_context(),
-                                         version=info["version"], number=len(result.hands) + 1,
+        hand_form = hand_forms.make_form(info.game, result.next_context(),
+                                         version=info.version, number=len(result.hands) + 1,
                                          # not finished: someone deals
                                          dealer_name=result.players[result.next_dealer or 0])
     return {"info": info, "result": result, "board": board, "entry": hand_form if scorer else None,
@@ -126,9 +126,9 @@ def board_etag(version: int) -> str:
 def live_context(info: Info, scorer: bool = False) -> dict:
     """Where a match page polls and what it shows now: a watcher's the shared read-only
     board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
-    updated = info.get("updated_at") or ""
-    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info["id"])
-    return {"url": url, "etag": board_etag(info["version"]),
+    updated = info.updated_at or ""
+    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info.id)
+    return {"url": url, "etag": board_etag(info.version),
             "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
             "seconds": POLL_SECONDS}
 
@@ -167,7 +167,7 @@ def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None)
     marks, keep_ok = replay_of(info).dealer_marks(number, hand, plain)
     if not marks:
         return None
-    players = info["players"]
+    players = info.players
     return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
                       for m in marks], "plain_ok": plain is not None, "keep_ok": keep_ok}
 
@@ -205,7 +205,7 @@ def hand_context(info: Info) -> HandContext:
     try:
         return replayed(info).next_context()
     except MatchError:
-        return GAMES[info["game"]].first_context(Table(tuple(info["players"]), info["settings"]), None)
+        return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
 
 
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
@@ -223,7 +223,7 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info["game"]].seating(result.next_context().dealing(dealer), hand)
+    return GAMES[info.game].seating(result.next_context().dealing(dealer), hand)
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
@@ -246,14 +246,14 @@ def referee_url(info: Info, hand: dict | None = None) -> str:
     far (``hand``: the fields typed; none: nothing known yet)."""
     from ..games import GAMES
 
-    game = GAMES[info["game"]]
-    params: dict = {"match": info["id"]}
+    game = GAMES[info.game]
+    params: dict = {"match": info.id}
     order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
         ctx = game.referee_context(hand, hand_context(info))
-        known = referee_params(info["game"], ctx, True)
+        known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})
-    return url_for("referee.trick", game=info["game"], **params)
+    return url_for("referee.trick", game=info.game, **params)

@@ -53,7 +53,7 @@ def _hand_number(info: page.Info, raw: str | None) -> int | None:
     if not raw:
         return None
     number = hand_forms.whole(raw)
-    if number is None or not 1 <= number <= len(info["match"].hands):
+    if number is None or not 1 <= number <= len(info.match.hands):
         abort(404)
     return number
 
@@ -71,20 +71,20 @@ class Taps:
 
 def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
     """The taps as the request carries them (or as recorded, or as kept on this phone)."""
-    players, tricks = info["players"], described.tricks
+    players, tricks = info.players, described.tricks
     number = _hand_number(info, source.get("hand"))
-    recorded = described.from_hand(info["match"].hands[number - 1]) if number else None
+    recorded = described.from_hand(info.match.hands[number - 1]) if number else None
     if number and recorded is None:
         abort(404)  # a hand recorded as counts is corrected on its edit page
     if recorded is not None and "w" not in source:  # opening a correction: every trick as recorded
         winners, trump = recorded[0][:tricks], recorded[1]
-    elif number is None and "w" not in source and (kept := _kept(info["id"])):
+    elif number is None and "w" not in source and (kept := _kept(info.id)):
         # reopened from the match page: go on from the last tap instead of trick 1
         winners, trump = _winners(kept.get("w", ""), len(players), tricks), kept.get("trump") or None
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
         trump = source.get("trump") or None
-    return Taps(winners, trump, source.get("version") or str(info["version"]), number)
+    return Taps(winners, trump, source.get("version") or str(info.version), number)
 
 
 def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> bool:
@@ -112,8 +112,8 @@ def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> b
 @access.scorer_required
 @page.with_match
 def tally(info: page.Info) -> ResponseReturnValue:
-    match_id = info["id"]
-    described = GAMES[info["game"]].trick_tally(page.replayed(info).settings, len(info["players"]))
+    match_id = info.id
+    described = GAMES[info.game].trick_tally(page.replayed(info).settings, len(info.players))
     if described is None:
         abort(404)
     form = FlaskForm()
@@ -121,7 +121,7 @@ def tally(info: page.Info) -> ResponseReturnValue:
     problems: list[str] = []
     if request.method == "POST" and not form.validate():
         problems.append("This form has expired. Reload the page and try again.")
-    elif request.method == "POST" and _tapped(taps, request.form, len(info["players"]), described.tricks):
+    elif request.method == "POST" and _tapped(taps, request.form, len(info.players), described.tricks):
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
         target = state_url(match_id, taps)
@@ -139,7 +139,7 @@ def tally(info: page.Info) -> ResponseReturnValue:
 
         def stale(_: writes.Stale) -> None:
             problems.append(STALE)
-            taps.version = str(page.load(match_id)["version"])
+            taps.version = str(page.load(match_id).version)
 
         answer = page.answer(outcome, saved=lambda done: _saved(info, taps, done), stale=stale,
                              refused=lambda refused: problems.extend(
@@ -163,11 +163,11 @@ def _save(info: page.Info, described: TrickTally, taps: Taps, keep: bool) -> wri
 
 def _saved(info: page.Info, taps: Taps, done: writes.Saved | writes.AlreadySaved) -> ResponseReturnValue:
     """On the scoreboard: the new hand's notice, or what the correction changed."""
-    match_id, number = info["id"], taps.number
+    match_id, number = info.id, taps.number
     if number is None:
         _keep(match_id, None)
         after = done.after if isinstance(done, writes.Saved) and done.after else page.replayed(page.load(match_id))
-        flash(page.saved_notice(after, done.number or len(info["match"].hands) + 1, ", trick by trick"), "saved")
+        flash(page.saved_notice(after, done.number or len(info.match.hands) + 1, ", trick by trick"), "saved")
         target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
     else:
         if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
@@ -216,7 +216,7 @@ def state_url(match_id: int, taps: Taps) -> str:
 def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
     replayed = page.replay_of(info)
     result = replayed.result()
-    players, match, number, winners = result.players, info["match"], taps.number, taps.winners
+    players, match, number, winners = result.players, info.match, taps.number, taps.winners
     tricks = described.tricks
     points, other = described.count(winners)
     history = [{"number": n, "name": players[seat], "seat": seat, "scoring": described.is_scoring(n)}
@@ -242,7 +242,7 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
                 problems = []  # the offer says why, and how to save
     next_number = len(winners) + 1
     return {
-        "info": info, "match_id": info["id"], "form": form, "players": players, "winners": winners,
+        "info": info, "match_id": info.id, "form": form, "players": players, "winners": winners,
         "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
         "history": history, "done": done, "preview": preview, "problems": problems, "version": taps.version,
         "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),

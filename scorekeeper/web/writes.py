@@ -3,8 +3,8 @@ through the store, say how it went as a typed outcome.
 
 ``Saved`` (written now), ``AlreadySaved`` (the same form was saved before: a double
 tap or a re-sent form; nothing more was written), ``Stale`` (another phone changed the
-match since the form was opened; nothing written), ``Refused`` (the engine or the store
-would not take it; nothing written) and ``Gone`` (no such match, or hand, any more).
+match since the form was opened; nothing written), ``Refused`` (the engine would not score
+it, or the match holds the most the store keeps; nothing written) and ``Gone`` (no such match, or hand, any more).
 
 Pure: the database, the engine and the store, never Flask. The views read the form,
 call one of these, and turn the outcome into an answer (``page.answer``)."""
@@ -17,7 +17,7 @@ from .. import store
 from ..engine import Match, MatchError, MatchResult, replay
 from .replays import MatchReplay
 
-Database = Any  # sqlite_utils.Database: the store's handle
+Database = store.Database
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,8 @@ def _stored(write: Any) -> Outcome | tuple[Any]:
         return AlreadySaved(already.hand)
     except store.StaleVersion as stale:
         return Stale(stale.expected, stale.current)
+    except store.LimitReached as full:  # the match holds the most the store keeps: nothing more fits
+        return Refused(list(full.problems))
     except MatchError as error:
         return Refused.of(error)
 

@@ -46,7 +46,7 @@ def test_a_script_opening_a_link_without_its_cookie_cannot_fill_the_disk_with_de
 
 
 def test_a_matchs_log_is_bounded(app, client, monkeypatch):
-    monkeypatch.setattr(store, "MAX_LOG", 4)  # start + 3 changes
+    monkeypatch.setattr(store.core, "MAX_LOG", 4)  # start + 3 changes
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
     for note in ("a", "b", "c"):
         assert client.post(f"/matches/{match_id}/details", data={"note": note}).status_code == 303

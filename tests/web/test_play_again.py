@@ -43,12 +43,12 @@ def test_play_again_copies_game_players_seats_settings_and_links_both_ways(app, 
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     db = store.connect(app.config["DATABASE"])
     try:
-        old, new = store.get_info(db, match_id), store.get_info(db, new_id)
+        old, new = store.get_record(db, match_id), store.get_record(db, new_id)
     finally:
         db.close()
-    assert (new["game"], new["players"], new["settings"]) == (old["game"], old["players"], old["settings"])
-    assert new["first_dealer"] == 0 and new["match"].hands == [] and new["previous_id"] == match_id
-    assert new["date"] == store.today()
+    assert (new.game, new.players, new.settings) == (old.game, old.players, old.settings)
+    assert new.first_dealer == 0 and new.match.hands == [] and new.previous_id == match_id
+    assert new.date == store.today()
     new_page = page_of(client.get(f"/matches/{new_id}"))
     assert new_page.find("a", rel="prev").attrs["href"] == f"/matches/{match_id}"
     old_page = page_of(client.get(f"/matches/{match_id}"))
@@ -65,7 +65,7 @@ def test_the_first_dealer_can_be_changed(app, client):
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     db = store.connect(app.config["DATABASE"])
     try:
-        assert store.get_info(db, new_id)["first_dealer"] == 2
+        assert store.get_record(db, new_id).first_dealer == 2
     finally:
         db.close()
 

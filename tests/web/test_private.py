@@ -76,7 +76,7 @@ def test_the_summary_follows_every_save_edit_and_undo(app, client):
     for hand in (WHEEL, dict(WHEEL, bid=6), dict(WHEEL, bid=7)):
         record(client, match_id, **hand)
     with app.app_context():
-        result = engine.replay(store.get_match(get_db(), match_id))
+        result = engine.replay(store.get_record(get_db(), match_id).match)
     assert result.finished
     winners = ", ".join(result.players[s] for s in result.winners)
     words = history(client)
@@ -191,7 +191,7 @@ def test_an_old_database_gets_summaries_in_the_migration(tmp_path):
 def test_as_scorer_helper_still_works(app, client):
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game="third_wheel", players=["A", "B", "C"]))
-    as_scorer(app, match_id)
+    as_scorer(app, match_id, client)
     assert record(client, match_id, **WHEEL).status_code == 303
 
 

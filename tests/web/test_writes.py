@@ -31,12 +31,12 @@ def cache():
 
 def stored(db, cache: ReplayCache, match_id: int) -> MatchReplay:
     """The match as a request reads it: its record, replayed."""
-    info = store.get_info(db, match_id)
-    return MatchReplay(cache, "writes", match_id, info["version"], info["match"])
+    record = store.get_record(db, match_id)
+    return MatchReplay(cache, "writes", match_id, record.version, record.match)
 
 
 def hands_of(db, match_id: int) -> list[dict]:
-    return store.get_info(db, match_id)["match"].hands
+    return store.get_record(db, match_id).match.hands
 
 
 def started(db, hands: int = 5) -> int:
@@ -49,7 +49,7 @@ def test_a_hand_is_saved_and_the_next_request_goes_on_from_it(db, cache):
     outcome = writes.record_hand(db, now, WHEEL, based_on=now.version, request_key="k1")
     assert isinstance(outcome, writes.Saved) and outcome.number == 6
     assert hands_of(db, match_id)[-1] == WHEEL
-    assert outcome.after is not None and outcome.after.totals == engine.replay(store.get_info(db, match_id)["match"]).totals
+    assert outcome.after is not None and outcome.after.totals == engine.replay(store.get_record(db, match_id).match).totals
     assert outcome.replayed is not None and outcome.replayed.version == now.version + 1
     # the next request at that version finds its result without folding a hand
     before = engine.replay_count()
@@ -84,7 +84,7 @@ def test_a_hand_the_engine_refuses_is_not_written(db, cache):
     assert any("tricks" in line for line in outcome.problems), outcome.problems
     assert 6 in outcome.error.hand_problems  # placed on the hand being typed
     assert len(hands_of(db, match_id)) == 5
-    assert store.get_info(db, match_id)["version"] == now.version
+    assert store.get_record(db, match_id).version == now.version
 
 
 def test_a_form_that_could_not_be_read_writes_nothing(db, cache):
@@ -108,7 +108,7 @@ def test_a_correction_rescores_the_later_hands(db, cache):
     outcome = writes.correct_hand(db, now, 2, WHEEL, based_on=now.version, request_key="fix")
     assert isinstance(outcome, writes.Saved) and outcome.before is not None and outcome.after is not None
     assert hands_of(db, match_id)[1] == WHEEL
-    assert outcome.after.totals == engine.replay(store.get_info(db, match_id)["match"]).totals
+    assert outcome.after.totals == engine.replay(store.get_record(db, match_id).match).totals
 
 
 def test_undo_removes_the_last_hand_and_says_which(db, cache):
