@@ -390,17 +390,28 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
     with (out of turn), so the later hands stay exactly as the table played them; and
     the marks made. Folds each hand once. Stops at the first hand that cannot be
     scored for another reason (the caller's replay will say why)."""
-    recorded = [h.dealer for h in replay(match).hands]
+    hands, marks, _ = dealers_kept(match, number, hand)
+    return hands, marks
+
+
+def dealers_kept(match: Match, number: int, hand: dict, *, recorded: list[int] | None = None,
+                 before: MatchResult | None = None) -> tuple[list[dict], list[DealerMark], MatchResult | None]:
+    """``keep_dealers``, and the result of the match with those hands (None when it
+    cannot be scored so). A caller that has them gives ``recorded``, the dealers of
+    the stored match's hands, and ``before``, the result of its first ``number - 1``
+    hands: then only the hands from ``number`` on are folded."""
+    if recorded is None:
+        recorded = [h.dealer for h in replay(match).hands]
     hands = [dict(h) for h in match.hands]
     hands[number - 1] = hand
     marks: list[DealerMark] = []
     try:
-        result = replay(_with_hands(match, hands[:number]))
+        result = replay(_with_hands(match, hands[:number]), resume=before)
     except MatchError:
-        return hands, marks
+        return hands, marks, None
     for index in range(number, len(hands)):
         if result.next_dealer is None:
-            break  # the game now ends earlier: no dealer can fix that
+            return hands, marks, None  # the game now ends earlier: no dealer can fix that
         later = hands[index]
         if isinstance(later, dict) and later.get("dealer") is None and result.next_dealer != recorded[index]:
             marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
@@ -408,8 +419,8 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
         try:
             result = replay(_with_hands(match, hands[:index + 1]), resume=result)
         except MatchError:
-            break
-    return hands, marks
+            return hands, marks, None
+    return hands, marks, result
 
 
 def _with_hands(match: Match, hands: list[dict]) -> Match:
