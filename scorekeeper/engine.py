@@ -6,13 +6,14 @@ them computes a score of its own.
 from __future__ import annotations
 
 import functools
+import threading
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Ending, Game, NextDeal, Problem, Progress, Table, is_whole, rule, show
+from .games.base import Ending, Game, HandContext, NextDeal, Problem, Progress, Table, is_whole, rule, show
 from .names import clean_name, is_empty, same_name, visible
 
 
@@ -68,6 +69,9 @@ class HandResult:
     # hand, a page names few. Not in the rescore output, which has the explanation.
     events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
+    # Where the game stood for this hand (before it was scored; its dealer the one who dealt
+    # it): what the game's hooks are told when this hand is shown again.
+    context: HandContext | None = field(default=None, repr=False, compare=False)
 
     @property
     def events(self) -> list:
@@ -96,6 +100,25 @@ class MatchResult:
     # Hands each seat has dealt: the end rule of a game that counts deals needs it.
     dealt: list[int] = field(default_factory=list)
 
+    @property
+    def table(self) -> Table:
+        return Table(tuple(self.players), self.settings)
+
+    def context(self, number: int) -> HandContext:
+        """Where the game stood for recorded hand ``number`` (from 1), as it was scored."""
+        if not 1 <= number <= len(self.hands):
+            raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
+        found = self.hands[number - 1].context
+        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+            raise ValueError(f"hand {number} of this result was not replayed: no context")
+        return found
+
+    def next_context(self) -> HandContext:
+        """Where the game stands for the hand about to be played (its dealer None once the
+        match is over)."""
+        return HandContext(self.table, len(self.hands) + 1, self.next_dealer, tuple(self.totals), self.state,
+                           tuple(self.dealt))
+
     def as_json(self) -> dict:
         return {
             "game": self.game,
@@ -109,27 +132,33 @@ class MatchResult:
         }
 
 
-def resolve_settings(game: Game, raw: Any) -> tuple[dict, list[Problem]]:
-    """Every setting in force (defaults filled in) and the problems with ``raw``."""
+def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[dict, list[Problem]]:
+    """Every setting in force (defaults filled in) and the problems with ``raw``, for a
+    table of ``seats`` players (None: not known yet, so only each setting on its own and
+    the rules between settings that hold at any table are checked)."""
     settings = game.defaults()
     if raw is None:
-        return settings, []
+        raw = {}
     if not isinstance(raw, dict):
         return settings, [rule("settings", f"must be an object, got {show(raw)}")]
     known = {s.name: s for s in game.settings}
-    problems: list[Problem] = []
+    found: list[tuple[str | None, Problem]] = []
     for name, value in raw.items():
         if name not in known:
             allowed = ", ".join(known)
-            problems.append(rule("settings", f"unknown setting \"{name}\" for {game.title} (allowed: {allowed})"))
+            found.append((None, rule("settings", f"unknown setting \"{name}\" for {game.title} "
+                                                 f"(allowed: {allowed})")))
             continue
         parsed, problem = known[name].parse(value)
         if problem:
-            problems.append(problem)
+            found.append((name, problem))
         else:
             settings[name] = parsed
-    if not problems:
-        problems = game.check_settings(settings)
+    # A setting that does not apply with the others (the flip count when nobody flips)
+    # is not checked: a value it would refuse leaves its default in force, unsaid.
+    problems = [problem for name, problem in found if name is None or known[name].applies(settings)]
+    if not problems and seats is not None:
+        problems = game.check_settings(settings, seats)
     return settings, problems
 
 
@@ -185,7 +214,8 @@ def check_match(match: Match) -> tuple[Game, Table]:
     if game is None:
         raise MatchError.of([Problem("game", "choice", {"options": ", ".join(GAMES), "got": show(match.game)})])
     players, problems = check_players(game, match.players)
-    settings, setting_problems = resolve_settings(game, match.settings)
+    settings, setting_problems = resolve_settings(game, match.settings,
+                                                    len(match.players) if isinstance(match.players, list) else None)
     problems += setting_problems
     if players and not problems and (not is_whole(match.first_dealer)
                                      or not 0 <= match.first_dealer < len(players)):
@@ -238,14 +268,14 @@ def without_nulls(match: Match) -> Match:
     return _with_hands(match, [present(game, hand, table) for hand in match.hands])
 
 
-def hand_problems(game: Game, hand: Any, table: Table, dealer: int | None) -> list[Problem]:
-    """Every problem with one hand; ``dealer`` is who the rotation says deals it
-    (None when unknown), overridden by the hand's own ``dealer``."""
-    hand = present(game, hand, table)
-    problems = hand_shape_problems(game, hand, table)
+def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
+    """Every problem with one hand in the place ``ctx`` gives it; ``ctx.dealer`` is who
+    the rotation says deals it (None when unknown), overridden by the hand's own ``dealer``."""
+    hand = present(game, hand, ctx.table)
+    problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.check_hand(hand, table, hand.get("dealer", dealer))
+    return game.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -270,9 +300,11 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     by_hand: dict[int, list[Problem]] = {}
     winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
     start = len(results)
+    _counted(len(match.hands) - start)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
-        found = hand_problems(game, hand, table, None if problems else dealer)
+        place = HandContext(table, number, None if problems else dealer, tuple(totals), state, tuple(dealt))
+        found = hand_problems(game, hand, place)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
@@ -282,19 +314,21 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
-        assert dealer is not None  # known whenever no problem was found so far
+        if dealer is None:  # only once the match ended, and a hand after the end is a problem (above)
+            raise RuntimeError(f"hand {number}: no one deals it, yet no problem was found")
         in_turn, dealer = dealer, hand.get("dealer", dealer)
+        place = place.dealing(dealer)
         dealt[dealer] += 1
-        scored = game.score_hand(hand, table, dealer, state)
-        events = functools.partial(game.hand_events, hand, table, dealer, state, scored)
+        scored = game.score_hand(hand, place)
+        events = functools.partial(game.hand_events, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         ending = game.ending(table, Progress(totals, number, state, list(dealt)))
         winners = ending.winners
-        deal = None if winners is not None else game.next_deal(table, dealer, scored)
-        lines = scored.explanation + what_happens_next(game, table, in_turn, dealer, ending, deal)
+        deal = None if winners is not None else game.next_deal(place, scored)
+        lines = scored.explanation + what_happens_next(game, place, in_turn, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings, None if deal is None else deal.why, events))
+                                  scored.warnings, None if deal is None else deal.why, events, context=place))
         if deal is not None:
             dealer = deal.seat
     if problems:
@@ -313,15 +347,15 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     )
 
 
-def what_happens_next(game: Game, table: Table, in_turn: int, dealer: int, ending: Ending,
+def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending,
                       deal: NextDeal | None) -> list[str]:
     """The explanation's last lines: a deal out of turn and what it meant in the game,
     then the end of the game or who deals next, each with its reason."""
-    names = table.players
+    names, dealer = ctx.players, ctx.dealt_by
     lines = []
     if dealer != in_turn:
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
-                     f"{game.dealt_out_of_turn(table, dealer)}.")
+                     f"{game.dealt_out_of_turn(ctx)}.")
     if deal is None:
         lines.append(f"Game over: {ending.why}.")
     else:
@@ -356,17 +390,28 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
     with (out of turn), so the later hands stay exactly as the table played them; and
     the marks made. Folds each hand once. Stops at the first hand that cannot be
     scored for another reason (the caller's replay will say why)."""
-    recorded = [h.dealer for h in replay(match).hands]
+    hands, marks, _ = dealers_kept(match, number, hand)
+    return hands, marks
+
+
+def dealers_kept(match: Match, number: int, hand: dict, *, recorded: list[int] | None = None,
+                 before: MatchResult | None = None) -> tuple[list[dict], list[DealerMark], MatchResult | None]:
+    """``keep_dealers``, and the result of the match with those hands (None when it
+    cannot be scored so). A caller that has them gives ``recorded``, the dealers of
+    the stored match's hands, and ``before``, the result of its first ``number - 1``
+    hands: then only the hands from ``number`` on are folded."""
+    if recorded is None:
+        recorded = [h.dealer for h in replay(match).hands]
     hands = [dict(h) for h in match.hands]
     hands[number - 1] = hand
     marks: list[DealerMark] = []
     try:
-        result = replay(_with_hands(match, hands[:number]))
+        result = replay(_with_hands(match, hands[:number]), resume=before)
     except MatchError:
-        return hands, marks
+        return hands, marks, None
     for index in range(number, len(hands)):
         if result.next_dealer is None:
-            break  # the game now ends earlier: no dealer can fix that
+            return hands, marks, None  # the game now ends earlier: no dealer can fix that
         later = hands[index]
         if isinstance(later, dict) and later.get("dealer") is None and result.next_dealer != recorded[index]:
             marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
@@ -374,10 +419,39 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
         try:
             result = replay(_with_hands(match, hands[:index + 1]), resume=result)
         except MatchError:
-            break
-    return hands, marks
+            return hands, marks, None
+    return hands, marks, result
 
 
 def _with_hands(match: Match, hands: list[dict]) -> Match:
     return Match(game=match.game, players=match.players, settings=match.settings, first_dealer=match.first_dealer,
                  hands=hands, date=match.date, note=match.note)
+
+
+@dataclass(frozen=True)
+class ReplayCount:
+    """The engine's work since the process started: ``replays`` run and ``hands`` folded
+    (a resumed replay folds only the hands after the result it resumes from)."""
+
+    replays: int
+    hands: int
+
+    def __sub__(self, earlier: ReplayCount) -> ReplayCount:
+        return ReplayCount(self.replays - earlier.replays, self.hands - earlier.hands)
+
+
+_replays = [0, 0]
+_replays_lock = threading.Lock()  # waitress serves requests on several threads
+
+
+def _counted(hands: int) -> None:
+    with _replays_lock:
+        _replays[0] += 1
+        _replays[1] += hands
+
+
+def replay_count() -> ReplayCount:
+    """How much replaying this process has done, for tests and benches that measure what a
+    request costs: take it before and after, and subtract (``after - before``)."""
+    with _replays_lock:
+        return ReplayCount(*_replays)

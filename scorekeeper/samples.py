@@ -8,11 +8,6 @@ import random
 from .engine import Match, replay
 from .games import GAMES
 
-
-def random_hand(game: str, players: int, dealer: int, rng: random.Random) -> dict:
-    return GAMES[game].random_hand(players, dealer, rng)
-
-
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # a game may seat 8
 PLAYERS = {key: g.sample_players for key, g in GAMES.items()}
 # Settings under which no number of hands ends the game, for benchmarks.
@@ -31,7 +26,7 @@ def random_match(game: str, hands: int, seed: int = 0, players: int | None = Non
     for _ in range(hands):
         if result.next_dealer is None:
             break
-        match.hands.append(random_hand(game, seats, result.next_dealer, rng))
+        match.hands.append(GAMES[game].random_hand(result.next_context(), rng))
         result = replay(match, resume=result)  # one more hand of the same fold
     return match
 

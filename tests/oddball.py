@@ -21,6 +21,7 @@ from scorekeeper.games.base import (
     Ending,
     FieldGroup,
     Game,
+    HandContext,
     Problem,
     Progress,
     Scored,
@@ -31,7 +32,6 @@ from scorekeeper.games.base import (
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
 )
 
 WEATHERS = ("clear", "fog")
@@ -51,7 +51,7 @@ class Oddball(Game):
         Setting("last_hand", 0, "Last hand", "The game ends after this many hands (0: never).", minimum=0),
         Setting("fog_doubles", False, "Fog multiplies marbles", "In fog every marble counts more.", kind="bool"),
         Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
-                minimum=2, maximum=5),
+                minimum=2, maximum=5, applies_when=("fog_doubles", True)),
     )
     hand_fields = ("marbles", "weather", "rainbow")
     required_fields = ("marbles", "weather")
@@ -63,16 +63,12 @@ class Oddball(Game):
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         return ("rainbow",)
 
-    def check_settings(self, settings: dict) -> list[Problem]:
-        if not settings["fog_doubles"] and settings["fog_factor"] != 2:
-            return [rule("settings", "fog_factor only applies with fog_doubles on")]
-        return []
-
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
-        problems = check_seat_counts(hand, "marbles", table, 9) + check_choice(hand, "weather", WEATHERS)
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        problems = check_seat_counts(hand, "marbles", ctx.table, 9) + check_choice(hand, "weather", WEATHERS)
         return problems + (check_bool(hand, "rainbow") if "rainbow" in hand else [])
 
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        table, dealer = ctx.table, ctx.dealt_by
         factor = table.settings["fog_factor"] if hand["weather"] == "fog" and table.settings["fog_doubles"] else 1
         scores = [count * factor for count in hand["marbles"]]
         lines = [f"{name} held {count} marble{'' if count == 1 else 's'}: {count * factor}"
@@ -103,21 +99,21 @@ class Oddball(Game):
     def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return 0
 
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
-        return [f"{table.players[dealer]} deals the marbles."]
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        return [f"{ctx.players[ctx.dealt_by]} deals the marbles."]
 
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [
-            FieldGroup("marbles", "Marbles held", "seat_int", tuple(range(len(players)))),
+            FieldGroup("marbles", "Marbles held", "seat_int", tuple(range(ctx.seats))),
             FieldGroup("weather", "Weather", "radio", choices=tuple((w, w) for w in WEATHERS)),
             FieldGroup("rainbow", "A rainbow over the dealer", "bool", optional=True),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         return [str(hand.get("weather", ""))]
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
-        return {"marbles": [rng.randrange(10) for _ in range(players)], "weather": rng.choice(WEATHERS)}
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": rng.choice(WEATHERS)}
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]

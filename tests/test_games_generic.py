@@ -70,7 +70,7 @@ def test_changing_a_hand_never_changes_what_came_before(key, seed, hands, data):
     k = data.draw(st.integers(0, len(match.hands) - 1))
     dealer = original.hands[k].dealer
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    replacement = GAMES[key].random_hand(len(match.players), dealer, rng)
+    replacement = GAMES[key].random_hand(original.context(k + 1), rng)
     assume(replacement != match.hands[k])
     # Up to and including the changed hand: a later hand may no longer fit (Third Hand's
     # next dealer follows the scores), but nothing before hand k may move.

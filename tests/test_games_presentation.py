@@ -8,6 +8,7 @@ import random
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper import store
 from scorekeeper.engine import replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
@@ -29,9 +30,10 @@ def test_random_hands_are_valid(key):
     for seats in seat_counts(key):
         table = Table(tuple(NAMES[:seats]), game.defaults())
         for dealer in range(seats):
-            hand = game.random_hand(seats, dealer, rng)
+            place = game.first_context(table, dealer)
+            hand = game.random_hand(place, rng)
             assert set(hand) <= set(game.hand_fields)
-            assert game.check_hand(hand, table, dealer) == [], hand
+            assert game.check_hand(hand, place) == [], hand
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -40,7 +42,7 @@ def test_hand_form_describes_every_field(key):
     for seats in seat_counts(key):
         players = NAMES[:seats]
         for dealer in (None, *range(seats)):
-            groups = game.hand_form(players, game.defaults(), dealer)
+            groups = game.hand_form(game.first_context(Table(tuple(players), game.defaults()), dealer))
             names = [g.name for g in groups]
             assert set(game.required_fields) <= set(names)
             assert set(names) - {g.name for g in groups if g.kind == "counts"} <= set(game.hand_fields)
@@ -77,10 +79,11 @@ def test_hand_form_reads_back_a_random_hand(app, key):
         for seats in seat_counts(key):
             players = NAMES[:seats]
             for dealer in range(seats):
-                hand = game.random_hand(seats, dealer, rng)
-                _, groups = hand_forms.build(key, players, game.defaults(), dealer)
+                place = game.first_context(Table(tuple(players), game.defaults()), dealer)
+                hand = game.random_hand(place, rng)
+                _, groups = hand_forms.build(key, place)
                 bools = {g.name for g in groups if g.kind == "bool"}
-                form = hand_forms.make_form(key, players, game.defaults(), dealer,
+                form = hand_forms.make_form(key, place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
                 read, missing = hand_forms.form_to_hand(form)
                 assert missing == []
@@ -88,13 +91,18 @@ def test_hand_form_reads_back_a_random_hand(app, key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_summary_csv_and_scoreboard_from_a_random_match(key):
+def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
-        summary = view.hand_summary(key, hand, result.players, scored.extra)
+        summary = view.hand_summary(key, hand, result.context(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
-    rows = list(exports.csv_rows({"match": match, "id": 1}))
+    db = store.connect(str(tmp_path / "matches.db"))
+    try:
+        record = store.get_record(db, store.create_match(db, match))
+    finally:
+        db.close()
+    rows = list(exports.csv_rows(record))
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].seat_counter
@@ -108,9 +116,9 @@ def test_referee_judges_random_tricks(key):
     game, rng = GAMES[key], random.Random(4)
     for seats in seat_counts(key):
         match = random_match(key, 3, seed=seats, players=seats)
-        info = {"players": match.players, "settings": match.settings}
+        result = replay(match)
         for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
-            context = game.referee_context(typed, len(info["players"]), info["settings"])
+            context = game.referee_context(typed, result.next_context())
             setup = game.referee_setup(context, in_match=True)
             assert all(c.options for c in setup.choices)
             for choice in setup.choices:  # not known yet: the referee asks, and the table picks
@@ -140,7 +148,8 @@ def test_rules_page_and_tally_are_described(key):
         winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
         points, other = tally.count(winners)
         assert len(points) == len(other) == seats
-        assert game.check_hand({"winners": winners}, Table(tuple(NAMES[:seats]), game.defaults()), 0) == []
+        table = Table(tuple(NAMES[:seats]), game.defaults())
+        assert game.check_hand({"winners": winners}, game.first_context(table)) == []
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -161,10 +170,9 @@ def test_score_sheet_columns_and_cells(key):
         own = {c.key for c in layout.seat} - {"points", "total"}
         match = random_match(key, 12, seed=seats, players=seats, settings=settings)
         result = replay(match)
-        table = Table(tuple(result.players), result.settings)
         marks = {m for m, _ in layout.marks}
         for scored, hand in zip(result.hands, match.hands):
-            row = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+            row = game.sheet_cells(hand, result.context(scored.number), scored.extra)
             assert set(row.hand) == {c.key for c in layout.hand}
             assert len(row.seats) == seats and all(set(cells) == own for cells in row.seats)
             for cell in [*row.hand.values(), *(c for cells in row.seats for c in cells.values())]:

@@ -35,8 +35,8 @@ def _play(match: Match, result: MatchResult, hand: dict) -> MatchResult:
                   resume=result)
 
 
-def _hand(game, seats: int, dealer: int, in_turn: int, rng: random.Random) -> dict:
-    hand = game.random_hand(seats, dealer, rng)
+def _hand(game, result: MatchResult, dealer: int, in_turn: int, rng: random.Random) -> dict:
+    hand = game.random_hand(result.next_context().dealing(dealer), rng)
     hand.pop("dealer", None)
     if dealer != in_turn:
         hand["dealer"] = dealer
@@ -59,7 +59,7 @@ def positions(key: str, rng: random.Random, count: int):
             for _ in range(20):  # a hand that does not end the game
                 in_turn = result.next_dealer
                 dealer = rng.randrange(seats) if rng.random() < 0.15 else in_turn
-                options = [_hand(game, seats, dealer, in_turn, rng) for _ in range(4)]
+                options = [_hand(game, result, dealer, in_turn, rng) for _ in range(4)]
                 scored = [(_play(match, result, h), h) for h in options]
                 scored = [(r, h) for r, h in scored if not r.finished]
                 if scored:
@@ -83,7 +83,7 @@ def winning_continuation(match: Match, result: MatchResult, seat: int, any_deale
             best = None
             for dealer in (range(seats) if any_dealer else [in_turn]):
                 for _ in range(tries):
-                    hand = _hand(game, seats, dealer, in_turn, rng)
+                    hand = _hand(game, now, dealer, in_turn, rng)
                     after = _play(here, now, hand)
                     if after.finished:
                         if seat in after.winners:
@@ -181,10 +181,11 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
         for dealer in (0, 1):
             for bids in [[a, b] for a in (None, "9", "A") for b in (None, "10", "K")]:
                 hand = {"bids": bids, "trump": "hearts", "points": [0, 140]}
-                if game.check_hand(hand, table, dealer):
+                place = game.first_context(table, dealer)
+                if game.check_hand(hand, place):
                     continue
                 for ann, bob in POSSIBLE_POINTS:
-                    scored = game.score_hand(dict(hand, points=[ann, bob]), table, dealer, None)
+                    scored = game.score_hand(dict(hand, points=[ann, bob]), place)
                     holder, made = scored.extra.get("holder"), scored.extra.get("made")
                     kind = ("none" if holder is None else "bob_made" if holder == 1 and made
                             else "ann_failed" if holder == 0 and not made else "other")

@@ -65,6 +65,36 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple = ()
+    # How each choice reads on the setup form and wherever the value is shown:
+    # (value, label) pairs; a choice not listed reads as its value.
+    labels: tuple[tuple[str, str], ...] = ()
+    # (another setting's name, the value it must have): this setting is offered and
+    # checked only then (the flip count only when the dummy is flipped). When it does
+    # not apply, a value that would be refused falls back to the default unsaid.
+    applies_when: tuple[str, Any] | None = None
+
+    def applies(self, settings: dict) -> bool:
+        """Whether this setting means anything with these (other) settings."""
+        if self.applies_when is None:
+            return True
+        name, value = self.applies_when
+        return bool(settings.get(name) == value)
+
+    def choice_label(self, value: Any) -> str:
+        return dict(self.labels).get(value, str(value))
+
+    def text(self, value: Any) -> str:
+        """The value as a person reads it (the settings list, the match log): on/off,
+        "9 60, 10 65, …" (a break only between pairs), "off" for none, a choice's label."""
+        if self.kind == "bool":
+            return "on" if value else "off"
+        if self.kind == "table" and isinstance(value, dict):
+            return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
+        if value is None:
+            return "off"
+        if self.kind == "choice":
+            return self.choice_label(value)
+        return str(value)
 
     def parse(self, value: Any) -> tuple[Any, Problem | None]:
         """Return (value, None) when valid, else (None, the problem with it)."""
@@ -241,6 +271,46 @@ class Table:
         return (seat + 1) % self.seats
 
 
+@dataclass(frozen=True)
+class HandContext:
+    """Where a game is for one hand: the hand about to be played (or being checked,
+    scored or shown). ``number`` counts from 1; ``dealer`` is None when it cannot be
+    known (an earlier hand is invalid); ``totals``, ``state`` (the game's own running
+    state) and ``dealt`` (hands dealt per seat) are as they stood before the hand.
+    The engine builds one per hand while replaying (``HandResult.context``,
+    ``MatchResult.next_context()``); a game never assembles one except for itself."""
+
+    table: Table
+    number: int
+    dealer: int | None
+    totals: tuple[int, ...]
+    state: Any
+    dealt: tuple[int, ...]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.table.players
+
+    @property
+    def settings(self) -> dict:
+        return self.table.settings
+
+    @property
+    def seats(self) -> int:
+        return self.table.seats
+
+    @property
+    def dealt_by(self) -> int:
+        """The dealer, where a hook may only be called once it is known."""
+        if self.dealer is None:
+            raise ValueError(f"hand {self.number}: its dealer is not known")
+        return self.dealer
+
+    def dealing(self, dealer: int | None) -> HandContext:
+        """The same place with another dealer (a hand dealt out of turn names its own)."""
+        return self if dealer == self.dealer else dataclasses.replace(self, dealer=dealer)
+
+
 @dataclass
 class Progress:
     """The match so far, as the end-of-game check sees it."""
@@ -380,14 +450,19 @@ class Game:
         means left out): by default those not required."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
-    def check_settings(self, settings: dict) -> list[Problem]:
-        """Rules between settings (each already valid on its own)."""
+    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
+        """Rules between settings (each already valid on its own), for ``seats`` players."""
         return []
 
+    def first_context(self, table: Table, dealer: int | None = 0) -> HandContext:
+        """The place of a match's first hand (nothing scored, nothing dealt yet)."""
+        zeros = (0,) * table.seats
+        return HandContext(table, 1, dealer, zeros, self.start(table), zeros)
+
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         """Every problem with one recorded hand. Keys are already known to be
-        allowed and required ones present. ``dealer`` is None when it cannot be
+        allowed and required ones present. ``ctx.dealer`` is None when it cannot be
         known (an earlier hand is invalid); checks that need it are then skipped."""
         raise NotImplementedError
 
@@ -395,17 +470,19 @@ class Game:
         """The running state before the first hand (``None`` if the game has none)."""
         return None
 
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
-        """Score one valid hand dealt by ``dealer``."""
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        """Score one valid hand (``ctx.dealer`` is known: who dealt it)."""
         raise NotImplementedError
 
-    def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
-        return NextDeal(table.left_of(dealer))
+    def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
+        """Who deals after the hand ``ctx`` places, which scored ``scored``."""
+        return NextDeal(ctx.table.left_of(ctx.dealt_by))
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
-        """What it means in this game that ``dealer`` dealt the hand out of turn: who
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who
         then held which role (a clause for the explanation, after "Ann dealt this hand
         out of turn (it was Bob's deal): ")."""
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
@@ -414,29 +491,29 @@ class Game:
         """Whether the game is over after this hand, and why (or why not)."""
         return target_ending(table.players, progress.totals, table.settings["target"], strictly=self.past_target)
 
-    def next_dealer(self, table: Table, dealer: int, scored: Scored) -> int:
-        return self.next_deal(table, dealer, scored).seat
+    def next_dealer(self, ctx: HandContext, scored: Scored) -> int:
+        return self.next_deal(ctx, scored).seat
 
     def winners(self, table: Table, progress: Progress) -> list[int] | None:
         """The winning seats once the game is over, else ``None``."""
         return self.ending(table, progress).winners
 
     # --- at the table ---------------------------------------------------
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
-        """Plain sentences, in the players' names, for the hand ``dealer`` is about
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        """Plain sentences, in the players' names, for the hand ``ctx.dealer`` is about
         to deal: the deal, the bidding or calling order, who leads, anything special.
         Not scored; the match page shows it above the hand form."""
         return []
 
     # --- how it is shown --------------------------------------------------
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         """The hand form, field group by field group, in the order the table fills it in.
-        ``dealer`` is None when it cannot be known; seats are then in seat order."""
+        ``ctx.dealer`` is None when it cannot be known; seats are then in seat order."""
         raise NotImplementedError
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
-        ``dealer``: who dealt it, where the caller knows."""
+        ``extra``: what the engine made of it (empty for a hand not scored)."""
         return []
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
@@ -444,7 +521,7 @@ class Game:
         turn from ``next_dealer``), else None."""
         return None
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
         raise NotImplementedError
 
@@ -452,12 +529,12 @@ class Game:
     # The figures this game keeps per player, in the order the stats page shows them.
     stat_figures: ClassVar[tuple[Figure, ...]] = ()
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
         """What one scored hand counts for each player (seat order): fact key -> value
         (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
         the previous hand's (empty for the first)."""
-        return [{} for _ in range(table.seats)]
+        return [{} for _ in range(ctx.seats)]
 
     def match_facts(self, table: Table, hands: list[dict], results: list[Any]) -> list[dict[str, dict]]:
         """Per seat, every fact of a replayed match: key -> {"n": [hand numbers], "p": values
@@ -465,7 +542,7 @@ class Game:
         facts: list[dict[str, dict]] = [{} for _ in range(table.seats)]
         before: dict = {}
         for hand, result in zip(hands, results):
-            for seat, found in enumerate(self.hand_facts(hand, table, result.dealer, result.scores,
+            for seat, found in enumerate(self.hand_facts(hand, result.context, result.scores,
                                                          result.extra, before)):
                 for key, value in found.items():
                     fact = facts[seat].setdefault(key, {"n": [], "p": 0})
@@ -571,11 +648,11 @@ class Game:
     # The rules page's template, under templates/ (the game's own page).
     rules_template: str = ""
 
-    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
+    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
         """The trick context (trump, high or low...) of the hand being played, from what
         is known of it (``hand``: the fields typed into its form so far, often none); in
         a match what is not known yet is None (the referee asks for it), outside a match
-        (``seats`` and ``settings`` None) the game's defaults."""
+        (``ctx`` None) the game's defaults."""
         return {}
 
     def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
@@ -628,10 +705,10 @@ class Game:
         per player), for a match with these settings and this many players."""
         return SheetLayout((), (POINTS, TOTAL))
 
-    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
         """A scored hand's cells for the columns of ``sheet_layout`` other than the
         points and totals (``extra`` is the engine's output for the hand)."""
-        return SheetRow(seats=[{} for _ in range(table.seats)])
+        return SheetRow(seats=[{} for _ in range(ctx.seats)])
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         """What each case scores, in short lines with these settings filled in: the
@@ -639,12 +716,13 @@ class Game:
         raise NotImplementedError
 
     # --- the seat picture ---------------------------------------------------------
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
-        """Who sits where and what each does in the hand ``dealer`` deals: the picture the
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
+        """Who sits where and what each does in the hand ``ctx.dealer`` deals: the picture the
         web layer draws. ``hand``: what is known of the hand so far (the fields typed into
         its form, perhaps incomplete or wrong: a game reads only what it can use), so a
         role the bidding decides (a contract holder, a declarer) is drawn once known. The
         shared flow: the dealer deals, the player on the dealer's left leads the first trick."""
+        table, dealer = ctx.table, ctx.dealt_by
         left = table.left_of(dealer)
         return Seating(tuple(
             Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),
@@ -655,10 +733,9 @@ class Game:
         """One value of ``seat_counter`` in words, as the board shows it beside a total."""
         return f"{value} {self.seat_counter}"
 
-    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
-        """What a scored hand did beyond its points, worth naming on its row (``state``:
-        the game's running state before the hand, ``scored``: what ``score_hand`` made
-        of it). None by default."""
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """What a scored hand did beyond its points, worth naming on its row (``scored``:
+        what ``score_hand`` made of it). None by default."""
         return []
 
 

@@ -15,6 +15,7 @@ from .base import (  # how it is shown
     FieldGroup,
     Figure,
     Game,
+    HandContext,
     Place,
     Problem,
     Progress,
@@ -76,14 +77,15 @@ class DummySpades(Game):
                 kind="choice", choices=("none", "three", "four", "flip")),
         Setting("flip_count", 2, "Cards flipped",
                 "With flipping, how many of the dummy's cards each player turns face up before bidding.",
-                minimum=1, maximum=4),
+                minimum=1, maximum=4, applies_when=("peek", "flip")),
     )
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
     required_fields = ("bids", "tricks", "dummy_tricks")
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        table = ctx.table
         problems = check_seat_counts(hand, "bids", table, TRICKS)
         problems += self._check_nils(hand, table)
         trick_problems = check_seat_counts(hand, "tricks", table, TRICKS)
@@ -123,7 +125,8 @@ class DummySpades(Game):
     def start(self, table: Table) -> tuple[int, ...]:
         return (0,) * table.seats  # each player's bags
 
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
         declarer = find_declarer(hand["bids"], dealer)
         lines = [bidding_line(hand["bids"], dealer, declarer, table), tricks_line(hand, declarer, table)]
         scores, bags = [], list(state)
@@ -135,7 +138,8 @@ class DummySpades(Game):
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         order = bidding_order(dealer, table.seats)
         first, second, last = (names[s] for s in order)
@@ -178,7 +182,8 @@ class DummySpades(Game):
             return Ending(leaders, f"{cause}; {winner} has the highest total and wins")
         return Ending(leaders, f"{cause}; {winner} has the highest total, {best}, and wins")
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
@@ -188,7 +193,8 @@ class DummySpades(Game):
     rules_template = "rules/dummy_spades.html"  # the rules page, filled in from the settings
     seat_counter = "bags"
 
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, dealer = list(ctx.players), ctx.dealer
         n = len(players)
         order = tuple(range(n)) if dealer is None else tuple(bidding_order(dealer, n))
         nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
@@ -204,7 +210,8 @@ class DummySpades(Game):
             FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players = list(ctx.players)
         parts = [by_player("bids", players, hand.get("bids") or [])]
         declarer = extra.get("declarer")
         if isinstance(declarer, int) and 0 <= declarer < len(players):
@@ -229,8 +236,9 @@ class DummySpades(Game):
         Figure("penalties", "Bag penalties paid", "sum"),
     )
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
+        table = ctx.table
         declarer = extra["declarer"]
         bags_before = before.get("bags") or [0] * table.seats
         limit = table.settings["bag_limit"]
@@ -297,7 +305,7 @@ class DummySpades(Game):
                 lines.append(line)
         return lines
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         counts = split_tricks(TRICKS, 4, rng)
         hand = {"bids": [rng.randrange(TRICKS + 1) for _ in range(3)], "tricks": counts[:3], "dummy_tricks": counts[3]}
         if rng.random() < 0.3:
@@ -317,7 +325,8 @@ class DummySpades(Game):
             marks=(("dec", "declarer: the highest bid, partners the dummy"),
                    ("nil", "also bid nil on a hand")))
 
-    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+        table = ctx.table
         nils = hand.get("nils") or [[]] * table.seats
         seats = []
         for seat in range(table.seats):
@@ -373,10 +382,11 @@ class DummySpades(Game):
         return trick_winner(cards)
 
     # --- the seat picture and what a hand did -------------------------------------
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """The bidding order, the first lead, and the dummy: before the bidding in the empty
         place after the last seat (where it lies changes no score), once every bid is known
         opposite the declarer, who plays it."""
+        table, dealer = ctx.table, ctx.dealt_by
         first, second, last = bidding_order(dealer, table.seats)
         roles = {first: ("bids 1st", "leads"), second: ("bids 2nd",), last: ("deals", "bids 3rd")}
         bids = (hand or {}).get("bids")
@@ -398,9 +408,10 @@ class DummySpades(Game):
         return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy lies face up opposite "
                                        f"{name}, who plays it.",))
 
-    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
         points: the same rules ``score_player`` adds up, one player at a time."""
+        table, state = ctx.table, ctx.state
         declarer = scored.extra["declarer"]
         nils = hand.get("nils") or [[]] * table.seats
         events = []

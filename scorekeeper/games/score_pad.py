@@ -13,6 +13,7 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    HandContext,
     Need,
     Needs,
     Place,
@@ -63,8 +64,8 @@ class ScorePad(Game):
     rules_template = "rules/score_pad.html"
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
-        points = hand["points"]
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        table, points = ctx.table, hand["points"]
         if not isinstance(points, list) or len(points) != table.seats:
             return [Problem("points", "not_list", {"what": f"{table.seats} numbers, one per seat",
                                                    "got": show_json(points), "value": points})]
@@ -72,12 +73,12 @@ class ScorePad(Game):
                  for seat, value in enumerate(points)]
         return [problem for problem in found if problem is not None]
 
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         points = list(hand["points"])
-        return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(table.players, points)])
+        return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, points)])
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
-        return f"the score pad only counts it as {table.players[dealer]}'s deal"
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
 
     # --- end of game ----------------------------------------------------
     def ending(self, table: Table, progress: Progress) -> Ending:
@@ -187,28 +188,29 @@ class ScorePad(Game):
         return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
 
     # --- at the table and how it is shown ------------------------------------------
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
-        return [f"{table.players[dealer]} deals. At the end of the hand, type what each player scored."]
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        return [f"{ctx.players[ctx.dealt_by]} deals. At the end of the hand, type what each player scored."]
 
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         # The score pad knows who deals, and nothing of who leads in the table's game.
+        dealer = ctx.dealt_by
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
-                             for seat, name in enumerate(table.players)))
+                             for seat, name in enumerate(ctx.players)))
 
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
-        return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(len(players))),
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
                            stepper=False, minimum=LEAST)]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
-        points = hand.get("points")
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players, points = ctx.players, hand.get("points")
         if not isinstance(points, list) or len(points) != len(players) or not all(is_whole(p) for p in points):
             return []
         best = max(points)
         return [f"most this hand: {name_list([players[s] for s, p in enumerate(points) if p == best])} {best}"]
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
-        return {"points": [rng.randint(-10, 30) for _ in range(players)]}
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         side = "lowest" if settings["low_wins"] else "highest"
@@ -233,9 +235,9 @@ class ScorePad(Game):
         Figure("best_hand", "Best score of the hand"),
     )
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
-        best = (min if table.settings["low_wins"] else max)(scores)
+        best = (min if ctx.settings["low_wins"] else max)(scores)
         return [{"points": score, **({"best_hand": 1} if score == best else {})} for score in scores]
 
     def rules_context(self, settings: dict) -> dict:

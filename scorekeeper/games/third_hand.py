@@ -16,6 +16,7 @@ from .base import (  # how it is shown
     FieldGroup,
     Figure,
     Game,
+    HandContext,
     NextDeal,
     Place,
     Problem,
@@ -61,11 +62,12 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
     points under every valid pair of bids, scored by ``score_hand`` itself."""
     game = ThirdHand()
     table = Table(("a", "b"), {"contract_values": dict(zip(RANKS, values)), "target": 500})
+    first = game.first_context(table)
     low = high = 0
     seen = set()
     for bids in product((None, *RANKS), repeat=2):
         hand: dict = {"bids": list(bids), "trump": TRUMPS[0], "points": list(min(POSSIBLE_POINTS))}
-        if game.check_hand(hand, table, 0):  # only the bids can be wrong here
+        if game.check_hand(hand, first):  # only the bids can be wrong here
             continue
         holder = holder_of(list(bids))
         # the score depends on the bids only through the holder, the contract's value and doubling
@@ -75,7 +77,7 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
         seen.add(kind)
         for pair in POSSIBLE_POINTS:
             hand["points"] = list(pair)
-            scores = game.score_hand(hand, table, 0, None).scores
+            scores = game.score_hand(hand, first).scores
             low, high = min(low, *scores), max(high, *scores)
     return low, high
 
@@ -219,9 +221,10 @@ class ThirdHand(Game):
     past_target = True  # "the highest score past 500": reaching the target exactly is not enough
 
     # --- a hand -------------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         """``dealer`` (the engine passes the hand's own "dealer" when it has one) lets
         the check refuse a dealer's bid that does not top."""
+        table, dealer = ctx.table, ctx.dealer
         bid_problems = self._check_bids(hand["bids"], table, dealer)
         problems = bid_problems + check_choice(hand, "trump", TRUMPS)
         if "exchanged" in hand:
@@ -254,7 +257,8 @@ class ThirdHand(Game):
                          seat=dealer, who=table.players[dealer])]
         return []
 
-    def score_hand(self, hand: dict, table: Table, dealer: int, state) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        table, dealer = ctx.table, ctx.dealt_by
         bids, points = hand["bids"], hand["points"]
         names = table.players
         holder = holder_of(bids)
@@ -299,7 +303,8 @@ class ThirdHand(Game):
         doubled = ", doubled because both bid face up" if None not in bids else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         d, n = names[dealer], names[table.left_of(dealer)]
         values = table.settings["contract_values"]
@@ -322,13 +327,15 @@ class ThirdHand(Game):
             f"Points the holder needs to make the contract: {needs}.",
         ]
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
                 "non-dealer (bid first)")
 
-    def next_deal(self, table: Table, dealer: int, scored: Scored) -> NextDeal:
+    def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
+        table, dealer = ctx.table, ctx.dealt_by
         first, second = scored.scores
         if first == second:
             return NextDeal(table.left_of(dealer), f"the hand scores tied at {first}, so the deal passes "
@@ -344,7 +351,8 @@ class ThirdHand(Game):
     rules_template = "rules/third_hand.html"  # the rules page, filled in from the settings
     sample_players = 2
 
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, dealer = list(ctx.players), ctx.dealer
         order = tuple(range(len(players))) if dealer is None else tuple(bidding_order(dealer, len(players)))
         everyone = tuple(range(len(players)))
         return [
@@ -367,7 +375,8 @@ class ThirdHand(Game):
                            lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
                            _counter_problems)
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players = list(ctx.players)
         bids = hand.get("bids") or []
         parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
         if hand.get("trump"):
@@ -393,8 +402,9 @@ class ThirdHand(Game):
         Figure("as_opponent", "Average hand score as opponent", "mean"),
     )
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
+        table = ctx.table
         holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
         facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
         if holder is None:
@@ -441,7 +451,8 @@ class ThirdHand(Game):
             how = f"{triple} more card points than {them} with a doubled contract {me} makes or {them} fails"
         return [f"could catch up with {them} in one hand by taking at least {how}"]
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        dealer = ctx.dealt_by
         non_dealer = 1 - dealer
         bids: list[str | None] = [None, None]
         if rng.random() < 0.6:
@@ -469,7 +480,7 @@ class ThirdHand(Game):
                    ("×2", "doubled: both bid face up"),
                    ("swap", "the holder swapped hands with the third hand")))
 
-    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
         bids, holder = hand["bids"], extra["holder"]
         if holder is None:
             contract = SheetCell("none")
@@ -499,8 +510,8 @@ class ThirdHand(Game):
         ]
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
-        in_match = settings is not None
+    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
+        in_match = ctx is not None
         bids = hand.get("bids")
         high = None if in_match else "K"
         if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
@@ -534,9 +545,10 @@ class ThirdHand(Game):
         return trick_winner(cards, context["trump"], context["high"])
 
     # --- the seat picture and what a hand did -------------------------------------
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """Before the bidding: who bids first, and who leads if nobody bids. Once both bids
         are known: who holds the contract (and leads), or that nobody does."""
+        table, dealer = ctx.table, ctx.dealt_by
         other = table.left_of(dealer)
         names = table.players
         bids = (hand or {}).get("bids")
@@ -558,8 +570,9 @@ class ThirdHand(Game):
         return Seating(tuple(Place(names[seat], seat, roles(seat), deals=seat == dealer, leads=seat == leader)
                              for seat in range(table.seats)), (note,))
 
-    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A doubled contract, and a failed one, named with its holder."""
+        table = ctx.table
         holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
         if holder is None or (made and not doubled):
             return []

@@ -13,6 +13,7 @@ from .base import (  # how it is shown
     FieldGroup,
     Figure,
     Game,
+    HandContext,
     Place,
     Problem,
     Scored,
@@ -191,7 +192,7 @@ class ThirdRail(Game):
         Setting("bonus_tie", "each", "Tied for most other tricks",
                 "With the bonus on: \"each\" gives 2 to every player tied for the most non-scoring tricks; "
                 "\"none\" gives the bonus to nobody when two or more tie.",
-                kind="choice", choices=("each", "none")),
+                kind="choice", choices=("each", "none"), applies_when=("most_other_tricks_bonus", True)),
         Setting("trump", False, "Flip a trump card",
                 "After the deal the dealer turns up a card, and its suit is trump for that hand.",
                 kind="bool"),
@@ -207,7 +208,8 @@ class ThirdRail(Game):
         return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        table = ctx.table
         return self._check_form(hand, table) + self._check_trump(hand, table)
 
     def _check_form(self, hand: dict, table: Table) -> list[Problem]:
@@ -271,7 +273,8 @@ class ThirdRail(Game):
         return check_choice(hand, "trump", SUITS)
 
     # --- scoring --------------------------------------------------------
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: Any) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        table = ctx.table
         names = table.players
         scoring, other, won = self._tally(hand, table)
         numbers = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
@@ -322,7 +325,8 @@ class ThirdRail(Game):
         return f"{tied}; with a tie nobody scores the bonus."
 
     # --- at the table ---------------------------------------------------
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
         names, n = table.players, table.seats
         d, left = names[dealer], names[table.left_of(dealer)]
         tricks = tricks_per_hand(n)
@@ -364,7 +368,8 @@ class ThirdRail(Game):
             lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
         return lines
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
 
@@ -373,7 +378,8 @@ class ThirdRail(Game):
 
     # --- how it is shown --------------------------------------------------
     rules_template = "rules/third_rail.html"  # the rules page, filled in from the settings
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, settings = list(ctx.players), ctx.settings
         everyone = tuple(range(len(players)))
         groups = []
         if settings.get("trump"):
@@ -400,7 +406,8 @@ class ThirdRail(Game):
                        alternative_to=tuple(counts)),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players = list(ctx.players)
         parts = []
         if "scoring_tricks" in hand:
             parts.append(by_player("scoring tricks", players, hand["scoring_tricks"]))
@@ -415,8 +422,9 @@ class ThirdRail(Game):
         Figure("bonus", "Most-other-tricks bonuses"),
     )
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
+        table = ctx.table
         scoring, _, _ = self._tally(hand, table)
         facts: list[dict[str, int]] = []
         for seat, count in enumerate(scoring):
@@ -434,14 +442,15 @@ class ThirdRail(Game):
     def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return 0  # nothing is ever taken off
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        players = ctx.seats
         return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
-        context: dict = {"players": seats or 4, "trump": None, "trump_fixed": False,
-                         "trump_each_hand": bool(settings and settings.get("trump"))}
-        if settings is not None and not settings.get("trump"):
+    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
+        context: dict = {"players": ctx.seats if ctx else 4, "trump": None, "trump_fixed": False,
+                         "trump_each_hand": bool(ctx and ctx.settings.get("trump"))}
+        if ctx is not None and not ctx.settings.get("trump"):
             context["trump_fixed"] = True  # a match without the trump variation
         else:
             context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
@@ -505,7 +514,8 @@ class ThirdRail(Game):
         marks = (("+2", "most non-scoring tricks: 2 more"),) if bonus else ()
         return SheetLayout(hand, (SheetColumn("scoring", "Tricks", "scoring tricks won"), POINTS, TOTAL), marks)
 
-    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+        table = ctx.table
         scoring, other, _ = self._tally(hand, table)
         settings = table.settings
         bonus = self._bonus(other, settings["bonus_tie"]) if settings["most_other_tricks_bonus"] else []
@@ -564,10 +574,11 @@ class ThirdRail(Game):
                           "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """The shared flow (the dealer deals, left of the dealer leads), and the trump the
         dealer turns up when the table plays with one."""
-        shared = super().seating(table, dealer, hand)
+        table = ctx.table
+        shared = super().seating(ctx, hand)
         if not table.settings["trump"]:
             return shared
         return Seating(tuple(Place(p.name, p.seat, (*p.roles, "turns up trump"), p.deals, p.leads) if p.deals else p

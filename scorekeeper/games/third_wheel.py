@@ -17,6 +17,7 @@ from .base import (  # how it is shown
     FieldGroup,
     Figure,
     Game,
+    HandContext,
     Place,
     Problem,
     Progress,
@@ -111,7 +112,8 @@ class ThirdWheel(Game):
         Setting("overtrick_setter", "other_setter", "Setter over the bid",
                 "When the dealer goes over, the setter with fewer tricks scores the overtricks "
                 "plus the other setter's tricks, or plus their own tricks.",
-                kind="choice", choices=("other_setter", "own_tricks")),
+                kind="choice", choices=("other_setter", "own_tricks"),
+                labels=(("other_setter", "other setter"), ("own_tricks", "own tricks"))),
         Setting("deals_each", 2, "Deals each",
                 "The game ends once every player has dealt at least this many times, counting the hands "
                 "each actually dealt (0 for no limit).",
@@ -126,14 +128,15 @@ class ThirdWheel(Game):
 
     field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
 
-    def check_settings(self, settings: dict) -> list[Problem]:
+    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
         if settings["deals_each"] == 0 and settings["target"] == 0:
             return [rule("settings", "deals_each and target are both 0, so the game would never end; "
                          "set at least one of them")]
         return []
 
     # --- a hand ---------------------------------------------------------
-    def check_hand(self, hand: dict, table: Table, dealer: int | None = None) -> list[Problem]:
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        table = ctx.table
         problems = check_choice(hand, "trump", SUITS) + check_choice(hand, "mode", MODES)
         problems += check_bool(hand, "wheel") + self._check_bid(hand)
         tricks = check_seat_counts(hand, "tricks", table, TRICKS)
@@ -148,7 +151,8 @@ class ThirdWheel(Game):
         return problems
 
     # --- scoring --------------------------------------------------------
-    def score_hand(self, hand: dict, table: Table, dealer: int, state: object) -> Scored:
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
         bid, tricks, names = hand["bid"], hand["tricks"], table.players
         setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
         fewer, more = sorted(setters, key=lambda seat: tricks[seat])
@@ -168,7 +172,8 @@ class ThirdWheel(Game):
         return Scored(scores, lines + more_lines, {}, state)
 
     # --- at the table ---------------------------------------------------
-    def table_guide(self, table: Table, dealer: int) -> list[str]:
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         s1 = table.left_of(dealer)
         s2 = table.left_of(s1)
@@ -225,7 +230,8 @@ class ThirdWheel(Game):
             return Ending(leaders, f"{cause}, and {names[leaders[0]]} wins with {best}")
         return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
 
-    def dealt_out_of_turn(self, table: Table, dealer: int) -> str:
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         s1 = table.left_of(dealer)
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
@@ -235,7 +241,8 @@ class ThirdWheel(Game):
     rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
     endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
 
-    def hand_form(self, players: list[str], settings: dict, dealer: int | None) -> list[FieldGroup]:
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, dealer = list(ctx.players), ctx.dealer
         # the table knows who calls what by name, not by seat: name them once the dealer is known
         setter1, setter2, dealer_name = (("setter 1, left of the dealer", "setter 2", "The dealer") if dealer is None
                                          else (players[(dealer + 1) % 3], players[(dealer + 2) % 3], players[dealer]))
@@ -248,7 +255,8 @@ class ThirdWheel(Game):
                        adds_up_to=TRICKS),
         ]
 
-    def hand_summary(self, hand: dict, players: list[str], extra: dict, dealer: int | None = None) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        dealer = ctx.dealer
         parts = []
         if "bid" in hand:
             parts.append(f"bid {hand['bid']}")
@@ -286,8 +294,9 @@ class ThirdWheel(Game):
         Figure("as_setter", "Points per hand as setter", "mean"),
     )
 
-    def hand_facts(self, hand: dict, table: Table, dealer: int, scores: list[int], extra: dict,
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
+        table, dealer = ctx.table, ctx.dealt_by
         took, bid = hand["tricks"][dealer], hand["bid"]
         outcome = "exact" if took == bid else "missed" if took < bid else "over"
         facts: list[dict[str, int]] = [{"as_setter": scores[seat]} for seat in range(table.seats)]
@@ -304,7 +313,7 @@ class ThirdWheel(Game):
     def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
 
-    def random_hand(self, players: int, dealer: int, rng: Any) -> dict:
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         wheel = rng.random() < 0.3
         bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
         return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
@@ -320,7 +329,8 @@ class ThirdWheel(Game):
             seat=(SheetColumn("tricks", "Tricks", "tricks taken"), POINTS, TOTAL),
             marks=(("W", "the dealer took the Wheel"),))
 
-    def sheet_cells(self, hand: dict, table: Table, dealer: int, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+        dealer = ctx.dealt_by
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took == bid:
             result = "exact"
@@ -354,8 +364,8 @@ class ThirdWheel(Game):
         ]
 
     # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, seats: int | None, settings: dict | None) -> dict:
-        in_match = settings is not None
+    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
+        in_match = ctx is not None
         return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
                 "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
 
@@ -388,8 +398,9 @@ class ThirdWheel(Game):
         return trick_winner(cards, context["trump"], context["mode"])
 
     # --- the seat picture and what a hand did -------------------------------------
-    def seating(self, table: Table, dealer: int, hand: dict | None = None) -> Seating:
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """The setters call the hand (what they called, once typed), the dealer bids and leads."""
+        table, dealer = ctx.table, ctx.dealt_by
         setter1 = table.left_of(dealer)
         setter2 = table.left_of(setter1)
         known = hand or {}
@@ -402,8 +413,9 @@ class ThirdWheel(Game):
                        (f"{table.players[setter1]} and {table.players[setter2]} play together to set "
                         f"{table.players[dealer]}.",))
 
-    def hand_events(self, hand: dict, table: Table, dealer: int, state: Any, scored: Scored) -> list[Event]:
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
+        table, dealer = ctx.table, ctx.dealt_by
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took >= bid:
             return []
@@ -513,7 +525,7 @@ def _hand_range(overtrick_dealer: str, overtrick_setter: str) -> tuple[int, int]
             for first in range(TRICKS - took + 1):
                 hand = {"trump": SUITS[0], "mode": MODES[0], "wheel": False, "bid": bid,
                         "tricks": [took, first, TRICKS - took - first]}
-                scores.update(game.score_hand(hand, table, 0, None).scores)
+                scores.update(game.score_hand(hand, game.first_context(table)).scores)
     return min(scores), max(scores)
 
 

@@ -622,6 +622,25 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
+  /* A setting that applies only while another has a given value (Setting.applies_when) is
+     hidden otherwise; without JavaScript every setting shows, and the server ignores one
+     that does not apply. */
+  function settingValue(field) {
+    if (!field) return null;
+    if (field.type === "checkbox") return field.checked ? "y" : "";
+    return field.value;
+  }
+  function appliesWhen(root) {
+    Array.prototype.forEach.call((root || document).querySelectorAll("[data-applies-field]"), function (el) {
+      var form = el.closest("form");
+      var field = form && form.elements[el.getAttribute("data-applies-field")];
+      el.hidden = settingValue(field) !== el.getAttribute("data-applies-value");
+    });
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.form && e.target.form.querySelector("[data-applies-field]")) appliesWhen(e.target.form);
+  });
+
   /* Watchers: the page says it updates by itself only where it does (JavaScript on). */
   function liveHow(root) {
     Array.prototype.forEach.call((root || document).querySelectorAll("[data-live-how]"), function (el) {
@@ -629,9 +648,9 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); });
+  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
   window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();

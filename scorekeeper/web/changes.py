@@ -4,7 +4,10 @@ inputs; nothing here scores."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
+
+from ..games.base import Setting
 
 
 def _value(value: Any) -> str:
@@ -40,9 +43,10 @@ def hand_changes(before: Any, after: Any, players: list[str] | None = None) -> l
             for key in keys if before.get(key) != after.get(key)]
 
 
-def setup_changes(before: Any, after: Any, labels: dict[str, str]) -> list[str]:
+def setup_changes(before: Any, after: Any, settings: Mapping[str, Setting]) -> list[str]:
     """What a change of players, settings or first dealer changed, for the match log:
-    "Tom is now Thomas", "Target: 500 → 300", "first dealer: Ann → Bob"."""
+    "Tom is now Thomas", "Target: 500 → 300", "first dealer: Ann → Bob" (``settings``: the
+    game's, by name: each says its label and how its values read)."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
     old_names, new_names = before.get("players") or [], after.get("players") or []
@@ -50,20 +54,13 @@ def setup_changes(before: Any, after: Any, labels: dict[str, str]) -> list[str]:
     old_settings, new_settings = before.get("settings") or {}, after.get("settings") or {}
     for name in list(old_settings) + [k for k in new_settings if k not in old_settings]:
         if old_settings.get(name) != new_settings.get(name):
-            label = labels.get(name, name.replace("_", " "))
-            lines.append(f"{label}: {setting_text(old_settings.get(name))} → {setting_text(new_settings.get(name))}")
+            setting = settings.get(name)
+            if setting is None:  # a setting the game no longer has: its key and raw values
+                lines.append(f"{name}: {_value(old_settings.get(name))} → {_value(new_settings.get(name))}")
+                continue
+            lines.append(f"{setting.label}: {setting.text(old_settings.get(name))} → "
+                         f"{setting.text(new_settings.get(name))}")
     a, b = before.get("first_dealer"), after.get("first_dealer")
     if a != b and isinstance(a, int) and isinstance(b, int) and max(a, b) < len(new_names):
         lines.append(f"first dealer: {new_names[a]} → {new_names[b]}")
     return lines
-
-
-def setting_text(value: Any) -> str:
-    """A setting's value in words (the match log, and the confirmation of a settings change)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "off"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return str(value).replace("_", " ")

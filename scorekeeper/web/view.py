@@ -7,12 +7,14 @@ import datetime
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    HandContext,
     NextDeal,
     SheetCell,
     SheetColumn,
     Table,
     ordinal,  # noqa: F401  (a template filter)
 )
+from ..store import MatchRecord
 
 
 def signed(points: int | None) -> str:
@@ -41,7 +43,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def suit_name(suit) -> str:
+def suit_name(suit: object) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
     return base.suit_name(suit)
 
@@ -51,10 +53,10 @@ def dealt_out_of_turn(hand: dict) -> bool:
     return isinstance(hand.get("dealer"), int)
 
 
-def hand_summary(game: str, hand: dict, players: list[str], extra: dict | None = None,
-                 dealer: int | None = None) -> str:
-    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel"."""
-    parts = GAMES[game].hand_summary(hand, players, extra or {}, dealer)
+def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
+    played; ``extra``: what the engine made of it, where it was scored)."""
+    parts = GAMES[game].hand_summary(hand, ctx, extra or {})
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -102,9 +104,9 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     return None
 
 
-def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
     """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
-    match: Match = info["match"]
+    match: Match = info.match
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
@@ -112,7 +114,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         rows.append({
             "number": hand_result.number,
             "dealer": players[hand_result.dealer],
-            "summary": hand_summary(match.game, hand, players, hand_result.extra, hand_result.dealer),
+            "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
             "scores": hand_result.scores,
             "totals": hand_result.totals,
             "explanation": hand_result.explanation,
@@ -142,7 +144,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         else None,
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
-        "result_text": result_text(match.game, info.get("date"), result),
+        "result_text": result_text(match.game, info.date, result),
     }
 
 
@@ -197,23 +199,14 @@ def needs(game: str, result: MatchResult) -> dict:
 
 # --- settings in words ---------------------------------------------------------------
 
-def setting_text(kind: str, value) -> str:
-    """A setting's value as a person reads it: on/off, "9 60, 10 65, …", "off" for none."""
-    if kind == "bool":
-        return "on" if value else "off"
-    if kind == "table":  # a line break only between pairs: "9 60," never splits from its rank
-        return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
-    if value is None:
-        return "off"
-    return str(value).replace("_", " ")
-
-
 def settings_shown(game_key: str, settings: dict) -> list[dict]:
     """Each setting of a game in words: label, value, help, and whether it is the default."""
     shown = []
     for s in GAMES[game_key].settings:
+        if not s.applies(settings):
+            continue  # means nothing at this table (the flip count when nobody flips)
         value = settings.get(s.name, s.default)
-        shown.append({"label": s.label, "value": setting_text(s.kind, value), "help": s.help,
+        shown.append({"label": s.label, "value": s.text(value), "help": s.help,
                       "default": value == s.default})
     return shown
 
@@ -243,25 +236,24 @@ def sheet_status(result: MatchResult, first_dealer: int) -> str:
     return f"In progress after {hands}; {players[result.next_dealer or 0]} deals next."
 
 
-def score_sheet(info: dict, result: MatchResult) -> dict:
+def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     """Everything a printed score sheet shows, in the game's own columns: one row per
     hand (dealer marked), the running totals, the standings, the header and the
     explanations. Every number comes from ``result``, the engine's replay."""
-    match: Match = info["match"]
+    match: Match = info.match
     game = GAMES[match.game]
     players = result.players
-    table = Table(tuple(players), result.settings)
     layout = game.sheet_layout(result.settings, len(players))
     rows = []
     for scored, hand in zip(result.hands, match.hands):
-        cells = game.sheet_cells(hand, table, scored.dealer, scored.extra)
+        cells = game.sheet_cells(hand, result.context(scored.number), scored.extra)
         rows.append({
             "number": scored.number,
             "dealer": scored.dealer,
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, players, scored.extra, scored.dealer),
+            "summary": hand_summary(match.game, hand, result.context(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
@@ -273,12 +265,12 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
         for row in standing:
             row["counter"] = result.hands[-1].extra[counter][row["seat"]]
     return {
-        "id": info["id"],
+        "id": info.id,
         "game": game,
         "title": game.title,
-        "running_title": " · ".join(p for p in (game.title, info.get("date") or "", ", ".join(players)) if p),
-        "date": info.get("date"),
-        "note": info.get("note"),
+        "running_title": " · ".join(p for p in (game.title, info.date or "", ", ".join(players)) if p),
+        "date": info.date,
+        "note": info.note,
         "players": players,
         "first_dealer": players[match.first_dealer],
         "settings": settings_shown(match.game, result.settings),
@@ -296,7 +288,7 @@ BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summa
 
 
 def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
-                info: dict | None = None, result: MatchResult | None = None) -> dict:
+                info: MatchRecord | None = None, result: MatchResult | None = None) -> dict:
     """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""

@@ -127,7 +127,7 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
             break
         in_turn = result.next_dealer
         dealer = rng.randrange(seats) if rng.random() < out_of_turn else in_turn
-        hand = make_hand(game, seats, dealer, rng, settings)
+        hand = make_hand(game, result.next_context().dealing(dealer), rng)
         if dealer != in_turn:
             hand["dealer"] = dealer
         match.hands.append(hand)
@@ -149,8 +149,8 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
     return lines
 
 
-def random_settings(game_key: str, rng: random.Random) -> dict:
-    """Any valid combination of the game's settings (a few values of each number)."""
+def random_settings(game_key: str, rng: random.Random, seats: int) -> dict:
+    """Any valid combination of the game's settings for ``seats`` players (a few values of each number)."""
     game = GAMES[game_key]
     while True:
         chosen: dict = {}
@@ -168,5 +168,5 @@ def random_settings(game_key: str, rng: random.Random) -> dict:
                 high = s.maximum if s.maximum is not None else low + 600
                 chosen[s.name] = rng.choice(sorted({low, min(low + 1, high), min(low + 2, high),
                                                     rng.randint(low, high), min(s.default, high)}))
-        if not game.check_settings(chosen):
+        if not game.check_settings(chosen, seats):
             return chosen

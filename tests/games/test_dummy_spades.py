@@ -1,4 +1,5 @@
 """Dummy Hand Spades (rules.md section 3), scored through the engine."""
+import dataclasses
 import re
 
 import pytest
@@ -207,7 +208,9 @@ def test_score_hand_returns_new_state_and_leaves_the_old_alone():
     # replays reuse earlier states, so scoring must never change one
     before = (5, 0, 5)
     table = Table(tuple(PLAYERS), GAMES["dummy_spades"].defaults())
-    scored = GAMES["dummy_spades"].score_hand(deal([0, 8, 0], [5, 8, 0], 0), table, 0, before)
+    game = GAMES["dummy_spades"]
+    place = dataclasses.replace(game.first_context(table, 0), state=before)
+    scored = game.score_hand(deal([0, 8, 0], [5, 8, 0], 0), place)
     assert before == (5, 0, 5)
     assert scored.state == (0, 0, 0) and scored.scores == [5 - 100, 80, 5 - 100]
 
@@ -338,7 +341,7 @@ def test_problem_fields_point_at_the_input():
     ({"lose_at": 200}, "settings.lose_at: must be at most -1, got 200"),
     ({"lose_at": 0}, "settings.lose_at: must be at most -1, got 0"),
     ({"peek": "five"}, 'settings.peek: must be one of "none", "three", "four", "flip", got "five"'),
-    ({"flip_count": 5}, "settings.flip_count: must be 1 to 4, got 5"),
+    ({"peek": "flip", "flip_count": 5}, "settings.flip_count: must be 1 to 4, got 5"),
     ({"trump": "spades"}, 'settings: unknown setting "trump" for Dummy Hand Spades '
                           "(allowed: target, bag_limit, bag_penalty, nil_value, nil_tricks_count, lose_at, peek, flip_count)"),
 ])

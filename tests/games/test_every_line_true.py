@@ -602,12 +602,13 @@ def _rail_hand(m, s):
 # --- the matches ---------------------------------------------------------------------------
 
 
-def third_hand_hand(game, seats, dealer, rng, settings):
-    return game.random_hand(seats, dealer, rng)
+def third_hand_hand(game, place, rng):
+    return game.random_hand(place, rng)
 
 
-def third_wheel_hand(game, seats, dealer, rng, settings):
-    hand = game.random_hand(seats, dealer, rng)
+def third_wheel_hand(game, place, rng):
+    seats, dealer = place.seats, place.dealer
+    hand = game.random_hand(place, rng)
     if rng.random() < 0.3:  # exact bids and tied setters are rare at random
         hand["bid"] = hand["tricks"][dealer]
         hand["wheel"] = hand["wheel"] and (hand["bid"] == 0 or hand["bid"] >= 6)
@@ -617,15 +618,16 @@ def third_wheel_hand(game, seats, dealer, rng, settings):
     return hand
 
 
-def dummy_hand(game, seats, dealer, rng, settings):
-    hand = game.random_hand(seats, dealer, rng)
+def dummy_hand(game, place, rng):
+    hand = game.random_hand(place, rng)
     if rng.random() < 0.4:  # nils on every kind of hand, often on the dummy
         hand["nils"] = [rng.sample([0, 1, 2, "dummy"], rng.choice([0, 0, 1, 1, 2])) for _ in range(3)]
     return hand
 
 
-def third_rail_hand(game, seats, dealer, rng, settings):
-    hand = game.random_hand(seats, dealer, rng)
+def third_rail_hand(game, place, rng):
+    seats, settings = place.seats, place.settings
+    hand = game.random_hand(place, rng)
     first = settings["scoring_from"]
     if rng.random() < 0.5:  # the counts form, other tricks left out where the rules allow
         scoring, other = [0] * seats, [0] * seats
@@ -656,12 +658,13 @@ def play_many(key: str, matches: int) -> int:
     rng = random.Random(f"every line {key}")
     lines = 0
     for _ in range(matches):
-        settings = random_settings(key, rng)
+        seats = rng.randint(least, most)
+        settings = random_settings(key, rng, seats)
         for name, values in numbers.items():
             settings[name] = rng.choice(values)
         if key == "third_wheel" and not (settings["target"] or settings["deals_each"]):
             settings["deals_each"] = 1
-        lines += play_and_check(key, rng, settings, rng.randint(least, most), make_hand, [NEXT, *rules], must_say,
+        lines += play_and_check(key, rng, settings, seats, make_hand, [NEXT, *rules], must_say,
                                 hands=40)
     return lines
 

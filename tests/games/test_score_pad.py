@@ -143,6 +143,6 @@ def test_hands_left_counts_hands_not_deals():
 def test_no_referee_no_trick_tally_no_card_counter_and_the_seat_picture_only_deals():
     assert not PAD.has_referee
     assert PAD.trick_tally(PAD.defaults(), 4) is None and PAD.card_counter() is None
-    seating = PAD.seating(Table(tuple(FOUR), PAD.defaults()), 2)
+    seating = PAD.seating(PAD.first_context(Table(tuple(FOUR), PAD.defaults()), 2))
     assert [p.roles for p in seating.places] == [(), (), ("deals",), ()]
     assert not any(p.leads for p in seating.places)

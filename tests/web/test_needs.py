@@ -181,7 +181,7 @@ def test_no_random_hand_of_any_game_scores_outside_its_bounds():
         match = Match(key, [f"P{i}" for i in range(seats)], dict(game.endless_settings))
         result = replay(match)
         for _ in range(300):
-            hand = game.random_hand(seats, result.next_dealer or 0, rng)
+            hand = game.random_hand(result.next_context(), rng)
             hand.pop("dealer", None)
             match.hands.append(hand)
             result = replay(match, resume=result)

@@ -1,0 +1,169 @@
+"""Where a game is told it is (``HandContext``): the engine builds one per hand while
+replaying, and every hook of the hand sees the same place: its number, who deals it,
+the totals, the game's state and the deals before it."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from scorekeeper.engine import Match, MatchError, replay, resolve_settings
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import Ending, Game, HandContext, Problem, Progress, Scored, Setting, Table, rule
+from scorekeeper.samples import random_match
+
+GAME_KEYS = sorted(GAMES)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_each_hand_is_placed_where_the_match_stood_before_it(key):
+    match = random_match(key, 15, seed=7)
+    result = replay(match)
+    game = GAMES[key]
+    totals = (0,) * len(match.players)
+    state = game.start(Table(tuple(match.players), result.settings))
+    dealt = [0] * len(match.players)
+    for scored in result.hands:
+        place = result.context(scored.number)
+        assert (place.number, place.dealer, place.totals, place.dealt) == (scored.number, scored.dealer, totals,
+                                                                            tuple(dealt))
+        assert place.state == state and place.players == tuple(match.players)
+        totals, state = tuple(scored.totals), game.score_hand(match.hands[scored.number - 1], place).state
+        dealt[scored.dealer] += 1
+    after = result.next_context()
+    assert (after.number, after.dealer, after.totals, after.dealt) == (len(match.hands) + 1, result.next_dealer,
+                                                                        totals, tuple(dealt))
+    assert after.state == result.state
+    with pytest.raises(IndexError):
+        result.context(len(match.hands) + 1)
+
+
+def test_a_resumed_replay_places_its_hands_as_a_full_one_does():
+    match = random_match("dummy_spades", 10, seed=3)
+    whole = replay(match)
+    first = replay(Match(match.game, match.players, match.settings, 0, match.hands[:4]))
+    resumed = replay(match, resume=first)
+    assert [resumed.context(n) for n in range(1, 11)] == [whole.context(n) for n in range(1, 11)]
+    assert resumed.next_context() == whole.next_context()
+
+
+def test_a_hand_dealt_out_of_turn_is_placed_with_its_own_dealer():
+    match = random_match("third_rail", 3, seed=1)
+    match.hands[1] = dict(match.hands[1], dealer=2)
+    result = replay(match)
+    assert result.context(2).dealer == 2 and result.context(2).dealt == (1, 0, 0)
+    assert result.context(3).dealt == (1, 0, 1)
+
+
+class Counting(Game):
+    """A game told where it is: each hand's score is its number, every hook records the
+    place it was given, and a setting says how many may play."""
+
+    key, title, summary = "counting", "Counting", "scores the hand number"
+    min_players, max_players = 2, 8
+    settings = (Setting("most", 8, "Most players", "a table larger than this is refused", minimum=2),
+                Setting("mode", "plain", "Mode", "how it counts", kind="choice", choices=("plain", "twice"),
+                        labels=(("plain", "plain counting"), ("twice", "counted twice"))),
+                Setting("factor", 2, "Factor", "what twice means", minimum=2, maximum=3,
+                        applies_when=("mode", "twice")))
+    hand_fields = ("noted",)
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, HandContext]] = []
+
+    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
+        return [rule("settings.most", f"{seats} players is more than {settings['most']}")] \
+            if seats > settings["most"] else []
+
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        self.seen.append(("check", ctx))
+        return []
+
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        self.seen.append(("score", ctx))
+        return Scored([ctx.number] * ctx.seats, [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+
+    def ending(self, table: Table, progress: Progress) -> Ending:
+        return Ending(None)  # no target: it goes on
+
+
+@pytest.fixture
+def counting(monkeypatch):
+    game = Counting()
+    monkeypatch.setitem(GAMES, game.key, game)
+    return game
+
+
+def test_check_and_score_are_told_the_same_place(counting):
+    result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 1, [{}, {"dealer": 0}, {}]))
+    assert result.totals == [6, 6, 6]
+    places = [(what, ctx.number, ctx.dealer, ctx.totals, ctx.state) for what, ctx in counting.seen]
+    assert places == [("check", 1, 1, (0, 0, 0), None), ("score", 1, 1, (0, 0, 0), None),
+                      ("check", 2, 0, (1, 1, 1), 1), ("score", 2, 0, (1, 1, 1), 1),
+                      ("check", 3, 1, (3, 3, 3), 2), ("score", 3, 1, (3, 3, 3), 2)]
+
+
+def test_settings_are_checked_knowing_how_many_play(counting):
+    with pytest.raises(MatchError) as refused:
+        replay(Match("counting", ["Ann", "Bob", "Cy"], {"most": 2}))
+    assert refused.value.problems == ["settings.most: 3 players is more than 2"]
+    assert replay(Match("counting", ["Ann", "Bob"], {"most": 2})).settings["most"] == 2
+    assert resolve_settings(counting, {"most": 2}, 3)[1] and not resolve_settings(counting, {"most": 2}, 2)[1]
+
+
+def test_a_setting_is_checked_only_where_it_applies(counting):
+    settings, problems = resolve_settings(counting, {"mode": "plain", "factor": 9}, 3)
+    assert problems == [] and settings["factor"] == 2  # not in play: the default stands, unsaid
+    settings, problems = resolve_settings(counting, {"mode": "plain", "factor": 3}, 3)
+    assert problems == [] and settings["factor"] == 3  # a valid value is kept as given
+    _, problems = resolve_settings(counting, {"mode": "twice", "factor": 9}, 3)
+    assert [p.field for p in problems] == ["settings.factor"]
+
+
+def test_real_settings_that_depend_on_another():
+    spades, rail = GAMES["dummy_spades"], GAMES["third_rail"]
+    assert resolve_settings(spades, {"peek": "none", "flip_count": 9}, 3)[1] == []
+    assert [p.field for p in resolve_settings(spades, {"peek": "flip", "flip_count": 9}, 3)[1]] == [
+        "settings.flip_count"]
+    assert resolve_settings(rail, {"bonus_tie": "most"}, 3)[1] == []
+    assert resolve_settings(rail, {"most_other_tricks_bonus": True, "bonus_tie": "most"}, 3)[1]
+
+
+def test_a_setting_words_its_own_values():
+    counting = Counting()
+    mode = counting.settings[1]
+    assert [mode.text(v) for v in mode.choices] == ["plain counting", "counted twice"]
+    setter = next(s for s in GAMES["third_wheel"].settings if s.name == "overtrick_setter")
+    assert setter.text("own_tricks") == "own tricks"
+    values = next(s for s in GAMES["third_hand"].settings if s.name == "contract_values")
+    assert values.text({"9": 60, "10": 65}) == "9\u00a060, 10\u00a065"
+    lose_at = next(s for s in GAMES["dummy_spades"].settings if s.name == "lose_at")
+    assert (lose_at.text(None), lose_at.text(-200)) == ("off", "-200")
+    assert Setting("on", True, "On", "", kind="bool").text(False) == "off"
+
+
+def test_the_first_context_is_a_match_before_any_hand():
+    game = GAMES["dummy_spades"]
+    place = game.first_context(Table(("Ann", "Bob", "Cy"), game.defaults()), 2)
+    assert (place.number, place.dealer, place.totals, place.state, place.dealt) == (1, 2, (0, 0, 0), (0, 0, 0),
+                                                                                   (0, 0, 0))
+    unknown = place.dealing(None)
+    assert unknown.dealer is None and place.dealer == 2
+    with pytest.raises(ValueError, match="hand 1: its dealer is not known"):
+        _ = unknown.dealt_by
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        place.number = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_random_hands_follow_the_place_they_are_dealt_in(key):
+    """A random hand for the next hand of a match is valid where it is dealt."""
+    game, rng = GAMES[key], random.Random(11)
+    match = random_match(key, 5, seed=5)
+    result = replay(match)
+    if result.next_dealer is None:
+        return
+    for _ in range(10):
+        hand = game.random_hand(result.next_context(), rng)
+        assert replay(Match(key, match.players, match.settings, 0, match.hands + [hand]), resume=result)
