@@ -125,7 +125,7 @@ def test_history_heading_empty_status_and_imported_tag(app, client):
 def test_table_guide_is_closed_for_the_first_hand(client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert re.search(r'id="table-guide">\s*<details>\s*<summary>At the table: hand 1, Ann deals', html)
+    assert re.search(r'id="table-guide">\s*<details>\s*<summary><span>At the table: hand 1, Ann deals', html)
 
 
 # --- 8, 9, 10: the scoreboard ------------------------------------------------------------------
