@@ -551,6 +551,10 @@ class Game:
             before = result.extra
         return facts
 
+    def lowest_wins(self, settings: dict) -> bool:
+        """Whether the lowest total wins with these settings: the standings then list it first."""
+        return False
+
     # --- what each player needs (the scoreboard's panel) ---------------------------
     # True when players tied for the highest total at the end share the win; False when
     # a tie at the top means another hand is dealt.

@@ -29,12 +29,13 @@ def game_title(key: str) -> str:
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
-              last: list[int] | None = None) -> list[dict]:
-    """Players by total, highest first; ties share a place (1st, 1st, 3rd). ``last``:
-    each seat's points in the last hand, shown beside the total."""
+              last: list[int] | None = None, lowest_first: bool = False) -> list[dict]:
+    """Players by total, highest first (lowest first where the lowest total wins, see
+    ``Game.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
+    points in the last hand, shown beside the total."""
     rows = []
     for seat, (name, total) in enumerate(zip(players, totals)):
-        place = 1 + sum(1 for t in totals if t > total)
+        place = 1 + sum(1 for t in totals if (t < total if lowest_first else t > total))
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": sum(1 for t in totals if t == total) > 1,
                      "winner": seat in (winners or []),
@@ -74,8 +75,8 @@ def progress(game: str, settings: dict, result: MatchResult) -> dict:
         percent = max(0, min(100, round(100 * best / target)))
         if not result.finished:
             to_go = target - best + (1 if past else 0)
-            if to_go > 0:
-                lines.append(f"leader needs {to_go} more")
+            if to_go > 0:  # the highest total, not "the leader": where the lowest wins, they differ
+                lines.append(f"the highest total needs {to_go} more to {'pass' if past else 'reach'} {target}")
     played = len(result.hands)
     hands_left = GAMES[game].hands_left(settings, result.dealt, result.next_dealer)
     if hands_left is not None:
@@ -128,7 +129,8 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     return {
         "players": players,
         "standings": standings(players, result.totals, result.winners if result.finished else None,
-                               result.hands[-1].scores if result.hands else None),
+                               result.hands[-1].scores if result.hands else None,
+                               GAMES[match.game].lowest_wins(result.settings)),
         "last_number": len(result.hands),
         "rows": rows,
         "counter": counted,  # the game's running count per seat (bags), in words
@@ -164,7 +166,8 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
     places = ", ".join(f"{row['name']} {row['total']}" + (" (won)" if row["seat"] in winners else "")
-                       for row in standings(result.players, result.totals))
+                       for row in standings(result.players, result.totals,
+                                            lowest_first=GAMES[game].lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"
     return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
@@ -260,7 +263,8 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
             "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
         })
     counter = game.seat_counter
-    standing = standings(players, result.totals, result.winners if result.finished else None)
+    standing = standings(players, result.totals, result.winners if result.finished else None,
+                         lowest_first=game.lowest_wins(result.settings))
     if counter and result.hands:
         for row in standing:
             row["counter"] = result.hands[-1].extra[counter][row["seat"]]
