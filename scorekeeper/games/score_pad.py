@@ -122,6 +122,9 @@ class ScorePad(Game):
             return None
         return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
 
+    def lowest_wins(self, settings: dict) -> bool:
+        return bool(settings.get("low_wins"))
+
     # --- what each player needs ------------------------------------------------
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return MOST

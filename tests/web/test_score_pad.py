@@ -53,9 +53,17 @@ def test_low_wins_ends_at_the_target_and_play_again_offers_the_next_match(client
     record(client, match_id, **points(90, 10, 26, 0))
     page = text(client.get(f"/matches/{match_id}"))
     assert "Playing to 100: a total of 100 or more ends the game; the lowest total then wins" in page
+    # Bob leads on 10; Ann's 90 is the highest total, not the leader's
+    assert "the highest total needs 10 more to reach 100" in page and "leader needs" not in page
     record(client, match_id, **points(10, 0, 0, 20))
     page = text(client.get(f"/matches/{match_id}"))
     assert "Ann reached 100 with 100; Bob has the lowest total, 10, and wins" in page
+    # the lowest total wins, so it stands first, on the scoreboard and on the printed sheet
+    board = [li.text for li in page_of(client.get(f"/matches/{match_id}")).find_all("li", cls="standing")]
+    assert board == ["1st★ winner Bob 10 0 in hand 2", "2nd Dee 20 +20 in hand 2", "3rd Cy 26 0 in hand 2",
+                     "4th Ann 100 +10 in hand 2"]
+    sheet = text(client.get(f"/matches/{match_id}/print"))
+    assert "Final standings Place Player Total 1st Bob" in sheet, sheet
     again = client.post(f"/matches/{match_id}/again", data={"again-first_dealer": "1"})
     assert again.status_code == 303
     new_page = text(client.get(again.headers["Location"]))
