@@ -164,7 +164,7 @@ def _player_rows(match_id: int, match: Match, result: MatchResult) -> list[dict]
     per-player facts, each with the hand numbers it counts, from the engine's replay."""
     game = GAMES[result.game]
     table = Table(tuple(result.players), result.settings)
-    facts = game.match_facts(table, match.hands, result.hands)
+    facts = game.stats.match_facts(table, match.hands, result.hands)
     rows = []
     for seat, name in enumerate(result.players):
         place = 1 + sum(1 for t in result.totals if t > result.totals[seat])

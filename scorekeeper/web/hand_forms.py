@@ -92,9 +92,9 @@ def build(game: str, ctx: HandContext):
     players = list(ctx.players)
     attrs: dict = {"version": HiddenField()}
     groups: list[Group] = []
-    for described in GAMES[game].hand_form(ctx):
+    for described in GAMES[game].shown.hand_form(ctx):
         if described.kind == "counts":  # the game's card counter
-            counter = GAMES[game].card_counter()
+            counter = GAMES[game].shown.card_counter()
             assert counter is not None  # a "counts" group comes only from a game with a card counter
             point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter,
                                      HiddenField)
@@ -171,7 +171,7 @@ def make_form(game: str, ctx: HandContext,
     if formdata is None and version is not None:
         form.version.data = str(version)
     form.groups = groups
-    form.word = GAMES[game].field_word  # how this game's form names its fields in messages
+    form.word = GAMES[game].shown.field_word  # how this game's form names its fields in messages
     form.players = players
     form.open_groups = {g.name for g in groups if g.in_details
                         and any(form[f].data not in (None, "", [], "None") for f in g.fields)}

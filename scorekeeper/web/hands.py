@@ -256,7 +256,7 @@ def dealer_changes(info: dict, number: int, check: dict) -> dict | None:
 
 def _tally_of(info: dict):
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info["game"]].trick_tally(info["settings"], len(info["players"]))
+    return GAMES[info["game"]].shown.trick_tally(info["settings"], len(info["players"]))
 
 
 def _edit_page(info: dict, form, number: int, original: dict, status: int = 200, as_counts: bool = False):

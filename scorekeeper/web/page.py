@@ -202,15 +202,16 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
 
 
-REFEREE_ARGS = ("trump", "mode", "high", "players")  # the trick context a referee address carries
-
-
 def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it: the choices it shows, set."""
+    """The trick context as the referee's address carries it (the keys the game's referee
+    reads): the choices it shows, set."""
     from ..games import GAMES
 
-    shown = {c.name for c in GAMES[game_key].referee_setup(ctx, in_match=in_match).choices}
-    return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
+    referee = GAMES[game_key].referee
+    if referee is None:
+        return {}
+    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
+    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
 
 
 def hand_context(info: dict) -> HandContext:
@@ -240,7 +241,7 @@ def hand_seating(info: dict, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info["game"]].seating(result.next_context().dealing(dealer), hand)
+    return GAMES[info["game"]].shown.seating(result.next_context().dealing(dealer), hand)
 
 
 def table_order(info: dict, hand: dict | None = None) -> str | None:
@@ -268,8 +269,8 @@ def referee_url(info: dict, hand: dict | None = None) -> str:
     order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
-    if hand:
-        ctx = game.referee_context(hand, hand_context(info))
+    if hand and game.referee is not None:
+        ctx = game.referee.context(hand, hand_context(info))
         known = referee_params(info["game"], ctx, True)
         if known:
             params.update(known, **{"from": "form"})

@@ -64,7 +64,7 @@ def tally(match_id: int):
     match = info["match"]
     result = page.replayed(info)
     players = result.players
-    described = GAMES[info["game"]].trick_tally(result.settings, len(players))
+    described = GAMES[info["game"]].shown.trick_tally(result.settings, len(players))
     if described is None:
         abort(404)
     tricks = described.tricks
