@@ -259,17 +259,19 @@ def table_order(info: dict, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 
 
-def referee_url(info: dict, hand: dict | None = None) -> str:
+def referee_url(info: dict, hand: dict | None = None) -> str | None:
     """The referee for the hand being played in a match, set from what its form holds so
-    far (``hand``: the fields typed; none: nothing known yet)."""
+    far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
     from ..games import GAMES
 
     game = GAMES[info["game"]]
+    if game.referee is None:
+        return None
     params: dict = {"match": info["id"]}
     order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
-    if hand and game.referee is not None:
+    if hand:
         ctx = game.referee.context(hand, hand_context(info))
         known = referee_params(info["game"], ctx, True)
         if known:

@@ -108,6 +108,12 @@ def referee_of(game: str) -> Referee:
     return found
 
 
+@bp.app_template_global()
+def has_referee(game: str) -> bool:
+    """Whether the game has a trick referee (the match page links to it only then)."""
+    return game in GAMES and GAMES[game].referee is not None
+
+
 @bp.get("/referee/<game>")
 def trick(game: str):
     referee_of(game)

@@ -10,7 +10,19 @@ import pytest
 
 from scorekeeper.engine import Match, MatchError, replay, resolve_settings
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, HandContext, Problem, Rules, Scored, Setting, Table, rule
+from scorekeeper.games.base import (
+    Game,
+    HandContext,
+    Problem,
+    Progress,
+    Rules,
+    Scored,
+    Setting,
+    Shown,
+    Table,
+    Target,
+    rule,
+)
 from scorekeeper.samples import random_match
 
 GAME_KEYS = sorted(GAMES)
@@ -73,7 +85,15 @@ class CountingRules(Rules):
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         self.seen.append(("score", ctx))
-        return Scored([ctx.number] * ctx.seats, [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+        points = hand.get("points") or [ctx.number] * ctx.seats
+        return Scored(list(points), [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+
+
+class LowRules(CountingRules):
+    """The same hands, played to a target where the lowest total wins."""
+
+    def target(self, settings: dict) -> Target:
+        return Target(10, low_wins=True)
 
 
 class Counting(Game):
@@ -86,7 +106,7 @@ class Counting(Game):
                         labels=(("plain", "plain counting"), ("twice", "counted twice"))),
                 Setting("factor", 2, "Factor", "what twice means", minimum=2, maximum=3,
                         applies_when=("mode", "twice")))
-    hand_fields = ("noted",)
+    hand_fields = ("points",)
 
     def __init__(self) -> None:
         self.rules = CountingRules()
@@ -171,3 +191,34 @@ def test_random_hands_follow_the_place_they_are_dealt_in(key):
     for _ in range(10):
         hand = game.rules.random_hand(result.next_context(), rng)
         assert replay(Match(key, match.players, match.settings, 0, match.hands + [hand]), resume=result)
+
+
+def test_a_game_without_a_target_never_ends_and_says_nothing_of_one(counting):
+    result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{}] * 30))
+    assert not result.finished and result.totals == [465, 465]
+    table = Table(("Ann", "Bob"), result.settings)
+    panel = counting.rules.needs(table, Progress(result.totals, 30, result.state, result.dealt), 0)
+    assert panel.table == () and [need.lines for need in panel.seats] == [("is level with Bob on 465",),
+                                                                          ("is level with Ann on 465",)]
+    line = Shown().progress(result.next_context(), result.finished, None, None)
+    assert (line.lines, line.percent) == ((), None)
+
+
+def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
+    counting.rules = LowRules()
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    hands = [{"points": [1, 2, 3, 4, 0, 0, 0, 5]}, {"points": [1, 0, 3, 4, 0, 1, 0, 5]}]
+    result = replay(Match("counting", names, {}, 0, hands))
+    assert not result.finished  # Hal reached 10, but Eve and Gus share the lowest total
+    assert result.hands[-1].ending == "Eve and Gus are tied on 0 at the bottom: another hand is dealt"
+    hands[1]["points"][6] = 1  # Gus no longer level with Eve at the bottom
+    result = replay(Match("counting", names, {}, 0, hands))
+    assert (result.finished, result.winners) == (True, [4])
+    assert result.hands[-1].ending == "Hal reached 10 with 10, and Eve wins with the lowest total, 0"
+    early = replay(Match("counting", names, {}, 0, hands[:1]))
+    panel = counting.rules.needs(early.table, Progress(early.totals, 1, early.state, early.dealt), 1)
+    assert panel.table[0].startswith("Playing to 10: a total of 10 or more ends the game; the lowest total")
+    assert panel.seats[4].lines == ("10 more would end the game (reach 10)", "shares the lead with Fay and Gus on 0")
+    assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
+    line = Shown().progress(early.next_context(), False, LowRules().target({}), None)
+    assert (line.lines, line.percent) == (("Playing to 10: the lowest total wins", "5 more ends it"), 50)
