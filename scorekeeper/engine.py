@@ -108,7 +108,8 @@ class MatchResult:
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
         found = self.hands[number - 1].context
-        assert found is not None  # every replayed hand has one
+        if found is None:  # a HandResult made by hand, not by ``replay``
+            raise ValueError(f"hand {number} has no place: it was not scored by a replay")
         return found
 
     def next_context(self) -> HandContext:
