@@ -13,12 +13,14 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import Referee
+from ..games.base import Referee, ordinal
 from . import hand_forms, page, partials, seats
 
 bp = Blueprint("referee", __name__)
 
-SLOT_NAMES = ("Led", "2nd", "3rd", "4th", "5th", "6th")
+def slot_name(index: int) -> str:
+    """A card's place in a trick by play order: "Led", "2nd", "3rd"... (any number of seats)."""
+    return "Led" if index == 0 else ordinal(index + 1)
 
 
 def defaults_from_match(game: str, info: dict | None) -> dict:
@@ -142,7 +144,7 @@ def trick(game: str):
         else:
             order = play_order(info, args, count)
             verdict = (f"{order[best][:1].upper()}{order[best][1:]} wins the trick" if order
-                       else f"{SLOT_NAMES[best]} card wins")
+                       else f"{slot_name(best)} card wins")
             result = {"index": best, "verdict": verdict, "face": referee_of(game).face(slots[best]),
                       "reason": reason}
     elif "judge" in args and not problems:
@@ -190,7 +192,7 @@ def canonical(info, ctx: dict, game: str, slots: list[str], args=None) -> dict:
 def slot_label(order: list[str] | None, index: int) -> str:
     """A card's place in the trick: who played it in a match ("Bob leads", "Cy"), else "Led", "2nd"..."""
     if order is None:
-        return SLOT_NAMES[index]
+        return slot_name(index)
     name = order[index][:1].upper() + order[index][1:]
     return f"{name} leads" if index == 0 else name
 
@@ -198,7 +200,7 @@ def slot_label(order: list[str] | None, index: int) -> str:
 def next_prompt(order: list[str] | None, index: int) -> str:
     """What to tap next: "Tap the card Bob led." / "Tap the card played 2nd."."""
     if order is None:
-        return "Tap the card led." if index == 0 else f"Tap the card played {SLOT_NAMES[index]}."
+        return "Tap the card led." if index == 0 else f"Tap the card played {slot_name(index)}."
     return f"Tap the card {order[index]} {'led' if index == 0 else 'played'}."
 
 
