@@ -22,11 +22,7 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    client = app.test_client()
-    # tests that create matches straight in the store make this client their scorer
-    # (tests/web/helpers.py: as_scorer), as starting the match in the app would
-    app.config["TEST_CLIENT"] = client
-    return client
+    return app.test_client()
 
 
 @pytest.fixture

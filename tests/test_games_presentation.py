@@ -8,6 +8,7 @@ import random
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper import store
 from scorekeeper.engine import replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
@@ -91,13 +92,18 @@ def test_hand_form_reads_back_a_random_hand(app, key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_summary_csv_and_scoreboard_from_a_random_match(key):
+def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
         summary = view.hand_summary(key, hand, result.context(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
-    rows = list(exports.csv_rows({"match": match, "id": 1}))
+    db = store.connect(str(tmp_path / "matches.db"))
+    try:
+        record = store.get_record(db, store.create_match(db, match))
+    finally:
+        db.close()
+    rows = list(exports.csv_rows(record))
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].shown.seat_counter

@@ -1,8 +1,15 @@
 """The app as a user installs it: the built wheel, installed into a fresh virtual
 environment, serves every kind of page from an unrelated folder (templates and
-static files ship inside the package)."""
+static files ship inside the package).
+
+The wheel is built and installed once per test session. Its dependencies come from a
+wheelhouse kept in pytest's cache, keyed by what the wheel declares: the first run
+downloads them (pip resolves the declared requirements as it would for a user), later
+runs install them offline. The environment is new each session, made without pip of
+its own (the test environment's pip installs into it)."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import socket
@@ -10,9 +17,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
 
 
 def free_port() -> int:
@@ -26,20 +37,53 @@ def get(port: int, path: str) -> tuple[int, str]:
         return response.status, response.read().decode()
 
 
-def test_the_built_wheel_serves_pages_from_a_fresh_virtual_environment(tmp_path):
+def build_wheel(source: Path, out: Path) -> Path:
+    """The wheel, from setuptools' build hook (what pip calls, without pip's isolated
+    build environment); by ``pip wheel`` where this environment's setuptools is too old
+    to build wheels itself (before 70.1)."""
+    hook = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                           "build_meta.build_wheel(sys.argv[1])", str(out)],
+                          cwd=source, capture_output=True, text=True, timeout=300)
+    if hook.returncode != 0:
+        subprocess.run([*PIP, "wheel", "--no-deps", "-w", str(out), str(source)], check=True, timeout=300)
+    return next(out.glob("scorekeeper-*.whl"))
+
+
+def declared(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        lines = archive.read(metadata).decode().splitlines()
+    return sorted(line for line in lines if line.startswith(("Requires-Dist:", "Requires-Python:"))
+                  and "extra ==" not in line)
+
+
+@pytest.fixture(scope="session")
+def installed(request, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the built wheel installed: its folder."""
+    tmp = tmp_path_factory.mktemp("wheel")
     # From a copy without build leftovers: an editable install's egg-info would smuggle in
     # files the package declaration forgot.
-    source = tmp_path / "source"
+    source = tmp / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "*.egg-info", "build", "instance", "screenshots", "__pycache__", ".pytest_cache", ".hypothesis"))
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
-                   check=True, timeout=300)
-    wheel = next(wheels.glob("scorekeeper-*.whl"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, timeout=600)
+        ".git", ".venv", "*.egg-info", "build", "instance", "screenshots", "__pycache__", ".pytest_cache", ".hypothesis",
+        ".mypy_cache", ".ruff_cache"))
+    wheel = build_wheel(source, tmp / "wheels")
+    key = hashlib.sha256("\n".join(declared(wheel)).encode()).hexdigest()[:16]
+    cache = getattr(request.config, "cache", None)
+    house = cache.mkdir(f"wheelhouse-{key}") if cache is not None else tmp / "wheelhouse"
+    if not (house / "complete").exists():
+        subprocess.run([*PIP, "wheel", "--find-links", str(house), "-w", str(house), str(wheel)], check=True,
+                       timeout=600)
+        (house / "complete").write_text("\n".join(declared(wheel)))
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([*PIP, "--python", str(venv / "bin" / "python"), "install", "--no-compile", "--no-index",
+                    "--find-links", str(house), str(wheel)], check=True, timeout=600)
+    return venv
 
+
+def test_the_built_wheel_serves_pages_from_a_fresh_virtual_environment(installed, tmp_path):
+    venv = installed
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     port = free_port()
@@ -72,6 +116,6 @@ def test_the_built_wheel_serves_pages_from_a_fresh_virtual_environment(tmp_path)
         server.terminate()
         server.wait(timeout=10)
     # the package was not imported from this source tree
-    installed = subprocess.run([str(venv / "bin" / "python"), "-c", "import scorekeeper; print(scorekeeper.__file__)"],
-                               cwd=elsewhere, capture_output=True, text=True, check=True).stdout
-    assert str(venv) in installed
+    installed_at = subprocess.run([str(venv / "bin" / "python"), "-c", "import scorekeeper; print(scorekeeper.__file__)"],
+                                  cwd=elsewhere, capture_output=True, text=True, check=True).stdout
+    assert str(venv) in installed_at

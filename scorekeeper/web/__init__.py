@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 
 from . import access, compress, db, errors, security, sharing
 
@@ -42,7 +43,7 @@ def _secret_key(instance_path: str) -> str:
 class MatchIdConverter(IntegerConverter):
     """A match id as SQLite can hold it: a larger number is no match (404), not an error."""
 
-    def __init__(self, url_map, *args, **kwargs):
+    def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
         super().__init__(url_map, min=1, max=2**63 - 1)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from flask import Flask, Response, abort, current_app, g, make_response, request, session
 
 from .. import store
+from ..store import MatchRecord
 from .db import get_db
 from .errors import render_error
 from .security import refuse_new_device, refuse_write
@@ -101,11 +102,11 @@ def can_read(match_id: int) -> bool:
     return access_to(match_id) is not None
 
 
-def can_score(info: dict | None) -> bool:
+def can_score(info: MatchRecord | None) -> bool:
     """May this device change the match? Never on the watcher link's page."""
     if not info or g.get("watching"):
         return False
-    return access_to(info["id"]) == "score"
+    return access_to(info.id) == "score"
 
 
 def scorer_required(view: Callable) -> Callable:
@@ -138,7 +139,7 @@ def _carry_session_grants() -> None:
             grant(int(key), score=True, how="scored before")
 
 
-def guard():
+def guard() -> tuple[str, int] | tuple[str, int, dict[str, str]] | None:
     """before_request: any view with a match id in its URL needs this device's grant for
     that match (404 without, like a match that does not exist); a view marked
     ``scorer_required`` needs the scorer grant (403 to a watcher)."""
@@ -173,7 +174,7 @@ def posted_request_key() -> str | None:
     return raw if isinstance(raw, str) and _KEY.match(raw) else None
 
 
-def posted_version(raw) -> int | None:
+def posted_version(raw: object) -> int | None:
     """The match version a form was based on (None if the form has none)."""
     if raw in (None, ""):
         return None

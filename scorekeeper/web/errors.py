@@ -4,7 +4,7 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -50,7 +50,7 @@ def storage_problem(error: BaseException) -> str | None:
     return None
 
 
-def render_error(code: int, message: str | None = None):
+def render_error(code: int, message: str | None = None) -> tuple[str, int]:
     """The error page, or for an htmx request only its card (never a page inside a page)."""
     title, text = MESSAGES.get(code, (f"Error {code}", "Something went wrong."))
     try:
@@ -61,7 +61,7 @@ def render_error(code: int, message: str | None = None):
 
 def init_app(app: Flask) -> None:
     @app.after_request
-    def boosted_form_answer(response):
+    def boosted_form_answer(response: Response) -> Response:
         """A boosted form (JavaScript on) sent back with its messages (422) or a
         conflict to check (409) is answered 200: htmx swaps it in like any page and
         the browser logs no failed request. Without JavaScript the status stays."""
@@ -70,16 +70,16 @@ def init_app(app: Flask) -> None:
         return response
 
     @app.errorhandler(CSRFError)
-    def csrf_error(error):
+    def csrf_error(error: CSRFError) -> tuple[str, int]:
         return render_error(400, "This form has expired or was not sent from this app (its security token is "
                                  f"missing or wrong: {error.description}). Reload the page and try again.")
 
     @app.errorhandler(HTTPException)
-    def http_error(error):
+    def http_error(error: HTTPException) -> tuple[str, int]:
         return render_error(error.code or 500)
 
     @app.errorhandler(Exception)
-    def any_error(error):
+    def any_error(error: Exception) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
         problem = storage_problem(error)
         if problem:  # the server's disk, not the request: 503, and the phone keeps the form (app.js)
             app.logger.error("could not save (%s): %s", problem, error)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 from typing import Any, NoReturn
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -17,6 +19,7 @@ from ..engine import MatchError, replay
 from ..games import GAMES
 from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
+from ..store import MatchRecord
 from . import access, page, security, view
 from .db import get_db
 from .errors import render_error
@@ -28,11 +31,11 @@ class ImportMatchForm(FlaskForm):
     file = FileField("Match or history file (.json)", validators=[FileRequired("Choose a match file to import.")])
 
 
-def file_stem(info: dict) -> str:
+def file_stem(info: MatchRecord) -> str:
     """A download name a person recognises: game, date, the match's number (two matches of one
     evening with the same players must not overwrite each other) and players."""
-    players = "-".join(info["players"])
-    stem = f"{info['game']}-{info['date'] or 'undated'}-match{info['id']}-{players}"
+    players = "-".join(info.players)
+    stem = f"{info.game}-{info.date or 'undated'}-match{info.id}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 
@@ -84,7 +87,7 @@ def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int 
 
 
 @bp.get("/matches/<match_id:match_id>/print")
-def print_view(match_id: int):
+def print_view(match_id: int) -> ResponseReturnValue:
     """One match's score sheet, then (unless ``appendix=off``) why each hand scored what it did."""
     appendix = appendix_wanted()
     sheet = sheet_of(match_id)
@@ -122,7 +125,7 @@ def match_ids_asked() -> list[int]:
 
 
 @bp.get("/print")
-def print_many():
+def print_many() -> ResponseReturnValue:
     """Several matches at once (an evening), each sheet on a new page: ``?match=3&match=5``
     or ``?date=2026-11-20``, with ``appendix=off`` to leave the explanations out."""
     appendix = appendix_wanted()
@@ -134,17 +137,17 @@ def print_many():
 
 
 @bp.get("/matches/<match_id:match_id>/print/blank")
-def blank_for_match(match_id: int):
+def blank_for_match(match_id: int) -> ResponseReturnValue:
     """A blank sheet with this match's names and settings; an unfinished match's totals
     are carried forward, so the table can continue on paper."""
     info = page.load(match_id)
     result = page.replayed(info)
-    sheet = view.blank_sheet(info["game"], result.settings, result.players, len(result.players), info, result)
+    sheet = view.blank_sheet(info.game, result.settings, result.players, len(result.players), info, result)
     return render_template("blank.html", sheet=sheet, match_id=match_id)
 
 
 @bp.get("/print/blank/<game>")
-def blank(game: str):
+def blank(game: str) -> ResponseReturnValue:
     """A blank sheet of a game with its default settings (``players=N`` where the game
     allows several counts), names left to write in."""
     found = GAMES.get(game)
@@ -162,16 +165,16 @@ def blank(game: str):
 
 
 @bp.get("/matches/<match_id:match_id>/export.json")
-def export_json(match_id: int):
+def export_json(match_id: int) -> ResponseReturnValue:
     info = page.load(match_id)
-    return download(dumps(info["match"]), "application/json", file_stem(info) + ".json")
+    return download(dumps(info.match), "application/json", file_stem(info) + ".json")
 
 
-def csv_rows(info: dict):
+def csv_rows(info: MatchRecord) -> Iterator[list[str | int]]:
     """A header, then a row per hand: the score sheet's own columns (each hand's bids,
     tricks, contract... as the game prints them), each player's points and total, and the
     explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
-    sheet = view.score_sheet(info, replay(info["match"]))
+    sheet = view.score_sheet(info, replay(info.match))
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
     for name in sheet["players"]:
@@ -194,7 +197,7 @@ def csv_cell(cell: SheetCell) -> str | int:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def safe_cell(value):
+def safe_cell(value: str | int) -> str | int:
     """A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's
     advice for CSV injection); numbers stay numbers."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
@@ -203,7 +206,7 @@ def safe_cell(value):
 
 
 @bp.get("/matches/<match_id:match_id>/export.csv")
-def export_csv(match_id: int):
+def export_csv(match_id: int) -> ResponseReturnValue:
     info = page.load(match_id)
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark: spreadsheets then read the UTF-8 (accents, suit signs)
@@ -226,7 +229,7 @@ def looks_like_csv(data: bytes, filename: str) -> bool:
 
 
 @bp.get("/history/export.json")
-def export_history():
+def export_history() -> ResponseReturnValue:
     """Every match this phone may open, as one file: a JSON list of match files."""
     matches = [match for _, match in store.device_matches(get_db(), access.device())]
     return download(dumps_history(matches), "application/json", f"scorekeeper-history-{store.today()}.json")
@@ -272,7 +275,7 @@ def import_history(matches: list) -> tuple[list[dict], list[dict]]:
             continue
         try:
             match_id = store.import_match(get_db(), match, device=device)
-        except MatchError as error:  # the date or note, checked by the store
+        except (MatchError, store.LimitReached) as error:  # the date or note, or too many hands
             raise MatchError([f"match {number}: {line}" for line in error.problems]
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None
@@ -282,7 +285,7 @@ def import_history(matches: list) -> tuple[list[dict], list[dict]]:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_match():
+def import_match() -> ResponseReturnValue:
     """Import a match file, or a history file (a list of match files) from another phone.
     Cheapest first: every file sent counts against the per-minute limit, good or bad; its
     matches and hands are counted before anything else is read; its matches are counted

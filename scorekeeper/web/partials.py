@@ -2,6 +2,8 @@
 error pages included."""
 from __future__ import annotations
 
+from typing import Any
+
 from flask import render_template, request
 
 
@@ -13,7 +15,7 @@ def is_partial_request() -> bool:
     return not htmx.boosted and not htmx.history_restore_request
 
 
-def render_page_or_partial(template: str, **context) -> str:
+def render_page_or_partial(template: str, **context: Any) -> str:
     """``templates/partial/<template>`` for an htmx request that is not boosted,
     else the full page ``templates/<template>`` (which includes the partial)."""
     if is_partial_request():

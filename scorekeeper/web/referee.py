@@ -9,12 +9,20 @@ part; this module only builds the card picker around them.
 """
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from flask import Blueprint, abort, make_response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import Referee, ordinal
+from ..store import MatchRecord
 from . import hand_forms, page, partials, seats
+
+# The referee's query: the request's arguments, or a copy with the lead moved on.
+Args: TypeAlias = MultiDict[str, str]
 
 bp = Blueprint("referee", __name__)
 
@@ -23,7 +31,7 @@ def slot_name(index: int) -> str:
     return "Led" if index == 0 else ordinal(index + 1)
 
 
-def defaults_from_match(game: str, info: dict | None) -> dict:
+def defaults_from_match(game: str, info: MatchRecord | None) -> dict:
     """The trick context before the address says more: in a match, the hand being
     played, of which only the match's player count and settings are known (its trump is
     the table's to say: the hand form sends what it holds, see ``page.referee_url``);
@@ -33,18 +41,18 @@ def defaults_from_match(game: str, info: dict | None) -> dict:
     return referee_of(game).context({}, page.hand_context(info))
 
 
-def read_context(game: str, info: dict | None, args) -> tuple[dict, list[str]]:
+def read_context(game: str, info: MatchRecord | None, args: Args) -> tuple[dict, list[str]]:
     """The context from the form, falling back to the match's defaults."""
     ctx = defaults_from_match(game, info)
     problems = referee_of(game).read(ctx, args, in_match=bool(info))
     return ctx, problems
 
 
-def read_slots(args, count: int) -> list[str]:
+def read_slots(args: Args, count: int) -> list[str]:
     return [(args.get(f"c{i + 1}") or "").strip() for i in range(count)]
 
 
-def apply_action(args, slots: list[str]) -> list[str]:
+def apply_action(args: Args, slots: list[str]) -> list[str]:
     """A tap on a card fills the first empty slot (a full trick starts a new one);
     "undo" empties the last filled slot; "clear" starts again."""
     slots = list(slots)
@@ -63,7 +71,7 @@ def apply_action(args, slots: list[str]) -> list[str]:
     return slots
 
 
-def _match_info(game: str) -> dict | None:
+def _match_info(game: str) -> MatchRecord | None:
     raw = request.args.get("match", "")
     if not raw:
         return None
@@ -71,12 +79,12 @@ def _match_info(game: str) -> dict | None:
     if match_id is None:
         abort(404)
     info = page.load(match_id)  # this device's grant, as for the match's own pages
-    if info["game"] != game:
+    if info.game != game:
         abort(404)
     return info
 
 
-def play_order(info: dict | None, args, count: int) -> list[str] | None:
+def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | None:
     """Who plays the cards of a trick, in order, by name: the places of ``table=`` (or of the
     hand's seating) turned to start at ``lead=``; None outside a match, or when the places do
     not make a trick of ``count`` cards."""
@@ -84,7 +92,7 @@ def play_order(info: dict | None, args, count: int) -> list[str] | None:
         return None
     raw = (args.get("table") or "")[:60]
     parts = raw.split(",") if raw else (page.table_order(info) or "").split(",")
-    players = info["players"]
+    players = info.players
     seats = [int(p) for p in parts if p.isascii() and p.isdigit() and len(p) < 3]
     if (len(parts) != count or sorted(seats) != list(range(len(players)))
             or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
@@ -98,7 +106,7 @@ def play_order(info: dict | None, args, count: int) -> list[str] | None:
 # --- routes ---------------------------------------------------------------------------
 
 @bp.get("/referee")
-def choose():
+def choose() -> ResponseReturnValue:
     return partials.render_page_or_partial("referee_index.html", games=GAMES)
 
 
@@ -117,7 +125,7 @@ def has_referee(game: str) -> bool:
 
 
 @bp.get("/referee/<game>")
-def trick(game: str):
+def trick(game: str) -> ResponseReturnValue:
     referee_of(game)
     info = _match_info(game)
     args = request.args
@@ -157,7 +165,7 @@ def trick(game: str):
     return response
 
 
-def next_lead(game: str, info: dict | None, args, ctx: dict, slots: list[str]):
+def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
     """A card tapped after a whole trick starts the next one, which the last trick's winner
     leads: ``lead`` moves to that place (the arguments as given otherwise)."""
     if not (info and all(slots) and args.get("add")):
@@ -175,10 +183,10 @@ def next_lead(game: str, info: dict | None, args, ctx: dict, slots: list[str]):
     return moved
 
 
-def canonical(info, ctx: dict, game: str, slots: list[str], args=None) -> dict:
+def canonical(info: MatchRecord | None, ctx: dict, game: str, slots: list[str], args: Args | None = None) -> dict:
     params: dict = {}
     if info:
-        params["match"] = info["id"]
+        params["match"] = info.id
         for key in ("table", "lead"):
             if args is not None and args.get(key):
                 params[key] = args[key][:60]
@@ -208,7 +216,7 @@ def words_and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _hand_in_progress(info: dict | None, ctx: dict, game: str) -> dict | None:
+def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: str) -> dict | None:
     """For the "This hand" box in a match: which hand is being played, who deals it,
     and where its trick context came from (the hand form as typed, or not known yet)."""
     if not info:
@@ -226,7 +234,8 @@ def _hand_in_progress(info: dict | None, ctx: dict, game: str) -> dict | None:
             "asks": any(c.required for c in setup.choices)}
 
 
-def page_context(game: str, info, ctx: dict, slots: list[str], result, problems, order=None, args=None) -> dict:
+def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str], result: dict | None,
+                 problems: list[str], order: list[str] | None = None, args: Args | None = None) -> dict:
     described, referee = GAMES[game], referee_of(game)
     decks = referee.decks(ctx)
     single_deck = decks == 1
@@ -241,14 +250,14 @@ def page_context(game: str, info, ctx: dict, slots: list[str], result, problems,
         "setup": referee.setup(ctx, in_match=bool(info)),
         "from_match": referee.from_match,
         "order": order,
-        "table": ((args.get("table") if args is not None else None) or page.table_order(info) or "")[:60] if order else "",
+        "table": ((args.get("table") if args is not None else None) or (page.table_order(info) if info else None) or "")[:60] if order else "",
         "lead": lead,
         # the "Led by" choice: every place, in the table's order, by its index there
         "leaders": [((i + lead) % len(order), name) for i, name in enumerate(order)] if order else [],
         "slots": [{"name": f"c{i + 1}", "label": slot_label(order, i), "code": c,
                    "face": referee.face(c) if c else None,
                    "unknown": bool(c) and referee.face(c) is None,
-                   "winner": bool(result) and result["index"] == i} for i, c in enumerate(slots)],
+                   "winner": result is not None and result["index"] == i} for i, c in enumerate(slots)],
         "next_slot": next((next_prompt(order, i) for i, c in enumerate(slots) if not c), None),
         "any_played": any(slots),
         "complete": all(slots),
@@ -266,7 +275,7 @@ def page_context(game: str, info, ctx: dict, slots: list[str], result, problems,
 # --- the table guide on the match page ---------------------------------------------------
 
 @bp.app_template_global()
-def table_guide_for(info: dict) -> dict | None:
+def table_guide_for(info: MatchRecord) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
     (or cannot be replayed)."""
     seating = page.hand_seating(info)

@@ -5,14 +5,16 @@ from the settings, so a match's page shows that match's variant."""
 from __future__ import annotations
 
 from flask import Blueprint, abort
+from flask.typing import ResponseReturnValue
 
 from ..games import GAMES
+from ..store import MatchRecord
 from . import page, partials, view
 
 bp = Blueprint("rules", __name__)
 
 
-def _context(game_key: str, settings: dict, info: dict | None) -> dict:
+def _context(game_key: str, settings: dict, info: MatchRecord | None) -> dict:
     game = GAMES[game_key]
     extra = game.shown.rules_context(settings)
     return {"game": game, "key": game_key, "s": settings, "shown": view.settings_shown(game_key, settings),
@@ -20,16 +22,16 @@ def _context(game_key: str, settings: dict, info: dict | None) -> dict:
 
 
 @bp.get("/rules/<game>")
-def rules(game: str):
+def rules(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         abort(404)
     return partials.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
 
 
 @bp.get("/matches/<match_id:match_id>/rules")
-def match_rules(match_id: int):
+def match_rules(match_id: int) -> ResponseReturnValue:
 
     info = page.load(match_id)
-    settings = GAMES[info["game"]].defaults()
-    settings.update(info["settings"])
-    return partials.render_page_or_partial("rules.html", **_context(info["game"], settings, info))
+    settings = GAMES[info.game].defaults()
+    settings.update(info.settings)
+    return partials.render_page_or_partial("rules.html", **_context(info.game, settings, info))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from typing import Any, TypeAlias
 
 from flask import Flask, Response, current_app, request
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
@@ -69,7 +70,7 @@ class BoundedMemoryStorage(MemoryStorage):
 
     SWEEP_SECONDS = 1.0
 
-    def __init__(self, uri: str | None = None, **options):
+    def __init__(self, uri: str | None = None, **options: Any) -> None:
         self.swept = 0.0
         super().__init__(uri, **options)
 
@@ -147,6 +148,8 @@ SETTINGS = {  # a limit's name: the setting that holds how many (SCOREKEEPER_<se
 WRITES_PER_MINUTE = 120  # a table saves a hand every few minutes; a tally tap is a write too
 TOO_MANY_WRITES = ("This device has sent {limit} changes in the last minute, the most allowed. "
                    "Wait a minute, then save again: what you typed is still on your screen.")
+# A 429 answer as a view returns it: the page, its status and the Retry-After header.
+Refusal: TypeAlias = tuple[str, int, dict[str, str]]
 MESSAGES = {"match": TOO_MANY_MATCHES, "match_hour": TOO_MANY_MATCHES_HOUR, "write": TOO_MANY_WRITES}
 
 
@@ -154,7 +157,7 @@ def limits() -> Limits:
     return current_app.extensions["scorekeeper.limits"]
 
 
-def too_many(name: str, text: str | None = None):
+def too_many(name: str, text: str | None = None) -> Refusal:
     """The 429 page saying why (``text``, or the limit's own message) and when to try again."""
     found = limits()
     text = text or MESSAGES[name].format(limit=found.limit(name))
@@ -162,14 +165,14 @@ def too_many(name: str, text: str | None = None):
     return body, status, {"Retry-After": str(found.retry_after(name, _address()))}
 
 
-def _refused(costs: dict[str, int]):
+def _refused(costs: dict[str, int]) -> Refusal | None:
     """None when this address has room under every limit of ``costs`` (and counts them
     now), else the 429 page of the first limit without room."""
     full = limits().take(_address(), costs)
     return None if full is None else too_many(full)
 
 
-def refuse_write():
+def refuse_write() -> Refusal | None:
     """None when this address may change a match now (and count it), else the 429 page."""
     return _refused({"write": 1})
 
@@ -180,7 +183,7 @@ TOO_MANY_DEVICES = ("{limit} new phones opened links from this network in the la
 MESSAGES["device"] = TOO_MANY_DEVICES
 
 
-def refuse_new_device():
+def refuse_new_device() -> Refusal | None:
     """None when one more new device may be remembered for this address now (and count
     it), else the 429 page: a script opening a link without its cookie again and again
     cannot fill the disk with devices."""
@@ -191,13 +194,13 @@ def _address() -> str:
     return request.remote_addr or "unknown"
 
 
-def refuse_new_match():
+def refuse_new_match() -> Refusal | None:
     """None when this address may start another match now (and count it, before the
     match is made), else the 429 page."""
     return _refused({"match": 1, "match_hour": 1})
 
 
-def refuse_import():
+def refuse_import() -> Refusal | None:
     """None when this address may send one more file to import now (and count it, whether
     the file turns out good or bad), else the 429 page."""
     return _refused({"match": 1})
@@ -208,7 +211,7 @@ TOO_MANY_IN_FILE = ("This file holds {count:,} matches, but {remaining:,} more m
                     "try again later, or import a file of fewer matches.")
 
 
-def refuse_matches(count: int):
+def refuse_matches(count: int) -> Refusal | None:
     """None when this address may add ``count`` matches now (and count them all, before any
     is replayed), else the 429 page saying how many more it may add."""
     found, address = limits(), _address()

@@ -25,6 +25,7 @@ import functools
 import io
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from urllib.parse import urlsplit
 
 import segno
@@ -41,13 +42,14 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import RadioField
 
 from .. import store
-from ..engine import MatchError
-from . import access, page, partials
+from ..store import MatchRecord
+from . import access, page, partials, writes
 from .db import get_db
 
 bp = Blueprint("sharing", __name__)
@@ -79,17 +81,17 @@ def qr_svg(url: str, title: str) -> Markup:
     return Markup(out.getvalue().decode())
 
 
-def share_links(info: dict) -> dict:
+def share_links(info: MatchRecord) -> dict:
     """What the Share section shows: the watcher link always, the scorer
     link only to a device that may score."""
     base = base_url()
-    watcher = base + url_for("sharing.watcher_link", token=info["watcher_token"])
+    watcher = base + url_for("sharing.watcher_link", token=info.watcher_token)
     out = {"watcher_url": watcher, "watcher_qr": qr_svg(watcher, "Watcher link QR code"),
            "scorer_url": None, "scorer_qr": None,
            # no LAN address known: these links only work on this computer
            "loopback": urlsplit(base).hostname in _LOOPBACK, "host": urlsplit(base).hostname}
     if access.can_score(info):
-        scorer = base + url_for("sharing.scorer_link", token=info["scorer_token"])
+        scorer = base + url_for("sharing.scorer_link", token=info.scorer_token)
         out["scorer_url"] = scorer
         out["scorer_qr"] = qr_svg(scorer, "Scorer link QR code")
     return out
@@ -105,7 +107,7 @@ def _match_for(kind: str, token: str) -> int:
 
 
 @bp.get("/s/<token>")
-def scorer_link(token: str):
+def scorer_link(token: str) -> ResponseReturnValue:
     match_id = _match_for("scorer", token)
     access.grant(match_id, score=True, how="scorer link")
     flash("This phone can now record and correct hands in this match.")
@@ -115,7 +117,7 @@ def scorer_link(token: str):
 
 
 @bp.get("/w/<token>")
-def watcher_link(token: str):
+def watcher_link(token: str) -> ResponseReturnValue:
     match_id = _match_for("watcher", token)
     access.grant(match_id, how="watcher link")  # its pages (why, log, print) and live board open from now on
     g.watching = True
@@ -143,24 +145,19 @@ def _ended(count: int) -> str:
 
 @bp.post("/matches/<match_id:match_id>/links/renew")
 @access.scorer_required
-def renew(match_id: int):
+def renew(match_id: int) -> ResponseReturnValue:
     """End a scorer or watcher link (a phone was lost, a link went to the wrong
     group) and make a new one; this device keeps its own access."""
     form = RenewLinkForm()
     if not form.validate():
         abort(400)
-    try:
-        ended = store.renew_link(get_db(), match_id, form.kind.data, access.device() or "",
-                         request_key=access.posted_request_key())
-    except store.AlreadySaved:
-        pass  # a double tap: the link was renewed once
-    except store.NotFound:
-        abort(404)
-    except MatchError as error:  # the match's log is full
-        flash(" ".join(error.problems))
-        return redirect(url_for("matches.show", match_id=match_id), 303)
-    else:
-        flash(RENEWED[form.kind.data].format(ended=_ended(ended)))
+    outcome = writes.renew_link(get_db(), match_id, form.kind.data, access.device() or "",
+                                request_key=access.posted_request_key())
+    notice = page.answer(outcome, stale=lambda _: None, refused=lambda refused: " ".join(refused.problems),
+                         saved=lambda done: RENEWED[form.kind.data].format(ended=_ended(done.ended))
+                         if isinstance(done, writes.Saved) else None)  # a double tap: renewed once
+    if notice:
+        flash(notice)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
@@ -176,14 +173,14 @@ class BoardCache:
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key):
+    def get(self, key: Hashable) -> str | None:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
         return None
 
-    def put(self, key, value: str) -> None:
+    def put(self, key: Hashable, value: str) -> None:
         with self._lock:
             if key in self._items:
                 self.bytes -= len(self._items[key])
@@ -195,13 +192,13 @@ class BoardCache:
 
 
 @bp.get("/matches/<match_id:match_id>/board")
-def board(match_id: int):
+def board(match_id: int) -> ResponseReturnValue:
     """The read-only scoreboard for polling: 304 when the version is unchanged."""
     return _polled(match_id, "partial/match.html", page.scoreboard_context)
 
 
 @bp.get("/matches/<match_id:match_id>/screen")
-def screen(match_id: int):
+def screen(match_id: int) -> ResponseReturnValue:
     """The big screen for the middle of the table (a tablet, a TV): the totals and places,
     who deals next, the last hand and the seat picture, large, updating by itself. Open to
     whoever may open the match (a watcher too); it changes nothing."""
@@ -210,7 +207,7 @@ def screen(match_id: int):
 
 
 @bp.get("/matches/<match_id:match_id>/screen/live")
-def screen_live(match_id: int):
+def screen_live(match_id: int) -> ResponseReturnValue:
     """The big screen's poll: 304 when the version is unchanged, as for the watcher's board."""
     return _polled(match_id, "partial/screen.html", screen_context)
 
@@ -223,7 +220,7 @@ def screen_context(match_id: int) -> dict:
     return context
 
 
-def _polled(match_id: int, template: str, make_context):
+def _polled(match_id: int, template: str, make_context: Callable[[int], dict]) -> ResponseReturnValue:
     """A page part that polls with the version it shows as its ETag: 304 after one
     primary-key SELECT when nothing changed, else rendered once per (match, version)
     and part, whoever asks (every watcher of a table gets the same)."""
@@ -240,9 +237,9 @@ def _polled(match_id: int, template: str, make_context):
             g.watching = True
             context = make_context(match_id)
             html = render_template(template, **context)
-            if context["info"]["version"] == version:  # not changed between the two reads
+            if context["info"].version == version:  # not changed between the two reads
                 cache.put((match_id, version, template), html)
-            version = context["info"]["version"]
+            version = context["info"].version
         response = make_response(html)
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
@@ -259,7 +256,7 @@ def _etag_version() -> int | None:
 
 @bp.get("/matches/<match_id:match_id>/live")
 @access.scorer_required
-def live(match_id: int):
+def live(match_id: int) -> ResponseReturnValue:
     """A scorer's page polls here as a watcher's polls ``board``: 304 while the match is
     unchanged, else the scorer's page as it is now. What this phone was typing is kept on
     the phone (app.js puts it back into the new form); the notice says what changed:
@@ -279,13 +276,13 @@ def live(match_id: int):
         mine = store.saved_request(get_db(), match_id, key) if key else None
         if mine and since is not None and mine["version"] <= since:
             mine = None  # saved before the page was drawn: the page knew
-        lines = access.describe_changes(match_id, since, info["players"], typing=False, mine=key)
+        lines = access.describe_changes(match_id, since, info.players, typing=False, mine=key)
         if mine and mine["action"] == "save":
             lines.insert(0, page.saved_notice(page.replayed(info), mine["hand"]))
         context = page.scoreboard_context(match_id, info=info, notice=" ".join(lines) or None)
         context.update(saved_key=key if mine else None, checked_key=key, quiet=not mine)
         response = make_response(render_template("partial/match.html", **context))
-        version = info["version"]
+        version = info.version
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
     return response

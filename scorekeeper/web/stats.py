@@ -6,7 +6,8 @@ engine's replay when the match was last written, and is read back from the store
 ``match_players`` rows; this only adds them up."""
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, Flask, request
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 from wtforms import Form, SelectField, StringField
 
@@ -30,7 +31,7 @@ class Refused(Exception):
 
 
 @bp.errorhandler(Refused)
-def refused(error: Refused):
+def refused(error: Refused) -> ResponseReturnValue:
     return render_error(error.code, error.message)
 
 VERSUS_LISTED = 50  # the matches head-to-head lists, newest first (the figures count them all)
@@ -173,14 +174,14 @@ def trend_svg(points: list[tuple[str, float]], label: str) -> Markup:
 
 
 @bp.get("/players")
-def players():
+def players() -> ResponseReturnValue:
     """Everyone this device has kept score for, with a link to their stats."""
     people = store.player_list(get_db(), access.device())
     return partials.render_page_or_partial("players.html", people=people)
 
 
 @bp.get("/stats")
-def player():
+def player() -> ResponseReturnValue:
     """One player's figures over this device's matches: overall and per game."""
     name = _name("player")
     rows = store.player_rows(get_db(), access.device(), [same_name(name)])
@@ -201,7 +202,7 @@ def player():
 
 
 @bp.get("/stats/hands")
-def hands():
+def hands() -> ResponseReturnValue:
     """The matches and hands behind one figure, each linked, so a doubted figure can be checked."""
     name = _name("player")
     game_key = request.args.get("game", "")
@@ -229,7 +230,7 @@ def hands():
 
 
 @bp.get("/stats/versus")
-def versus():
+def versus() -> ResponseReturnValue:
     """Head-to-head: the matches two players played together, who finished ahead, their records per game."""
     first, second = _name("player"), _name("other")
     a, b = same_name(first), same_name(second)
@@ -268,5 +269,5 @@ def stats_url(name: str) -> str:
     return url_for("stats.player", player=name)
 
 
-def init_app(app) -> None:
+def init_app(app: Flask) -> None:
     app.jinja_env.globals["stats_url"] = stats_url

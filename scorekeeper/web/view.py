@@ -14,6 +14,7 @@ from ..games.base import (
     Table,
     ordinal,  # noqa: F401  (a template filter)
 )
+from ..store import MatchRecord
 
 
 def signed(points: int | None) -> str:
@@ -42,7 +43,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def suit_name(suit) -> str:
+def suit_name(suit: object) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
     return base.suit_name(suit)
 
@@ -83,9 +84,9 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     return None
 
 
-def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
     """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
-    match: Match = info["match"]
+    match: Match = info.match
     players = result.players
     changed_hands = set((changed or {}).get("hands", []))
     rows = []
@@ -123,7 +124,7 @@ def scoreboard(info: dict, result: MatchResult, changed: dict | None = None, row
         else None,
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
-        "result_text": result_text(match.game, info.get("date"), result),
+        "result_text": result_text(match.game, info.date, result),
     }
 
 
@@ -215,11 +216,11 @@ def sheet_status(result: MatchResult, first_dealer: int) -> str:
     return f"In progress after {hands}; {players[result.next_dealer or 0]} deals next."
 
 
-def score_sheet(info: dict, result: MatchResult) -> dict:
+def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     """Everything a printed score sheet shows, in the game's own columns: one row per
     hand (dealer marked), the running totals, the standings, the header and the
     explanations. Every number comes from ``result``, the engine's replay."""
-    match: Match = info["match"]
+    match: Match = info.match
     game = GAMES[match.game]
     players = result.players
     layout = game.shown.sheet_layout(result.settings, len(players))
@@ -244,12 +245,12 @@ def score_sheet(info: dict, result: MatchResult) -> dict:
         for row in standing:
             row["counter"] = result.hands[-1].extra[counter][row["seat"]]
     return {
-        "id": info["id"],
+        "id": info.id,
         "game": game,
         "title": game.title,
-        "running_title": " · ".join(p for p in (game.title, info.get("date") or "", ", ".join(players)) if p),
-        "date": info.get("date"),
-        "note": info.get("note"),
+        "running_title": " · ".join(p for p in (game.title, info.date or "", ", ".join(players)) if p),
+        "date": info.date,
+        "note": info.note,
         "players": players,
         "first_dealer": players[match.first_dealer],
         "settings": settings_shown(match.game, result.settings),
@@ -267,7 +268,7 @@ BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summa
 
 
 def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
-                info: dict | None = None, result: MatchResult | None = None) -> dict:
+                info: MatchRecord | None = None, result: MatchResult | None = None) -> dict:
     """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""

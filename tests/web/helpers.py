@@ -1,6 +1,8 @@
 """Posting the app's real forms, as a browser with JavaScript off would."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 
 from scorekeeper.games import GAMES
@@ -101,14 +103,11 @@ def start_form(game: str, players, first_dealer="0", date="2026-11-20", note="",
     return data
 
 
-def as_scorer(app, match_id: int, client=None) -> None:
-    """Give the test client scorer rights on a match made straight in the store,
+def as_scorer(app, match_id: int, client) -> None:
+    """Give ``client`` scorer rights on a match made straight in the store,
     through the match's scorer link (as a second phone would)."""
     from scorekeeper import store
 
-    client = client or app.config.get("TEST_CLIENT")
-    if client is None:
-        return
     db = store.connect(app.config["DATABASE"])
     try:
         token = store.get_tokens(db, match_id)["scorer_token"]
@@ -155,3 +154,20 @@ def problems(response) -> list[str]:
 def text(response) -> str:
     """Every word of the page as a user reads it, one space apart (and around)."""
     return f" {page_of(response).text} "
+
+
+@contextmanager
+def sql_statements(app) -> Iterator[list[str]]:
+    """Every SQL statement the app runs inside the block, as SQLite traces it. A test
+    client serves a request on the test's own thread, so the request uses the thread's
+    connection that ``get_db`` hands out here."""
+    from scorekeeper.web.db import get_db
+
+    seen: list[str] = []
+    with app.app_context():
+        conn = get_db().conn
+    conn.set_trace_callback(seen.append)
+    try:
+        yield seen
+    finally:
+        conn.set_trace_callback(None)

@@ -15,7 +15,7 @@ def rss_mib() -> float:
     return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
 
 
-def test_ten_thousand_spellings_of_a_static_address_do_not_grow_memory(tmp_path):
+def test_a_thousand_spellings_of_a_static_address_do_not_grow_memory(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "x"})
     client = app.test_client()
     plain = client.get("/static/app.js").data
@@ -24,16 +24,17 @@ def test_ten_thousand_spellings_of_a_static_address_do_not_grow_memory(tmp_path)
     def fetch(i: int) -> None:
         response = client.get(f"/static/v{i}/../app.js", headers={"Accept-Encoding": "gzip"})
         assert response.status_code == 200 and response.headers["Content-Encoding"] == "gzip"
-        if i % 1000 == 0:  # the same file, really served
+        if i % 250 == 0:  # the same file, really served
             assert gzip.decompress(response.data) == plain
 
-    for i in range(300):  # warm up: whatever the first requests allocate once
+    for i in range(200):  # warm up: whatever the first requests allocate once
         fetch(i)
     before = rss_mib()
-    for i in range(300, 10_300):
+    for i in range(200, 1_200):
         fetch(i)
     grown = rss_mib() - before
-    assert grown < 25, f"memory grew by {grown:.0f} MiB over 10,000 addresses"
+    # a copy kept per address (the compressed file is ~9.7 KB) would be ~9.5 MiB
+    assert grown < 3, f"memory grew by {grown:.1f} MiB over 1,000 addresses"
 
 
 def test_a_brotli_phone_gets_brotli_and_a_gzip_one_gzip(tmp_path):

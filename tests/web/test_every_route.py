@@ -6,10 +6,13 @@ surrogate, empty, repeated keys, and the names ``url_for`` keeps for itself (``_
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper import store
 from scorekeeper.games import GAMES
@@ -44,8 +47,17 @@ def names_read_in_source() -> set[str]:
     return {name for name in found if not name.isupper()}  # not the config's keys
 
 
+@dataclass
+class Routes:
+    """One app for the walk: a match of every game, which ``client`` scores."""
+
+    app: Flask
+    client: FlaskClient
+    matches: dict[str, int]
+
+
 @pytest.fixture(scope="module")
-def route_app(tmp_path_factory):
+def routes(tmp_path_factory) -> Routes:
     app = create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("routes") / "routes.sqlite",
                       "WTF_CSRF_ENABLED": False, "SECRET_KEY": "routes", "MATCHES_PER_MINUTE": 10**6,
                       "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6})
@@ -56,14 +68,12 @@ def route_app(tmp_path_factory):
             ids[game] = store.create_match(get_db(), random_match(game, 3, seed=5, settings=ENDLESS[game]))
     for match_id in ids.values():
         as_scorer(app, match_id, client)
-    app.config["TEST_CLIENT"] = client
-    app.route_matches = ids
-    return app
+    return Routes(app, client, ids)
 
 
-def path_values(rule, app, game: str) -> list[dict[str, str]]:
+def path_values(rule, routes: Routes, game: str) -> list[dict[str, str]]:
     """The rule's arguments: a real match, hand and game first, then hostile ones."""
-    good = {"match_id": str(app.route_matches[game]), "number": "2", "game": game, "token": "no-such-token",
+    good = {"match_id": str(routes.matches[game]), "number": "2", "game": game, "token": "no-such-token",
             "filename": "app.css"}
     hostile = {"match_id": "9" * 5000, "number": "9" * 5000, "game": "%ED%A0%80", "token": "9" * 5000,
                "filename": "x/../../secret_key"}
@@ -77,9 +87,8 @@ def url_of(rule, values: dict[str, str]) -> str:
     return re.sub(r"<(?:[^<>:]+:)?(\w+)>", lambda m: values[m.group(1)], rule.rule)
 
 
-def form_names(app, urls: list[str]) -> set[str]:
+def form_names(client: FlaskClient, urls: list[str]) -> set[str]:
     """The names of every field the app's own pages offer (the WTForms fields among them)."""
-    client = app.config["TEST_CLIENT"]
     names: set[str] = set()
     for url in urls:
         html = client.get(url).get_data(as_text=True)
@@ -87,38 +96,47 @@ def form_names(app, urls: list[str]) -> set[str]:
     return names
 
 
-def requests_for(rule, app, names: list[str]):
+def requests_for(rule, routes: Routes, names: list[str]):
+    """What to send one rule. Every game's match gets every name at once (the first hostile
+    value, and every name twice); the other hostile values and the groups of a few names
+    are shared out among the games in turn: each is sent to every route once, and each
+    game's match still meets all the names (a game's form reads its own)."""
     methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
     games = sorted(GAMES) if rule.arguments else sorted(GAMES)[:1]  # a route of no match or game: once
-    for game_index, game in enumerate(games):
-        good, hostile = (path_values(rule, app, game) * 2)[:2]
-        for method in methods:
-            yield method, url_of(rule, hostile), "&".join(f"{n}={HOSTILE[0]}" for n in names), False
-            # every name at once, with each hostile value (the other games: a few); then every name twice
-            for i, value in enumerate(HOSTILE if game_index == 0 else HOSTILE[:4]):
-                yield method, url_of(rule, good), "&".join(f"{n}={value}" for n in names), i % 2 == 1
-            yield method, url_of(rule, good), "&".join(f"{n}={HOSTILE[0]}&{n}=1" for n in names), False
-            # and a few names at a time, so an early refusal of one does not hide another
-            for start in range(0, len(names), 4):
-                yield method, url_of(rule, good), "&".join(
-                    f"{n}={HOSTILE[0]}&{n}={HOSTILE[1 + (start + i) % (len(HOSTILE) - 1)]}"
-                    for i, n in enumerate(names[start:start + 4])), False
+    groups = [names[start:start + 4] for start in range(0, len(names), 4)]
+    for method in methods:
+        # a hostile path is the same whichever game's match the good one would name
+        hostile = (path_values(rule, routes, games[0]) * 2)[1]
+        yield method, url_of(rule, hostile), "&".join(f"{n}={HOSTILE[0]}" for n in names), False
+        for game_index, game in enumerate(games):
+            good = path_values(rule, routes, game)[0]
+            for i, value in enumerate(HOSTILE):
+                if i == 0 or i % len(games) == game_index:
+                    yield method, url_of(rule, good), "&".join(f"{n}={value}" for n in names), (i + game_index) % 2 == 1
+            # every name twice (the 5,000 digits went in above: a repeat need not carry them again)
+            yield method, url_of(rule, good), "&".join(f"{n}={HOSTILE[1]}&{n}=1" for n in names), False
+            # a few names at a time, so an early refusal of one does not hide another
+            for g, group in enumerate(groups):
+                if g % len(games) == game_index:
+                    yield method, url_of(rule, good), "&".join(
+                        f"{n}={HOSTILE[0]}&{n}={HOSTILE[1 + (4 * g + i) % (len(HOSTILE) - 1)]}"
+                        for i, n in enumerate(group)), False
 
 
-def test_every_route_answers_hostile_names_and_values_without_a_500(route_app):
-    client = route_app.config["TEST_CLIENT"]
-    ids = route_app.route_matches
+def test_every_route_answers_hostile_names_and_values_without_a_500(routes):
+    client = routes.client
+    ids = routes.matches
     any_id = next(iter(ids.values()))
     pages = ["/", "/matches/new", "/import", "/players", "/referee", *(f"/referee/{g}" for g in GAMES),
              *(f"/matches/{i}" for i in ids.values()), f"/matches/{any_id}/setup", f"/matches/{any_id}/details",
              f"/matches/{any_id}/tally", f"/matches/{any_id}/hands/2/edit", f"/matches/{any_id}/delete"]
-    names = sorted(names_read_in_source() | form_names(route_app, pages) | set(RESERVED))
+    names = sorted(names_read_in_source() | form_names(client, pages) | set(RESERVED))
     assert {"players", "appendix", "match", "player", "figure", "tap"} <= set(names)  # the finder finds
-    rules = [r for r in route_app.url_map.iter_rules()]
+    rules = [r for r in routes.app.url_map.iter_rules()]
     assert len(rules) > 30
     failures = []
     for rule in rules:
-        for method, url, query, htmx in requests_for(rule, route_app, names):
+        for method, url, query, htmx in requests_for(rule, routes, names):
             headers = {"HX-Request": "true"} if htmx else {}
             if method == "GET":
                 response = client.get(url, query_string=query, headers=headers)

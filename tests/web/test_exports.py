@@ -16,13 +16,13 @@ WHEEL_HAND = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "trick
 SPADES_HAND = {"bids": [7, 5, 6], "tricks": [4, 5, 0], "dummy_tricks": 4}
 
 
-def make_match(app, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None,
+def make_match(app, client, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None,
                settings=None):
     with app.app_context():
         from scorekeeper.web.db import get_db
         match_id = store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
                                                       settings=settings or {}, date="2026-11-20", note=note))
-    as_scorer(app, match_id)  # as if this client had started it
+    as_scorer(app, match_id, client)  # as if this client had started it
     return match_id
 
 
@@ -32,7 +32,7 @@ def upload(client, text, name="match.json"):
 
 
 def test_print_view_shows_players_hands_points_and_explanations(app, client):
-    match_id = make_match(app, note="Kitchen table")
+    match_id = make_match(app, client, note="Kitchen table")
     page = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     assert "Third Wheel" in page and "Kitchen table" in page and "2026-11-20" in page
     assert "Why each hand scored what it did" in page and "Ann dealt" in page
@@ -42,20 +42,20 @@ def test_print_view_shows_players_hands_points_and_explanations(app, client):
 
 
 def test_print_view_has_a_print_stylesheet_and_no_forms(app, client):
-    page = client.get(f"/matches/{make_match(app)}/print").get_data(as_text=True)
+    page = client.get(f"/matches/{make_match(app, client)}/print").get_data(as_text=True)
     assert "print.css" in page
     assert "<form" not in page and "<button" not in page
 
 
 def test_print_view_of_a_finished_match_names_the_winner(app, client):
     hands = [dict(WHEEL_HAND)] * 6  # two deals each, with no target
-    match_id = make_match(app, hands=hands, settings={"target": 0, "deals_each": 2})
+    match_id = make_match(app, client, hands=hands, settings={"target": 0, "deals_each": 2})
     page = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     assert "wins" in page and "after 6 hands" in page
 
 
 def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
-    match_id = make_match(app, note="Cup final")
+    match_id = make_match(app, client, note="Cup final")
     response = client.get(f"/matches/{match_id}/export.json")
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
@@ -70,7 +70,7 @@ def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
 
 
 def test_exported_json_imports_as_an_equal_match(app, client):
-    match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND])
+    match_id = make_match(app, client, game="dummy_spades", hands=[SPADES_HAND])
     exported = client.get(f"/matches/{match_id}/export.json").data
     other = app.test_client()  # another phone (on this one it is already there: not imported twice)
     response = upload(other, exported)
@@ -82,7 +82,7 @@ def test_exported_json_imports_as_an_equal_match(app, client):
 
 
 def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
-    match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND, SPADES_HAND])
+    match_id = make_match(app, client, game="dummy_spades", hands=[SPADES_HAND, SPADES_HAND])
     response = client.get(f"/matches/{match_id}/export.csv")
     assert response.mimetype == "text/csv"
     assert response.data.startswith("\ufeff".encode())  # spreadsheets read it as UTF-8
@@ -100,7 +100,7 @@ def test_csv_export_has_a_row_per_hand_with_points_and_totals(app, client):
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(app, client):
     evil = '=HYPERLINK("http://example.invalid","x")'
-    match_id = make_match(app, game="dummy_spades", players=[evil, "+Bob", "@Cy"], hands=[SPADES_HAND])
+    match_id = make_match(app, client, game="dummy_spades", players=[evil, "+Bob", "@Cy"], hands=[SPADES_HAND])
     rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
     first = dict(zip(rows[0], rows[1]))
     assert first["dealer"] == "'" + evil
@@ -119,7 +119,7 @@ def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client
     assert "hand 2: bid:" in page
     with app.app_context():
         from scorekeeper.web.db import get_db
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
 
 
 def test_import_of_text_that_is_not_json_says_so(client):
@@ -145,7 +145,7 @@ def test_exports_of_a_missing_match_are_404(client):
 
 
 def test_round_trip_keeps_date_and_note(app, client):
-    match_id = make_match(app, note="Rematch")
+    match_id = make_match(app, client, note="Rematch")
     match = loads(client.get(f"/matches/{match_id}/export.json").data)
     assert match.date == "2026-11-20" and match.note == "Rematch"
 
@@ -153,7 +153,7 @@ def test_round_trip_keeps_date_and_note(app, client):
 def test_two_matches_of_one_evening_download_under_different_names(app, client):
     names = set()
     for _ in range(2):
-        match_id = make_match(app, game="dummy_spades", hands=[SPADES_HAND])  # both dated 2026-11-20
+        match_id = make_match(app, client, game="dummy_spades", hands=[SPADES_HAND])  # both dated 2026-11-20
         for suffix in ("export.json", "export.csv"):
             names.add(client.get(f"/matches/{match_id}/{suffix}").headers["Content-Disposition"])
     assert len(names) == 4

@@ -7,18 +7,20 @@ import io
 import json
 import os
 import re
+from dataclasses import dataclass, field
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import ENDLESS, random_match
-from scorekeeper.web import create_app, hand_forms
+from scorekeeper.web import create_app
 from scorekeeper.web.db import get_db
 
 from .helpers import as_scorer
@@ -35,13 +37,23 @@ values = st.one_of(value, st.lists(value, min_size=0, max_size=4))
 MESSAGE = re.compile(r'class="(alert(?! warning share-loopback)|field-messages|error-page|notice|problems|preview-missing)|<ul class="problems"')
 
 
+@dataclass
+class Fuzzed:
+    """One app for the module's examples: its database holds one match per game, which
+    ``client`` scores; ``names`` caches each game's hand form field names."""
+
+    app: Flask
+    client: FlaskClient
+    matches: dict[str, int]
+    names: dict[str, list[str]] = field(default_factory=dict)
+
+
 @pytest.fixture(scope="module")
-def fuzz_app(tmp_path_factory):
+def fuzz(tmp_path_factory) -> Fuzzed:
     app = create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite",
                       "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fuzz", "MATCHES_PER_MINUTE": 10**6,
                       "WRITES_PER_MINUTE": 10**6})
     client = app.test_client()
-    app.config["TEST_CLIENT"] = client
     matches = {}
     with app.app_context():
         db = get_db()
@@ -50,8 +62,7 @@ def fuzz_app(tmp_path_factory):
             matches[game] = store.create_match(db, made)
     for match_id in matches.values():
         as_scorer(app, match_id, client)
-    app.fuzz_matches = matches
-    return app
+    return Fuzzed(app, client, matches)
 
 
 def snapshot(app):
@@ -70,16 +81,19 @@ def check_answer(response, htmx: bool = False) -> str:
     return html
 
 
-def form_names(app, game: str) -> list[str]:
-    with app.app_context():
-        info = store.get_info(get_db(), app.fuzz_matches[game])
-        table = Table(tuple(info["players"]), info["settings"])
-        form = hand_forms.make_form(game, GAMES[game].first_context(table))
-    return [f.name for f in form] + ["request_key", "junk", "dealer"]
+def form_names(fuzz: Fuzzed, game: str) -> list[str]:
+    """The fields of the game's hand form, as its match page offers them, and a few more."""
+    if game not in fuzz.names:
+        html = fuzz.client.get(f"/matches/{fuzz.matches[game]}").get_data(as_text=True)
+        record = html[html.index('id="record"'):]
+        found = re.findall(r'<(?:input|select|textarea)\b[^>]*\bname="([\w-]+)"', record[:record.index("</form>")])
+        assert found, game
+        fuzz.names[game] = sorted(set(found) - {"csrf_token"}) + ["request_key", "junk", "dealer"]
+    return fuzz.names[game]
 
 
-def posted(app, game, data) -> dict:
-    names = form_names(app, game)
+def posted(fuzz: Fuzzed, game, data) -> dict:
+    names = form_names(fuzz, game)
     return {names[k % len(names)] if isinstance(k, int) else k: v for k, v in data}
 
 
@@ -90,15 +104,15 @@ hand_data = st.lists(st.tuples(st.one_of(st.integers(0, 200), st.sampled_from(["
 @FUZZ
 @given(game=st.sampled_from(sorted(GAMES)), data=hand_data, htmx=st.booleans(),
        where=st.sampled_from(["record", "preview", "edit", "edit_preview"]))
-def test_hand_forms(fuzz_app, game, data, htmx, where):
-    client = fuzz_app.config["TEST_CLIENT"]
-    match_id = fuzz_app.fuzz_matches[game]
+def test_hand_forms(fuzz, game, data, htmx, where):
+    client = fuzz.client
+    match_id = fuzz.matches[game]
     url = {"record": f"/matches/{match_id}/hands", "preview": f"/matches/{match_id}/hands/preview",
            "edit": f"/matches/{match_id}/hands/2/edit", "edit_preview": f"/matches/{match_id}/hands/2/preview"}[where]
-    before = snapshot(fuzz_app)
-    response = client.post(url, data=posted(fuzz_app, game, data), headers={"HX-Request": "true"} if htmx else {})
+    before = snapshot(fuzz.app)
+    response = client.post(url, data=posted(fuzz, game, data), headers={"HX-Request": "true"} if htmx else {})
     check_answer(response, htmx)
-    after = snapshot(fuzz_app)
+    after = snapshot(fuzz.app)
     if after != before:  # random input that happens to be a valid hand: saved, and said so
         assert where in ("record", "edit")
         assert response.status_code == 303 or (htmx and "saved: " in response.get_data(as_text=True))
@@ -110,49 +124,49 @@ def test_hand_forms(fuzz_app, game, data, htmx, where):
                               [f"player_{i}" for i in range(7)] +
                               [f"setting_{s.name}" for g in GAMES.values() for s in g.settings]), value),
     values), max_size=14), same_game=st.booleans(), fields=st.booleans())
-def test_new_match_form(fuzz_app, game, data, same_game, fields):
-    client = fuzz_app.config["TEST_CLIENT"]
+def test_new_match_form(fuzz, game, data, same_game, fields):
+    client = fuzz.client
     form = dict(data)
     form["game"] = game
     if same_game:
         form["shown_game"] = game
-    before = snapshot(fuzz_app)
+    before = snapshot(fuzz.app)
     response = client.post("/matches/new/fields" if fields else "/matches/new", data=form)
     html = check_answer(response)
     if response.status_code != 303:
-        assert snapshot(fuzz_app) == before, html[:300]
+        assert snapshot(fuzz.app) == before, html[:300]
     else:
-        assert len(snapshot(fuzz_app)[0]) == len(before[0]) + 1
+        assert len(snapshot(fuzz.app)[0]) == len(before[0]) + 1
 
 
 @FUZZ
 @given(date=value, note=value, version=st.one_of(value, st.just(None)), key=value)
-def test_date_and_note(fuzz_app, date, note, version, key):
-    client = fuzz_app.config["TEST_CLIENT"]
-    match_id = fuzz_app.fuzz_matches["third_wheel"]
+def test_date_and_note(fuzz, date, note, version, key):
+    client = fuzz.client
+    match_id = fuzz.matches["third_wheel"]
     data = {"date": date, "note": note, "request_key": key}
     if version is not None:
         data["version"] = version
-    before = snapshot(fuzz_app)
+    before = snapshot(fuzz.app)
     response = client.post(f"/matches/{match_id}/details", data=data)
     html = check_answer(response)
     if response.status_code != 303:
-        assert snapshot(fuzz_app) == before, html[:300]
+        assert snapshot(fuzz.app) == before, html[:300]
 
 
 @FUZZ
 @given(version=value, key=value, extra=st.dictionaries(value, value, max_size=3))
-def test_undo(fuzz_app, version, key, extra):
-    client = fuzz_app.config["TEST_CLIENT"]
-    match_id = fuzz_app.fuzz_matches["dummy_spades"]
-    before = snapshot(fuzz_app)
-    with fuzz_app.app_context():
+def test_undo(fuzz, version, key, extra):
+    client = fuzz.client
+    match_id = fuzz.matches["dummy_spades"]
+    before = snapshot(fuzz.app)
+    with fuzz.app.app_context():
         current = store.get_version(get_db(), match_id)
     response = client.post(f"/matches/{match_id}/undo", data=dict(extra, version=version, request_key=key))
     check_answer(response)
     assert response.status_code in (303, 400, 413)
     if version.strip() != str(current) and version != "":
-        assert snapshot(fuzz_app) == before
+        assert snapshot(fuzz.app) == before
 
 
 json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(),
@@ -166,8 +180,8 @@ json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**
 @given(kind=st.sampled_from(["bytes", "json", "mutated"]), raw=st.binary(max_size=300), doc=json_values,
        key=st.sampled_from(["format", "game", "players", "settings", "first_dealer", "hands", "date", "note",
                             "extra"]), replacement=json_values)
-def test_import(fuzz_app, kind, raw, doc, key, replacement):
-    client = fuzz_app.config["TEST_CLIENT"]
+def test_import(fuzz, kind, raw, doc, key, replacement):
+    client = fuzz.client
     if kind == "bytes":
         body = raw
     elif kind == "json":
@@ -178,26 +192,26 @@ def test_import(fuzz_app, kind, raw, doc, key, replacement):
                                               "tricks": [5, 4, 2]}])))
         good[key] = replacement
         body = json.dumps(good, allow_nan=True).encode()
-    before = snapshot(fuzz_app)
+    before = snapshot(fuzz.app)
     response = client.post("/import", data={"file": (io.BytesIO(body), "m.json")},
                            content_type="multipart/form-data")
     html = check_answer(response)
     if response.status_code != 303:
         assert (response.status_code == 400 and "was not imported" in html) or "Choose a match file" in html
-        assert snapshot(fuzz_app) == before
+        assert snapshot(fuzz.app) == before
 
 
 @FUZZ
 @given(data=st.dictionaries(st.sampled_from(["w", "tap", "undo", "clear", "save", "trump", "version", "junk"]),
                             value, max_size=6), htmx=st.booleans())
-def test_tally(fuzz_app, data, htmx):
-    client = fuzz_app.config["TEST_CLIENT"]
-    match_id = fuzz_app.fuzz_matches["third_rail"]
-    before = snapshot(fuzz_app)
+def test_tally(fuzz, data, htmx):
+    client = fuzz.client
+    match_id = fuzz.matches["third_rail"]
+    before = snapshot(fuzz.app)
     response = client.post(f"/matches/{match_id}/tally", data=data, headers={"HX-Request": "true"} if htmx else {})
     assert response.status_code < 500
     if response.status_code not in (303, 204):
-        assert snapshot(fuzz_app) == before
+        assert snapshot(fuzz.app) == before
 
 
 # "²" is a digit to str.isdigit() but not a number to int(): every place that reads a number
@@ -212,10 +226,10 @@ def test_tally(fuzz_app, data, htmx):
     ("third_rail", "post", "/matches/{id}/tally", {"w": "", "tap": "²"}),
     ("third_rail", "post", "/matches/{id}/tally", {"w": "1 ²", "tap": "1"}),
 ])
-def test_a_digit_that_is_not_a_number_is_refused_not_a_500(fuzz_app, game, method, path, data):
-    client = fuzz_app.config["TEST_CLIENT"]
-    before = snapshot(fuzz_app)
-    url = path.format(id=fuzz_app.fuzz_matches[game])
+def test_a_digit_that_is_not_a_number_is_refused_not_a_500(fuzz, game, method, path, data):
+    client = fuzz.client
+    before = snapshot(fuzz.app)
+    url = path.format(id=fuzz.matches[game])
     response = client.get(url) if method == "get" else client.post(url, data=data)
     assert response.status_code < 500
-    assert snapshot(fuzz_app) == before
+    assert snapshot(fuzz.app) == before

@@ -72,7 +72,7 @@ def test_changing_game_without_javascript_is_a_two_step_form(client):
     assert response.status_code == 200
     assert "Now check the players and settings for Third Wheel" in text(response)
     with client.application.app_context():
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
 
 
 @pytest.mark.parametrize("game", list(PLAYERS))
@@ -96,13 +96,13 @@ def test_third_rail_blank_seats_are_ignored(client):
 def test_random_first_dealer(client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], first_dealer="random")
     with client.application.app_context():
-        assert store.get_info(get_db(), match_id)["first_dealer"] in (0, 1, 2)
+        assert store.get_record(get_db(), match_id).first_dealer in (0, 1, 2)
 
 
 def test_settings_are_stored_and_used(client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=10, deals_each=0)
     with client.application.app_context():
-        assert store.get_info(get_db(), match_id)["settings"]["target"] == 10
+        assert store.get_record(get_db(), match_id).settings["target"] == 10
     assert "Playing to 10" in text(client.get(f"/matches/{match_id}"))
 
 

@@ -9,10 +9,9 @@ from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import random_match
-from scorekeeper.web import access, view
-from scorekeeper.web.db import get_db
+from scorekeeper.web import view
 
-from .helpers import page_of, record, start, text
+from .helpers import as_scorer, page_of, record, start, text
 
 GAME_KEYS = sorted(GAMES)
 # Settings under which 12 random hands are played without the game ending, per game.
@@ -22,7 +21,7 @@ LONG = {"third_hand": {"target": 5000}, "third_wheel": {"target": 0, "deals_each
 SEATS = {"third_rail": 5}
 
 
-def store_match(app, match: Match, client=None) -> int:
+def store_match(app, client, match: Match) -> int:
     from .helpers import as_scorer
 
     with app.app_context():
@@ -72,7 +71,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=LONG[key])
     match.date = "2026-11-20"
     assert len(match.hands) == 12
-    match_id = store_match(app, match)
+    match_id = store_match(app, client, match)
     result = replay(match)
     game = GAMES[key]
     layout = game.shown.sheet_layout(result.settings, len(result.players))
@@ -110,7 +109,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
 
 def test_a_third_wheel_hand_reads_as_on_paper(app, client):
     hand = {"trump": "wyrms", "mode": "high", "wheel": True, "bid": 6, "tricks": [8, 1, 2]}
-    match_id = store_match(app, Match("third_wheel", ["Ann", "Bob", "Cy"], hands=[hand], date="2026-11-20"))
+    match_id = store_match(app, client, Match("third_wheel", ["Ann", "Bob", "Cy"], hands=[hand], date="2026-11-20"))
     _head, body = grid_rows(client.get(f"/matches/{match_id}/print").get_data(as_text=True))
     # Ann dealt, bid 6 with the Wheel and took 8: over by 2, Ann 6, F (Bob) 2 + 2 = 4, Cy 0
     assert [t for _, t in body[0]] == ["1", "6 W", "over +2", "wyrms high",
@@ -119,7 +118,7 @@ def test_a_third_wheel_hand_reads_as_on_paper(app, client):
 
 def test_a_spades_hand_shows_bids_declarer_nil_and_bags(app, client):
     hand = {"bids": [7, 5, 6], "nils": [[], [], ["dummy"]], "tricks": [4, 5, 0], "dummy_tricks": 4}
-    match_id = store_match(app, Match("dummy_spades", ["Ann", "Bob", "Cy"], hands=[hand], date="2026-11-20"))
+    match_id = store_match(app, client, Match("dummy_spades", ["Ann", "Bob", "Cy"], hands=[hand], date="2026-11-20"))
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     head, body = grid_rows(html)
     assert [t for _, t in head[2]] == ["Bid", "Took", "Pts", "Total", "Bags"] * 3
@@ -133,7 +132,7 @@ def test_a_spades_hand_shows_bids_declarer_nil_and_bags(app, client):
 
 def test_a_third_hand_hand_marks_holder_and_double(app, client):
     hand = {"bids": ["9", "Q"], "trump": "spades", "points": [60, 80]}
-    match_id = store_match(app, Match("third_hand", ["Ann", "Bob"], hands=[hand], first_dealer=1, date="2026-11-20"))
+    match_id = store_match(app, client, Match("third_hand", ["Ann", "Bob"], hands=[hand], first_dealer=1, date="2026-11-20"))
     _, body = grid_rows(client.get(f"/matches/{match_id}/print").get_data(as_text=True))
     # Bob deals and tops Ann's 9 with Q: doubled, made, 80 + 2 × 20 = 120
     assert [t for _, t in body[0]] == ["1", "♠\u00a0spades".replace("\u00a0", " "), "made ×2",
@@ -144,7 +143,7 @@ def test_third_rail_marks_the_bonus(app, client):
     hand = {"scoring_tricks": [3, 1, 1], "other_tricks": [2, 6, 4], "trump": "hearts"}
     match = Match("third_rail", ["Ann", "Bob", "Cy"], settings={"trump": True, "most_other_tricks_bonus": True},
                   hands=[hand], date="2026-11-20")
-    _, body = grid_rows(client.get(f"/matches/{store_match(app, match)}/print").get_data(as_text=True))
+    _, body = grid_rows(client.get(f"/matches/{store_match(app, client, match)}/print").get_data(as_text=True))
     assert [t for _, t in body[0]] == ["1", "♥ hearts", "D 3", "+3", "3", "1 +2", "+3", "3", "1", "+1", "1"]
 
 
@@ -152,7 +151,7 @@ def test_the_header_has_date_note_players_settings_and_the_winner(app, client):
     hands = [{"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}] * 6
     match = Match("third_wheel", ["Ann", "Bob", "Cy"], settings={"target": 0, "deals_each": 2}, hands=hands,
                   date="2026-11-20", note="Kitchen table")
-    html = client.get(f"/matches/{store_match(app, match)}/print").get_data(as_text=True)
+    html = client.get(f"/matches/{store_match(app, client, match)}/print").get_data(as_text=True)
     page = page_of(html)
     head = page.find("header", cls="sheet-head")
     assert head is not None
@@ -169,7 +168,7 @@ def test_the_header_has_date_note_players_settings_and_the_winner(app, client):
 
 
 def test_the_appendix_is_on_by_default_and_switches_off(app, client):
-    match_id = store_match(app, random_match("third_wheel", 4, seed=1))
+    match_id = store_match(app, client, random_match("third_wheel", 4, seed=1))
     on = client.get(f"/matches/{match_id}/print")
     assert "Why each hand scored what it did" in text(on)
     explanation = replay(random_match("third_wheel", 4, seed=1)).hands[2].explanation[0]
@@ -208,7 +207,7 @@ def test_every_match_page_has_print_and_blank_sheet_buttons(app, client):
 
 
 def test_the_print_view_has_a_print_link_and_app_js(app, client):
-    match_id = store_match(app, random_match("third_hand", 3, seed=2))
+    match_id = store_match(app, client, random_match("third_hand", 3, seed=2))
     response = client.get(f"/matches/{match_id}/print?dialog=1&appendix=off")
     page = page_of(response)
     assert page.find("body").attrs.get("data-print-dialog") == ""  # app.js opens the dialog
@@ -228,10 +227,10 @@ def evening(app, client) -> list[int]:
     for key in ("third_hand", "third_wheel", "dummy_spades"):
         match = random_match(key, 3, seed=3, settings=LONG[key])
         match.date = "2026-11-20"
-        ids.append(store_match(app, match, client))
+        ids.append(store_match(app, client, match))
     other = random_match("third_rail", 2, seed=3)
     other.date = "2026-11-21"
-    ids.append(store_match(app, other, client))
+    ids.append(store_match(app, client, other))
     return ids
 
 
@@ -287,26 +286,21 @@ def test_too_many_matches_at_once_is_refused(app, client):
     assert response.status_code == 400 and "At most 50 matches print at once, got 51." in text(response)
 
 
-def test_a_match_this_device_may_not_read_makes_the_whole_print_a_404(app, client, monkeypatch):
+def test_a_match_this_device_may_not_read_makes_the_whole_print_a_404(app, client):
     hand, wheel, spades, _rail = evening(app, client)
-    asked = []
-
-    def can_read(match_id: int) -> bool:
-        asked.append(match_id)
-        return match_id != wheel
-
-    monkeypatch.setattr(access, "can_read", can_read)
-    response = client.get(f"/print?match={hand}&match={wheel}")
-    assert response.status_code == 404
-    assert "Third Hand" not in text(response)  # nothing of the readable one either
-    assert asked == [hand, wheel]
-    assert client.get(f"/print?match={hand}&match={spades}").status_code == 200
+    # a second phone opened two of the evening's matches through their scorer links, not the third
+    phone = app.test_client()
+    for match_id in (hand, spades):
+        as_scorer(app, match_id, phone)
+    for asked in (f"match={hand}&match={wheel}", f"match={wheel}&match={hand}"):
+        response = phone.get(f"/print?{asked}")
+        assert response.status_code == 404, asked
+        assert "Third Hand" not in text(response)  # nothing of the readable one either
+    assert client.get(f"/print?match={hand}&match={wheel}").status_code == 200  # the phone that has all three
+    assert sheet_titles(phone.get(f"/print?match={hand}&match={spades}")) == ["Third Hand", "Dummy Hand Spades"]
     # by date, only the matches this device may read are printed (from its grants in the store)
-    monkeypatch.undo()
-    with app.app_context(), store.writing(get_db()) as db:
-        db.execute("delete from device_matches where match_id = ?", [wheel])
-    response = client.get("/print?date=2026-11-20")
-    assert sheet_titles(response) == ["Third Hand", "Dummy Hand Spades"]
+    assert sheet_titles(phone.get("/print?date=2026-11-20")) == ["Third Hand", "Dummy Hand Spades"]
+    assert sheet_titles(client.get("/print?date=2026-11-20")) == ["Third Hand", "Third Wheel", "Dummy Hand Spades"]
 
 
 # --- blank sheets ------------------------------------------------------------------------
@@ -347,7 +341,7 @@ def test_a_blank_third_rail_sheet_for_six(client):
 def test_continue_on_paper_carries_names_settings_and_totals(app, client):
     match = random_match("dummy_spades", 5, seed=4, settings={"target": 5000, "bag_limit": 5})
     match.players = ["Zoë", "Bob", "Cy"]
-    match_id = store_match(app, match)
+    match_id = store_match(app, client, match)
     result = replay(match)
     response = client.get(f"/matches/{match_id}/print/blank")
     assert response.status_code == 200
@@ -369,7 +363,7 @@ def test_continue_on_paper_carries_names_settings_and_totals(app, client):
 def test_a_finished_match_prints_a_fresh_sheet_with_the_same_names(app, client):
     hands = [{"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}] * 3
     match = Match("third_wheel", ["Ann", "Bob", "Cy"], settings={"target": 0, "deals_each": 1}, hands=hands)
-    response = client.get(f"/matches/{store_match(app, match)}/print/blank")
+    response = client.get(f"/matches/{store_match(app, client, match)}/print/blank")
     assert "A new game with the same players and settings" in text(response)
     _, body = grid_rows(response.get_data(as_text=True))
     assert body[0][0][1] == "1" and "carried" not in text(response)
@@ -379,7 +373,7 @@ def test_a_hand_dealt_out_of_turn_is_marked_on_the_sheet(app, client):
     # Ann deals hand 1; Cy (not Bob, whose deal it was) deals hand 2
     hands = [{"scoring_tricks": [1, 2, 2], "other_tricks": [4, 4, 4]},
              {"scoring_tricks": [2, 2, 1], "other_tricks": [4, 4, 4], "dealer": 2}]
-    match_id = store_match(app, Match("third_rail", ["Ann", "Bob", "Cy"], hands=hands, date="2026-11-20"))
+    match_id = store_match(app, client, Match("third_rail", ["Ann", "Bob", "Cy"], hands=hands, date="2026-11-20"))
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     _, body = grid_rows(html)
     assert [t for _, t in body[0]][1] == "D 1" and [t for _, t in body[1]][7] == "D* 1"

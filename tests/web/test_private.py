@@ -52,15 +52,15 @@ def test_a_stranger_leaves_nothing_behind(app, client):
         assert get_db().execute("select count(*) from devices").fetchone()[0] == 0
 
 
-def test_the_history_shows_the_engines_standing_without_replaying(app, client, monkeypatch):
+def test_the_history_shows_the_engines_standing_without_replaying(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=1)
     record(client, match_id, **WHEEL)
     record(client, match_id, trump="moons", mode="low", bid=3, tricks_0=3, tricks_1=2, tricks_2=6)
     board = totals(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    monkeypatch.setattr(engine, "replay", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
-    monkeypatch.setattr(store, "replay", engine.replay)
     leader = max(board, key=board.get)
+    before = engine.replay_count()
     assert f"Ann, Bob, Cy Leader: {leader} ({board[leader]}) · 2 hands" in history(client)
+    assert engine.replay_count() - before == engine.ReplayCount(replays=0, hands=0)
 
 
 def test_the_summary_follows_every_save_edit_and_undo(app, client):
@@ -76,7 +76,7 @@ def test_the_summary_follows_every_save_edit_and_undo(app, client):
     for hand in (WHEEL, dict(WHEEL, bid=6), dict(WHEEL, bid=7)):
         record(client, match_id, **hand)
     with app.app_context():
-        result = engine.replay(store.get_match(get_db(), match_id))
+        result = engine.replay(store.get_record(get_db(), match_id).match)
     assert result.finished
     winners = ", ".join(result.players[s] for s in result.winners)
     words = history(client)
@@ -191,7 +191,7 @@ def test_an_old_database_gets_summaries_in_the_migration(tmp_path):
 def test_as_scorer_helper_still_works(app, client):
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game="third_wheel", players=["A", "B", "C"]))
-    as_scorer(app, match_id)
+    as_scorer(app, match_id, client)
     assert record(client, match_id, **WHEEL).status_code == 303
 
 

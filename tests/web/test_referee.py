@@ -15,7 +15,7 @@ from .helpers import as_scorer
 HX = {"HX-Request": "true"}
 
 
-def make_match(app, game, players, settings=None, hands=None, first_dealer=0) -> int:
+def make_match(app, client, game, players, settings=None, hands=None, first_dealer=0) -> int:
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
         try:
@@ -23,7 +23,7 @@ def make_match(app, game, players, settings=None, hands=None, first_dealer=0) ->
                                                     first_dealer=first_dealer, hands=hands or []))
         finally:
             db.close()
-    as_scorer(app, match_id)  # as if this client had started it
+    as_scorer(app, match_id, client)  # as if this client had started it
     return match_id
 
 
@@ -154,7 +154,7 @@ def test_the_referee_starts_from_the_hand_in_progress_not_the_last_one(app, clie
     """Issue "At the table" item 10: the last recorded hand's trump is over; the hand being
     played has its own, which the referee asks for until the table says it."""
     hand = {"bids": ["Q", None], "trump": "diamonds", "points": [70, 50]}
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"], hands=[hand])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"], hands=[hand])
     html = client.get(f"/referee/third_hand?match={match_id}").get_data(as_text=True)
     assert '<option value="diamonds" selected>' not in html and '<option value="Q" selected>' not in html
     assert html.count('<option value="" selected>— pick —</option>') == 2
@@ -190,7 +190,7 @@ def test_the_match_page_sends_the_hand_in_progress_to_the_referee(client):
 
 
 def test_in_a_match_the_referee_names_who_played_each_card_and_the_winner_leads_next(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy", "Dee"], first_dealer=1)  # Bob deals: Cy leads
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy", "Dee"], first_dealer=1)  # Bob deals: Cy leads
     page = client.get(f"/referee/third_rail?match={match_id}")
     assert slot_labels(page) == ["Cy leads", "Dee", "Ann", "Bob"] and "Tap the card Cy led." in text(page)
     judged = text(client.get(f"/referee/third_rail?match={match_id}&c1=5C&c2=KC&c3=AC&c4=9C"))
@@ -209,19 +209,19 @@ def slot_labels(response) -> list[str]:
 
 def test_third_wheel_asks_for_this_hands_trump_and_mode(app, client):
     hand = {"trump": "knots", "mode": "low", "wheel": False, "bid": 4, "tricks": [4, 4, 3]}
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], hands=[hand])
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"], hands=[hand])
     html = client.get(f"/referee/third_wheel?match={match_id}").get_data(as_text=True)
     assert '<option value="knots" selected>' not in html and '<option value="low" selected>' not in html
     assert "trump and high or low are not recorded yet" in text(client.get(f"/referee/third_wheel?match={match_id}"))
 
 
 def test_third_rail_match_sets_players_decks_and_trump(app, client):
-    five = make_match(app, "third_rail", ["A", "B", "C", "D", "E"])
+    five = make_match(app, client, "third_rail", ["A", "B", "C", "D", "E"])
     html = client.get(f"/referee/third_rail?match={five}").get_data(as_text=True)
     assert len(re.findall(r'<li class="ref-slot[ "]', html)) == 5
     assert "two decks" in html and 'value="2S"' not in html
     assert "This match plays without trump" in html and 'name="trump"' not in html
-    with_trump = make_match(app, "third_rail", ["A", "B", "C"], settings={"trump": True},
+    with_trump = make_match(app, client, "third_rail", ["A", "B", "C"], settings={"trump": True},
                             hands=[{"scoring_tricks": [5, 0, 0], "other_tricks": [12, 0, 0], "trump": "clubs"}])
     html = client.get(f"/referee/third_rail?match={with_trump}").get_data(as_text=True)
     assert len(re.findall(r'<li class="ref-slot[ "]', html)) == 3
@@ -231,7 +231,7 @@ def test_third_rail_match_sets_players_decks_and_trump(app, client):
 
 
 def test_referee_for_a_match_of_another_game_or_no_match_is_404(app, client):
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"])
     assert client.get(f"/referee/dummy_spades?match={match_id}").status_code == 404
     assert client.get("/referee/third_hand?match=999").status_code == 404
 
@@ -239,7 +239,7 @@ def test_referee_for_a_match_of_another_game_or_no_match_is_404(app, client):
 # --- the match page ----------------------------------------------------------------
 
 def test_match_page_shows_the_table_guide_and_referee_links(app, client):
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], first_dealer=1)
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"], first_dealer=1)
     page = client.get(f"/matches/{match_id}")
     words = text(page)
     assert "hand 1, Bob deals" in words
@@ -253,7 +253,7 @@ def test_match_page_shows_the_table_guide_and_referee_links(app, client):
 
 def test_table_guide_follows_the_next_dealer(app, client):
     hand = {"bids": [3, 4, 5], "tricks": [3, 4, 3], "dummy_tricks": 3}
-    match_id = make_match(app, "dummy_spades", ["Ann", "Bob", "Cy"], hands=[hand])
+    match_id = make_match(app, client, "dummy_spades", ["Ann", "Bob", "Cy"], hands=[hand])
     words = text(client.get(f"/matches/{match_id}"))
     assert "hand 2, Bob deals" in words
     assert "One round of bidding: Cy first, then Ann, then Bob (the dealer) last." in words
@@ -268,7 +268,7 @@ def th_form(**extra) -> dict:
 
 
 def test_counted_cards_become_points_and_are_saved(app, client):
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"])
     data = th_form(count_0_aces=2, count_0_nines=1, count_0_tens=2, count_0_pictures=3,
                    count_1_aces=2, count_1_nines=3, count_1_tens=1, count_1_pictures=0)
     preview = client.post(f"/matches/{match_id}/hands/preview", data=data)
@@ -278,12 +278,12 @@ def test_counted_cards_become_points_and_are_saved(app, client):
     assert saved.status_code == 303
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands[-1]["points"] == [61, 39]
+        assert store.get_record(db, match_id).match.hands[-1]["points"] == [61, 39]
         db.close()
 
 
 def test_one_player_counts_and_the_other_types_points(app, client):
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"])
     data = th_form(points_1="79", count_0_aces=1, count_0_nines=0, count_0_tens=1, count_0_pictures=4)
     assert "Ann +51" in text(client.post(f"/matches/{match_id}/hands/preview", data=data))
 
@@ -301,7 +301,7 @@ def test_one_player_counts_and_the_other_types_points(app, client):
     (dict(count_0_aces=1, count_0_nines=0, count_0_tens=0, count_0_pictures=13), "must be 0 to 12, got 13"),
 ])
 def test_impossible_counts_say_what_is_impossible(app, client, counts, message):
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"])
     data = th_form(**counts)
     preview = text(client.post(f"/matches/{match_id}/hands/preview", data=data))
     assert "Impossible:" in preview and message in preview
@@ -310,10 +310,10 @@ def test_impossible_counts_say_what_is_impossible(app, client, counts, message):
 
 
 def test_count_inputs_are_on_the_third_hand_form_only(app, client):
-    th = make_match(app, "third_hand", ["Ann", "Bob"])
+    th = make_match(app, client, "third_hand", ["Ann", "Bob"])
     html = client.get(f"/matches/{th}").get_data(as_text=True)
     assert "Count cards instead of points" in html and 'name="count_1_pictures"' in html
-    tw = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"])
+    tw = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"])
     assert "count_0_aces" not in client.get(f"/matches/{tw}").get_data(as_text=True)
 
 
@@ -325,7 +325,7 @@ def tap(client, match_id, w, **extra):
 
 
 def test_tally_counts_tricks_undoes_and_saves(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], settings={"most_other_tricks_bonus": True})
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], settings={"most_other_tricks_bonus": True})
     page = client.get(f"/matches/{match_id}/tally")
     assert page.status_code == 200 and "Trick 1 of 17" in text(page) and "Bob leads" in text(page)
     page = tap(client, match_id, [], tap="1")
@@ -350,13 +350,13 @@ def test_tally_counts_tricks_undoes_and_saves(app, client):
     assert "17 tricks by winner" in words
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands == [{"winners": winners}]
+        assert store.get_record(db, match_id).match.hands == [{"winners": winners}]
         assert store.audit_log(db, match_id)[-1]["action"] == "save"
         db.close()
 
 
 def test_tally_without_javascript_posts_back_the_page_and_redirects_on_save(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy", "Dee"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy", "Dee"])
     tapped = client.post(f"/matches/{match_id}/tally", data={"w": "", "tap": "3"})
     assert tapped.status_code == 303 and "w=3" in tapped.location  # the taps live in the address
     page = client.get(tapped.location)
@@ -368,7 +368,7 @@ def test_tally_without_javascript_posts_back_the_page_and_redirects_on_save(app,
 
 
 def test_reopening_the_tally_goes_on_from_the_last_tap_until_saved(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy", "Dee"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy", "Dee"])
     tap(client, match_id, [], tap="3")
     tap(client, match_id, [3], tap="1")
     client.get(f"/matches/{match_id}")  # back to the scoreboard, then "Record trick by trick" again
@@ -385,7 +385,7 @@ def test_reopening_the_tally_goes_on_from_the_last_tap_until_saved(app, client):
 
 
 def test_tally_refuses_to_save_an_unfinished_hand_and_records_trump(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], settings={"trump": True})
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], settings={"trump": True})
     refused = client.post(f"/matches/{match_id}/tally", data={"w": "0 1 2", "save": "1"})
     assert refused.status_code == 422 and "must be a list of 17 seats" in text(refused)
     saved = client.post(f"/matches/{match_id}/tally", data={"w": " ".join(["0"] * 17), "save": "1",
@@ -393,17 +393,17 @@ def test_tally_refuses_to_save_an_unfinished_hand_and_records_trump(app, client)
     assert saved.status_code == 303
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands[-1]["trump"] == "spades"
+        assert store.get_record(db, match_id).match.hands[-1]["trump"] == "spades"
         db.close()
 
 
 def test_tally_is_only_for_third_rail(app, client):
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"])
     assert client.get(f"/matches/{match_id}/tally").status_code == 404
 
 
 def test_tally_stale_version_keeps_the_taps(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"])
     winners = " ".join(["0"] * 17)
     client.post(f"/matches/{match_id}/tally", data={"w": winners, "save": "1"})
     page = client.post(f"/matches/{match_id}/tally", data={"w": winners, "save": "1", "version": "1"})
@@ -412,21 +412,21 @@ def test_tally_stale_version_keeps_the_taps(app, client):
 
 
 def test_tally_drops_mangled_taps(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"])
     page = tap(client, match_id, ["1", "²", "x", "7", "2"])
     assert page.status_code == 200 and 'name="w" value="1 2"' in page.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("mangled", ["²", "1.5", "v3"])
 def test_tally_with_a_mangled_version_keeps_the_taps_and_saves_nothing(app, client, mangled):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"])
     winners = " ".join(["0"] * 17)
     page = client.post(f"/matches/{match_id}/tally", data={"w": winners, "save": "1", "version": mangled})
     assert page.status_code == 422 and "This match changed" in text(page)
     assert f'name="w" value="{winners}"' in page.get_data(as_text=True)
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands == []
+        assert store.get_record(db, match_id).match.hands == []
         db.close()
 
 
@@ -443,20 +443,20 @@ def test_rules_page_per_game_marks_rulings(client, game):
 
 def test_rules_page_of_a_match_shows_its_settings(app, client):
     values = {"9": 50, "10": 55, "J": 60, "Q": 65, "K": 70, "A": 99}
-    match_id = make_match(app, "third_hand", ["Ann", "Bob"], settings={"target": 300, "contract_values": values})
+    match_id = make_match(app, client, "third_hand", ["Ann", "Bob"], settings={"target": 300, "contract_values": values})
     words = text(client.get(f"/matches/{match_id}/rules"))
     assert "past 300" in words and "9 50, 10 55, J 60, Q 65, K 70, A 99" in words
-    rail = make_match(app, "third_rail", ["A", "B", "C", "D"], settings={"scoring_from": 2, "trump": True,
+    rail = make_match(app, client, "third_rail", ["A", "B", "C", "D"], settings={"scoring_from": 2, "trump": True,
                                                                        "most_other_tricks_bonus": True})
     words = text(client.get(f"/matches/{rail}/rules"))
     assert "Tricks 2, 5, 8, … score one point" in words
     assert "Ruling Tied players each score 2" in words and "if everyone is tied, everyone gets 2" in words
     assert "the dealer turns up the last card dealt to themself" in words
-    spades = make_match(app, "dummy_spades", ["A", "B", "C"], settings={"peek": "flip", "flip_count": 3,
+    spades = make_match(app, client, "dummy_spades", ["A", "B", "C"], settings={"peek": "flip", "flip_count": 3,
                                                                        "bag_limit": 0})
     words = text(client.get(f"/matches/{spades}/rules"))
     assert "Flip 3" in words and "never penalised" in words and "App ruling" in words
-    wheel = make_match(app, "third_wheel", ["A", "B", "C"], settings={"deals_each": 3})
+    wheel = make_match(app, client, "third_wheel", ["A", "B", "C"], settings={"deals_each": 3})
     words = text(client.get(f"/matches/{wheel}/rules"))
     assert "every player has dealt at least 3 times" in words
     assert "with no deal out of turn that is 9 hands (3 × 3)" in words and "Shared wins apply when the target" in words

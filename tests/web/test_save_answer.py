@@ -3,16 +3,15 @@ id), and a save replays the match at most once."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import uuid
 from html.parser import HTMLParser
 
 import pytest
 
 from scorekeeper import engine, store
-from scorekeeper.engine import Match
 from scorekeeper.samples import endless_match
-from scorekeeper.web import hands as hands_view
-from scorekeeper.web import page
+from scorekeeper.web import create_app
 
 from .helpers import as_scorer, version
 
@@ -117,39 +116,68 @@ def test_answer_size_does_not_grow_with_the_match(client, long_match):
     assert big < 2 * small, (small, big)
 
 
-def _count_folds(monkeypatch) -> list[int]:
-    folded: list[int] = []
-    real = engine.replay
-
-    def counting(match: Match, resume=None):
-        folded.append(len(match.hands) - (len(resume.hands) if resume else 0))
-        return real(match, resume=resume)
-    for module in (store, hands_view, page):
-        monkeypatch.setattr(module, "replay", counting)
-    return folded
-
-
-def test_a_save_replays_the_match_at_most_once(client, long_match, monkeypatch):
+def test_a_save_replays_the_match_at_most_once(client, long_match):
     match_id = long_match(30)
     client.get(f"/matches/{match_id}")  # the page the scorer saves from
-    folded = _count_folds(monkeypatch)
+    before = engine.replay_count()
     assert save(client, match_id).status_code == 200
-    assert sum(folded) <= 2, folded  # the new hand checked, then checked again as it is stored
-    folded.clear()
+    folded = engine.replay_count() - before
+    assert 1 <= folded.hands <= 2, folded  # the new hand checked, then checked again as it is stored
+    before = engine.replay_count()
     assert save(client, match_id).status_code == 200  # the next save goes on from this one
-    assert sum(folded) <= 2, folded
+    folded = engine.replay_count() - before
+    assert 1 <= folded.hands <= 2, folded
 
 
-def test_a_save_in_a_fresh_process_replays_once(client, long_match, monkeypatch):
+def test_a_save_in_a_fresh_process_replays_once(app, client, long_match, tmp_path):
     match_id = long_match(30)
     page_version = version(client, match_id)
-    monkeypatch.setattr(page, "_RECENT", type(page._RECENT)())  # nothing kept from earlier requests
-    folded = _count_folds(monkeypatch)
-    response = client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
-                           data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))
+    # a second server on a copy of the file has seen none of this one's requests
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    fresh = create_app({**app.config, "DATABASE": copy})
+    fresh_client = fresh.test_client()
+    as_scorer(fresh, match_id, fresh_client)
+    before = engine.replay_count()
+    response = fresh_client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
+                                 data=dict(WHEEL, version=page_version, request_key=uuid.uuid4().hex))
     assert response.status_code == 200
-    assert sum(folded) <= 30 + 2, folded
-    assert len([n for n in folded if n > 2]) == 1, folded
+    assert "Hand 31 saved" in response.get_data(as_text=True)
+    folded = engine.replay_count() - before
+    assert 30 <= folded.hands <= 30 + 2, folded  # the stored 30 hands once, the new one at most twice
+
+
+def _fresh_server(app, tmp_path):
+    """A second server on a copy of the file: it has seen none of this one's requests."""
+    copy = tmp_path / "fresh.sqlite"
+    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    return create_app({**app.config, "DATABASE": copy})
+
+
+@pytest.mark.parametrize("number", [1, 15, 30])
+def test_an_edit_preview_replays_the_match_at_most_once(app, client, long_match, tmp_path, number):
+    match_id = long_match(30)
+    fresh = _fresh_server(app, tmp_path)
+    phone = fresh.test_client()
+    as_scorer(fresh, match_id, phone)
+    phone.get(f"/matches/{match_id}")  # the scoreboard, where the scorer taps Edit
+    assert phone.get(f"/matches/{match_id}/hands/{number}/edit").status_code == 200
+    preview = f"/matches/{match_id}/hands/{number}/preview"
+    headers = {"HX-Request": "true"}
+    before = engine.replay_count()
+    response = phone.post(preview, data=dict(WHEEL, version="1"), headers=headers)
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    folded = engine.replay_count() - before
+    assert folded.hands <= 30, folded  # hands 1 to 30 once at most
+    # the next keystroke goes on from the hands before the one being corrected
+    before = engine.replay_count()
+    response = phone.post(preview, data=dict(WHEEL, version="1", bid="6", tricks_0="6", tricks_1="3"),
+                          headers=headers)
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    folded = engine.replay_count() - before
+    assert folded.hands <= 30 - number + 1, folded
 
 
 def test_save_without_javascript_redirects_to_the_page_with_the_hand(client, long_match):

@@ -9,7 +9,7 @@ from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.web.db import get_db
 
-from .helpers import record, start, text, totals, version
+from .helpers import record, sql_statements, start, text, totals, version
 
 WHEEL = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 4, "tricks_2": 2}
 WATCHER_ONLY = "This is a watcher link: you can follow the score but not change it. Ask the scorer for the scorer link."
@@ -22,7 +22,7 @@ def tokens(app, match_id):
 
 def hands(app, match_id):
     with app.app_context():
-        return store.get_match(get_db(), match_id).hands
+        return store.get_record(get_db(), match_id).match.hands
 
 
 def test_every_match_gets_two_different_unguessable_tokens(app, client):
@@ -214,7 +214,17 @@ def test_a_grant_dies_with_its_match(tmp_path):
 
 # --- the live scoreboard ---------------------------------------------------------------
 
-def test_the_board_answers_304_while_nothing_changed(app, client, monkeypatch):
+def assert_only_the_version_read(statements: list[str]) -> None:
+    """A poll that changes nothing costs single-row reads (the device, its grant, the
+    match's version): no hand, no summary, no whole match row."""
+    assert statements, "no SQL traced: the request used another connection"
+    assert len(statements) <= 3, statements
+    assert any("version" in s and "matches" in s for s in statements), statements
+    reads = " ".join(statements).lower()
+    assert not re.search(r"\b(hands|summaries|audit)\b", reads) and "select *" not in reads, statements
+
+
+def test_the_board_answers_304_while_nothing_changed(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     watcher = app.test_client()
     watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
@@ -225,11 +235,11 @@ def test_the_board_answers_304_while_nothing_changed(app, client, monkeypatch):
     html = first.get_data(as_text=True)
     assert html.startswith('{% from') is False and 'id="match-live"' in html and "<html" not in html
     assert 'data-etag="' + tag.replace('"', '&#34;') + '"' in html and "<form" not in html
-    # unchanged: 304, an empty body, and nothing but the version read
-    monkeypatch.setattr(store, "get_info", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
-    again = watcher.get(f"/matches/{match_id}/board", headers={"If-None-Match": tag})
+    # unchanged: 304, an empty body, and nothing read but the device's grant and the version
+    with sql_statements(app) as statements:
+        again = watcher.get(f"/matches/{match_id}/board", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
-    monkeypatch.undo()
+    assert_only_the_version_read(statements)
     assert record(client, match_id, **WHEEL).status_code == 303
     changed = watcher.get(f"/matches/{match_id}/board", headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
@@ -264,17 +274,17 @@ def test_an_old_database_gets_tokens_in_the_migration(tmp_path):
 
 # --- a scorer's page follows the match too (issue 20) ------------------------------------------
 
-def test_a_scorers_page_polls_its_own_page_and_hears_what_another_phone_saved(app, client, monkeypatch):
+def test_a_scorers_page_polls_its_own_page_and_hears_what_another_phone_saved(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert f'hx-get="/matches/{match_id}/live"' in html  # the scorer's page polls, as a watcher's does
     other = app.test_client()
     other.get(f"/s/{tokens(app, match_id)['scorer_token']}")
     tag = f'W/"v{version(client, match_id)}"'
-    monkeypatch.setattr(store, "get_info", lambda *a, **k: (_ for _ in ()).throw(AssertionError("replayed")))
-    unchanged = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag})
+    with sql_statements(app) as statements:
+        unchanged = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.data == b""
-    monkeypatch.undo()
+    assert_only_the_version_read(statements)
     assert record(other, match_id, **WHEEL).status_code == 303  # the other phone saves hand 1
     changed = client.get(f"/matches/{match_id}/live?key=abc", headers={"If-None-Match": tag, "HX-Request": "true"})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag

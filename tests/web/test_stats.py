@@ -237,8 +237,8 @@ def test_bid_accuracy_is_charted_match_by_match(app, client):
 def test_a_renamed_player_and_a_deleted_match_are_counted_as_they_now_are(table, app, client):
     db = store.connect(app.config["DATABASE"])
     try:
-        info = store.get_info(db, table["E"])
-        store.update_setup(db, table["E"], ["Ann", "Bob", "Cy", "Dora"], info["settings"], info["first_dealer"])
+        info = store.get_record(db, table["E"])
+        store.update_setup(db, table["E"], ["Ann", "Bob", "Cy", "Dora"], info.settings, info.first_dealer)
         store.delete_match(db, table["C"])
     finally:
         db.close()

@@ -16,11 +16,11 @@ WHEEL = {"trump": "wyrms", "mode": "high", "bid": 5, "tricks_0": 5, "tricks_1": 
 SPADES = {"bids_0": 7, "bids_1": 5, "bids_2": 6, "tricks_0": 4, "tricks_1": 5, "tricks_2": 0, "dummy_tricks": 4}
 
 
-def make_match(app, game, players, hands=None, settings=None) -> int:
+def make_match(app, client, game, players, hands=None, settings=None) -> int:
     with app.app_context():
         match_id = store.create_match(get_db(), Match(game=game, players=players, settings=settings or {},
                                                       first_dealer=0, hands=hands or []))
-    as_scorer(app, match_id)
+    as_scorer(app, match_id, client)
     return match_id
 
 
@@ -63,7 +63,7 @@ def text_of(html: str) -> str:
 # --- 2: the Third Rail tally lives in the address --------------------------------------------
 
 def test_tally_taps_are_kept_in_the_address(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"])
     # JavaScript off: each tap redirects to a GET that carries the winners
     tapped = client.post(f"/matches/{match_id}/tally", data={"w": "0 1", "tap": "2"})
     assert tapped.status_code == 303
@@ -81,7 +81,7 @@ def test_tally_taps_are_kept_in_the_address(app, client):
 
 
 def test_a_history_restore_gets_the_whole_page(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"])
     page = client.get(f"/matches/{match_id}/tally?w=0,1",
                       headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
     assert "<html" in page.get_data(as_text=True) and "Trick 3 of 17" in text(page)
@@ -178,7 +178,7 @@ def test_file_input_fits_and_chart_text_is_readable(client):
 
 def test_log_lists_what_a_correction_changed_in_local_time(app, client):
     hand = {"bids": ["K", "Q"], "trump": "spades", "points": [60, 80]}
-    match_id = make_match(app, "third_hand", ["Alice", "Bob"])
+    match_id = make_match(app, client, "third_hand", ["Alice", "Bob"])
     with app.app_context():
         db = get_db()
         store.add_hand(db, match_id, hand)
