@@ -33,7 +33,7 @@ def test_the_board_says_why_the_next_dealer_deals(client):
 
 
 def test_after_a_deal_out_of_turn_the_board_says_where_the_deal_goes_on(app, client):
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], hands=[
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"], hands=[
         {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [2, 5, 4], "dealer": 1}])
     _, next_dealer = board(client, match_id)
     assert next_dealer.text.startswith("Next to deal: Cy — the deal goes on from Bob, who dealt hand 1 out of turn")

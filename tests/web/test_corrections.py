@@ -24,7 +24,7 @@ def stored_hands(app, match_id):
 # --- a hand recorded trick by trick ------------------------------------------------
 
 def test_editing_a_trick_by_trick_hand_opens_the_tally_or_counts_on_purpose(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}])
     page = page_of(client.get(f"/matches/{match_id}/hands/1/edit"))
     words = page.text
     assert "was recorded trick by trick" in words
@@ -36,7 +36,7 @@ def test_editing_a_trick_by_trick_hand_opens_the_tally_or_counts_on_purpose(app,
 
 
 def test_the_tally_opens_a_recorded_hand_filled_in_and_saves_the_correction(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}])
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}])
     page = page_of(client.get(f"/matches/{match_id}/tally?hand=1"))
     assert "Correct hand 1 trick by trick" in page.text
     assert "All 17 tricks are in." in page.text
@@ -60,7 +60,7 @@ def test_the_tally_opens_a_recorded_hand_filled_in_and_saves_the_correction(app,
 
 
 def test_a_trick_by_trick_hand_turned_into_counts_on_purpose(app, client):
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}],
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], hands=[{"winners": WINNERS}],
                           settings={"most_other_tricks_bonus": True})
     url = f"/matches/{match_id}/hands/1/edit?as=counts"
     page = page_of(client.get(url))

@@ -18,15 +18,15 @@ def _stored(app, match: Match, client=None) -> int:
     return match_id
 
 
-def _finished_rail(app) -> int:
+def _finished_rail(app, client) -> int:
     # target 1: the first point ends it
     hand = {"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}
     return _stored(app, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1, "most_other_tricks_bonus": True},
-                              first_dealer=3, hands=[hand], date="2026-11-20"))
+                              first_dealer=3, hands=[hand], date="2026-11-20"), client)
 
 
 def test_a_finished_match_offers_play_again_prominently_with_the_next_dealer(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     page = page_of(client.get(f"/matches/{match_id}"))
     section = page.find("section", id="play-again")
     assert section is not None and "prominent" in section.classes
@@ -37,7 +37,7 @@ def test_a_finished_match_offers_play_again_prominently_with_the_next_dealer(app
 
 
 def test_play_again_copies_game_players_seats_settings_and_links_both_ways(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     response = client.post(f"/matches/{match_id}/again", data={"again-first_dealer": "0"})
     assert response.status_code == 303
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
@@ -60,7 +60,7 @@ def test_play_again_copies_game_players_seats_settings_and_links_both_ways(app, 
 
 
 def test_the_first_dealer_can_be_changed(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     response = client.post(f"/matches/{match_id}/again", data={"again-first_dealer": "2"})
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     db = store.connect(app.config["DATABASE"])
@@ -71,7 +71,7 @@ def test_the_first_dealer_can_be_changed(app, client):
 
 
 def test_a_bad_first_dealer_is_a_clear_error(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     for bad in ("7", "x", ""):
         response = client.post(f"/matches/{match_id}/again", data={"again-first_dealer": bad})
         assert response.status_code == 422
@@ -91,7 +91,7 @@ def test_a_match_in_progress_offers_it_too_and_wraps_the_dealer(app, client):
 
 
 def test_a_watcher_is_not_offered_it_and_the_links_hide_matches_it_cannot_open(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     new_id = int(client.post(f"/matches/{match_id}/again", data={"again-first_dealer": "0"})
                  .headers["Location"].rsplit("/", 1)[1])
     db = store.connect(app.config["DATABASE"])
@@ -110,7 +110,7 @@ def test_a_watcher_is_not_offered_it_and_the_links_hide_matches_it_cannot_open(a
 
 
 def test_play_again_of_a_match_this_device_cannot_open_is_a_404(app, client):
-    match_id = _finished_rail(app)
+    match_id = _finished_rail(app, client)
     stranger = app.test_client()
     assert stranger.post(f"/matches/{match_id}/again", data={"again-first_dealer": "0"}).status_code == 404
     assert stranger.get(f"/matches/{match_id}/again").status_code == 404

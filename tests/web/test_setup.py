@@ -140,7 +140,7 @@ def test_a_deleted_match_leaves_the_history_and_can_be_restored(client):
 
 
 def test_only_a_scorer_deletes_or_restores(app, client):
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"])
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"])
     other = app.test_client()
     assert other.post(f"/matches/{match_id}/delete", data={}).status_code == 404  # cannot even see it
     assert other.post(f"/deleted/{match_id}/restore", data={}).status_code == 303  # nothing to restore there
@@ -149,7 +149,7 @@ def test_only_a_scorer_deletes_or_restores(app, client):
 
 def test_the_log_names_the_dealer_of_a_hand_marked_out_of_turn(app, client):
     hand = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 4, "tricks": [7, 1, 3]}
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], hands=[hand])
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"], hands=[hand])
     page = page_of(client.get(f"/matches/{match_id}/hands/1/edit"))
     data = {"trump": "wyrms", "mode": "high", "bid": "4", "tricks_0": "1", "tricks_1": "7", "tricks_2": "3",
             "dealer": "1", "version": page.value("version")}

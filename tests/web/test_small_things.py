@@ -43,7 +43,7 @@ def test_a_setting_below_zero_gets_a_keyboard_with_a_minus_key(client):
 
 
 def test_a_csv_export_imported_by_mistake_is_named_as_such(app, client):
-    match_id = make_match(app, "third_wheel", ["Ann", "Bob", "Cy"], hands=[
+    match_id = make_match(app, client, "third_wheel", ["Ann", "Bob", "Cy"], hands=[
         {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}])
     csv = client.get(f"/matches/{match_id}/export.csv").get_data()
     for name in ("match.csv", "match.json"):  # however the file is named
@@ -62,7 +62,7 @@ def test_a_csv_export_imported_by_mistake_is_named_as_such(app, client):
 
 def test_the_tally_adds_the_bonus_once_every_trick_is_in(app, client):
     winners = [0, 1, 2] * 5 + [0, 0]  # Ann takes 7 other tricks, Bob 5, Cy 0; Cy every scoring trick
-    match_id = make_match(app, "third_rail", ["Ann", "Bob", "Cy"], settings={"most_other_tricks_bonus": True})
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], settings={"most_other_tricks_bonus": True})
     page = page_of(client.get(f"/matches/{match_id}/tally?w=" + ",".join(map(str, winners))))
     cells = [e.text for e in page.find_all("td", cls="tally-pts")]
     assert cells == ["2 (0 + 2 bonus)", "0", "5"]
@@ -114,6 +114,6 @@ def test_the_preview_says_who_declares(client):
 
 def test_a_nil_on_the_hand_row_says_whose_hand_it_was_on(app, client):
     hand = {"bids": [5, 3, 2], "nils": [[], [1], ["dummy"]], "tricks": [4, 3, 3], "dummy_tricks": 3}
-    match_id = make_match(app, "dummy_spades", ["Ann", "Bob", "Fay"], hands=[hand])
+    match_id = make_match(app, client, "dummy_spades", ["Ann", "Bob", "Fay"], hands=[hand])
     row = text(client.get(f"/matches/{match_id}"))
     assert "Bob bid nil on their own hand" in row and "Fay bid nil on the dummy" in row
