@@ -364,7 +364,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     args = parser.parse_args()
     if args.smoke:
-        args.scorers, args.watchers, args.seconds, args.save_every = 3, 6, 3.0, 1.0
+        args.scorers, args.watchers, args.seconds, args.save_every, args.poll_every = 3, 6, 1.5, 0.5, 0.5
         args.workers, args.starts, args.starts_each, args.idle = 4, 2, 2, 5
     report(args, run(args))
 

@@ -109,7 +109,8 @@ class MatchResult:
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
         found = self.hands[number - 1].context
-        assert found is not None  # every replayed hand has one
+        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+            raise ValueError(f"hand {number} of this result was not replayed: no context")
         return found
 
     def next_context(self) -> HandContext:
@@ -313,7 +314,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
-        assert dealer is not None  # known whenever no problem was found so far
+        if dealer is None:  # only once the match ended, and a hand after the end is a problem (above)
+            raise RuntimeError(f"hand {number}: no one deals it, yet no problem was found")
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         place = place.dealing(dealer)
         dealt[dealer] += 1

@@ -109,9 +109,7 @@ def lock(db: Database, match_id: int, expected_version: int | None,
 
 def audit(db: Database, match_id: int, action: str, hand: int | None, before: Any, after: Any,
           totals_before: Any, totals_after: Any, version: int, request_key: str | None = None) -> None:
-    db.table("audit").insert({
-        "match_id": match_id, "at": now(), "action": action, "hand": hand,
-        "before": dumps(before), "after": dumps(after),
-        "totals_before": dumps(totals_before), "totals_after": dumps(totals_after),
-        "version": version, "request_key": request_key or None,
-    })
+    db.execute("insert into audit (match_id, at, action, hand, before, after, totals_before, totals_after, "
+               "version, request_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               [match_id, now(), action, hand, dumps(before), dumps(after), dumps(totals_before),
+                dumps(totals_after), version, request_key or None])

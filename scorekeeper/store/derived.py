@@ -1,18 +1,17 @@
 """Rows derived from the scores, kept beside each match so that no list or stats
 page replays a match: its summary (``summaries``: hands, finished, winners, totals,
-folded names) and one stats row per player (``match_players``: place, won, and the
-game's facts, each with the hand numbers it counts).
+folded names), each hand's stats facts (``hand_facts``: seat, fact, value) and one
+stats row per player (``match_players``: place, won, and each fact's count and sum).
 
-A save folds in its new hand only: the stored facts are the resume state, and a
-hand's facts depend on that hand and the hand before it (``Game.hand_facts``), so an
-edit or undo takes out the facts of the hands from the changed one on and adds those
-of the hands as they now score. Rows written by older code (``derived_version`` below
+A save folds in its new hand only: a hand's facts depend on that hand and the hand
+before it (``Game.hand_facts``), so a save adds its hand's rows and figures, and an
+edit or undo takes out the stored rows from the changed hand on and adds those of
+the hands as they now score. Rows written by older code (``derived_version`` below
 ``DERIVED_VERSION``, or missing, as after the schema migrations) are rebuilt with
 today's engine by ``refresh_stale``; bump ``DERIVED_VERSION`` whenever what a row holds
 changes meaning (a rule, a fact, how names are folded)."""
 from __future__ import annotations
 
-import bisect
 import json
 from typing import Any
 
@@ -23,9 +22,9 @@ from ..games import GAMES
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
-DERIVED_VERSION = 1
+DERIVED_VERSION = 2  # 2: the facts of each hand in rows of their own (m009)
 
-Facts = list[dict[str, dict[str, Any]]]  # per seat: fact key -> {"n": [hand numbers], "p": values added}
+Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, values added]
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:
@@ -56,38 +55,18 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
     return found
 
 
-def _add(facts: Facts, found: list[list[tuple[int, str, Any]]]) -> None:
-    for seat, items in enumerate(found):
-        for number, key, value in items:
-            fact = facts[seat].setdefault(key, {"n": [], "p": 0})
-            fact["n"].append(number)
-            fact["p"] += value
-
-
-def _take_out(facts: Facts, found: list[list[tuple[int, str, Any]]], start: int) -> None:
-    """Remove from ``facts`` what hands ``start``+1 on added (``found``: their facts)."""
-    for seat, items in enumerate(found):
-        for _number, key, value in items:
-            facts[seat][key]["p"] -= value
-        for key in list(facts[seat]):
-            numbers = facts[seat][key]["n"]
-            del numbers[bisect.bisect_right(numbers, start):]
-            if not numbers:
-                del facts[seat][key]
-
-
-def _player_rows(match_id: int, result: MatchResult, facts: Facts) -> list[dict[str, Any]]:
+def _player_rows(match_id: int, result: MatchResult, figures: Figures) -> list[list[Any]]:
     rows = []
     for seat, name in enumerate(result.players):
         place = 1 + sum(1 for t in result.totals if t > result.totals[seat])
-        rows.append({"match_id": match_id, "seat": seat, "name": name, "name_key": same_name(name),
-                     "game": result.game, "finished": int(bool(result.finished)),
-                     "won": int(bool(result.finished) and seat in result.winners), "place": place,
-                     "hands": len(result.hands), "facts": json.dumps(facts[seat], separators=(",", ":")),
-                     # the same facts without their hand numbers: all the stats page reads
-                     "figures": json.dumps({k: [len(f["n"]), f["p"]] for k, f in facts[seat].items()},
-                                           separators=(",", ":"))})
+        rows.append([match_id, seat, name, same_name(name), result.game, int(bool(result.finished)),
+                     int(bool(result.finished) and seat in result.winners), place, len(result.hands), None,
+                     json.dumps(figures[seat], separators=(",", ":"))])
     return rows
+
+
+PLAYER_COLUMNS = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "facts",
+                  "figures")
 
 
 def write_all(db: Database, match_id: int, result: MatchResult, hands: list[dict[str, Any]],
@@ -95,39 +74,69 @@ def write_all(db: Database, match_id: int, result: MatchResult, hands: list[dict
     """Inside a write transaction: every derived row of the match, from its whole replay
     (a new match, a changed header, or a row written by older code). ``imported``: the
     summary's flag (None keeps the stored one)."""
-    facts: Facts = [{} for _ in result.players]
-    _add(facts, _facts_of(result, hands, 0))
-    _write(db, match_id, result, facts, imported)
+    db.execute("delete from hand_facts where match_id = ?", [match_id])
+    figures: Figures = [{} for _ in result.players]
+    _add(db, match_id, figures, _facts_of(result, hands, 0))
+    _write(db, match_id, result, figures, imported)
 
 
-def write_change(db: Database, match_id: int, before: MatchResult, old_hands: list[dict[str, Any]],
-                 after: MatchResult, new_hands: list[dict[str, Any]]) -> None:
-    """Inside a write transaction: the derived rows after the hands changed from
-    ``old_hands`` (scored as ``before``) to ``new_hands`` (``after``), same header. Only
-    the hands from the first changed one on are looked at: a save costs one hand."""
-    start = 0
-    while start < min(len(old_hands), len(new_hands)) and old_hands[start] == new_hands[start]:
-        start += 1
-    stored = db.execute("select seat, facts from match_players where match_id = ? order by seat",
+def write_change(db: Database, match_id: int, after: MatchResult, new_hands: list[dict[str, Any]],
+                 start: int) -> bool:
+    """Inside a write transaction: the derived rows after the hands from ``start`` on
+    changed (added, corrected or undone; same header), ``after`` being the new result.
+    The stored facts of those hands are taken out and the new ones added: a save costs
+    its own hand only. False, writing nothing, when the stored rows are not ones to
+    resume from (missing, or written by older code): the caller then ``write_all``s."""
+    stored = db.execute("select seat, figures from match_players where match_id = ? order by seat",
                         [match_id]).fetchall()
     written = db.execute("select derived_version from summaries where match_id = ?", [match_id]).fetchone()
     if (written is None or written[0] != DERIVED_VERSION
-            or [seat for seat, _ in stored] != list(range(len(after.players)))):  # nothing to resume from
-        write_all(db, match_id, after, new_hands)
-        return
-    facts: Facts = [json.loads(text) for _, text in stored]
-    _take_out(facts, _facts_of(before, old_hands, start), start)
-    _add(facts, _facts_of(after, new_hands, start))
-    _write(db, match_id, after, facts, None)
+            or [seat for seat, _ in stored] != list(range(len(after.players)))):
+        return False
+    figures: Figures = [json.loads(text) for _, text in stored]
+    for seat, fact, count, total in db.execute(
+            "select seat, fact, count(*), sum(value) from hand_facts where match_id = ? and number > ? "
+            "group by seat, fact", [match_id, start]).fetchall():
+        figure = figures[seat][fact]
+        figure[0] -= count
+        figure[1] -= total
+        if figure[0] == 0:
+            del figures[seat][fact]
+    db.execute("delete from hand_facts where match_id = ? and number > ?", [match_id, start])
+    _add(db, match_id, figures, _facts_of(after, new_hands, start))
+    _write(db, match_id, after, figures, None)
+    return True
 
 
-def _write(db: Database, match_id: int, result: MatchResult, facts: Facts, imported: bool | None) -> None:
+def _add(db: Database, match_id: int, figures: Figures, found: list[list[tuple[int, str, Any]]]) -> None:
+    """Store the facts ``found`` (per seat) and add them to the seats' figures."""
+    rows = []
+    for seat, items in enumerate(found):
+        for number, fact, value in items:
+            figure = figures[seat].setdefault(fact, [0, 0])
+            figure[0] += 1
+            figure[1] += value
+            rows.append((match_id, number, seat, fact, value))
+    db.conn.executemany("insert into hand_facts (match_id, number, seat, fact, value) values (?, ?, ?, ?, ?)", rows)
+
+
+def _write(db: Database, match_id: int, result: MatchResult, figures: Figures, imported: bool | None) -> None:
     summary = summary_values(result)
     if imported is not None:
         summary["imported"] = int(imported)
-    db.table("summaries").upsert({"match_id": match_id, **summary}, pk="match_id")
+    _upsert_summary(db, {"match_id": match_id, **summary})
     db.execute("delete from match_players where match_id = ?", [match_id])
-    db.table("match_players").insert_all(_player_rows(match_id, result, facts))
+    # plain SQL on the hot path: sqlite-utils' insert reads the schema first, every time
+    db.conn.executemany(f"insert into match_players ({', '.join(PLAYER_COLUMNS)}) "
+                        f"values ({', '.join('?' for _ in PLAYER_COLUMNS)})", _player_rows(match_id, result, figures))
+
+
+def _upsert_summary(db: Database, summary: dict[str, Any]) -> None:
+    columns = list(summary)
+    db.execute(f"insert into summaries ({', '.join(columns)}) values ({', '.join('?' for _ in columns)}) "
+               f"on conflict(match_id) do update set "
+               + ", ".join(f"{c} = excluded.{c}" for c in columns if c != "match_id"),
+               [summary[c] for c in columns])
 
 
 def rebuild(db: Database, match_id: int) -> None:
@@ -141,11 +150,12 @@ def rebuild(db: Database, match_id: int) -> None:
     try:
         result = replay(match)
     except MatchError:
-        db.table("summaries").upsert(
-            {"match_id": match_id, "hands": len(match.hands), "finished": 0, "winners": None, "totals": None,
-             "names": "\x1f".join(same_name(n) for n in match.players), "imported": int(imported),
-             "derived_version": DERIVED_VERSION}, pk="match_id")
+        _upsert_summary(db, {
+            "match_id": match_id, "hands": len(match.hands), "finished": 0, "winners": None, "totals": None,
+            "names": "\x1f".join(same_name(n) for n in match.players), "imported": int(imported),
+            "derived_version": DERIVED_VERSION})
         db.execute("delete from match_players where match_id = ?", [match_id])
+        db.execute("delete from hand_facts where match_id = ?", [match_id])
         return
     write_all(db, match_id, result, match.hands, imported)
 

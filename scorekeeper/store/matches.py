@@ -41,12 +41,20 @@ Hand = dict[str, Any]
 LogEntry = tuple[str, int, Hand | None, Hand | None]
 
 
+# Stands for a stored hand a save does not read: the engine resumes after it
+# (``replay(resume=)`` never looks at the hands it resumes from), and only the hands
+# from the first changed one on are compared, written or folded into derived rows.
+UNREAD: Hand = {}
+
+
 @dataclass(frozen=True)
 class Change:
-    """What a write does to the hands: the new list, and the log entry of the hand it
-    changed (``more``: the entries of other hands it changed with it)."""
+    """What a write does to the hands: the new list, the index of the first hand it
+    changed (``first``; the hands before it are as stored), and the log entry of the
+    hand it changed (``more``: the entries of other hands it changed with it)."""
 
     hands: list[Hand]
+    first: int
     action: str
     number: int
     before: Hand | None
@@ -163,18 +171,14 @@ def audit_log(db: Database, match_id: int) -> list[dict[str, Any]]:
 
 # --- writing -----------------------------------------------------------------
 
-def _write_hands(db: Database, match_id: int, hands: list[Hand], old: list[Hand] | None = None) -> None:
-    """Store ``hands`` as the match's hands. Given the ``old`` hands, a save
-    (one hand added) or an undo (the last removed) touches one row only."""
-    keep = 0
-    if old is not None:
-        while keep < min(len(old), len(hands)) and old[keep] == hands[keep]:
-            keep += 1
+def _write_hands(db: Database, match_id: int, hands: list[Hand], keep: int = 0) -> None:
+    """Store ``hands`` as the match's hands, the first ``keep`` being stored already:
+    a save (one hand added) or an undo (the last removed) touches one row only."""
     db.execute("delete from hands where match_id = ? and position > ?", [match_id, keep])
-    db.table("hands").insert_all(
-        ({"match_id": match_id, "position": i, "data": json.dumps(h, ensure_ascii=False)}
-         for i, h in enumerate(hands[keep:], start=keep + 1)),
-    )
+    # plain SQL on the hot path: sqlite-utils' insert reads the schema first, every time
+    db.conn.executemany("insert into hands (match_id, position, data) values (?, ?, ?)",
+                        [(match_id, i, json.dumps(h, ensure_ascii=False))
+                         for i, h in enumerate(hands[keep:], start=keep + 1)])
 
 
 def _check_details(date: str | None, note: str | None) -> None:
@@ -224,27 +228,34 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
 
 
 def _apply(db: Database, match_id: int, expected_version: int | None, change: Callable[[list[Hand], Match], Change],
-           request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
+           request_key: str | None = None, known: MatchResult | None = None,
+           appends: bool = False) -> tuple[MatchResult, MatchResult]:
     """Run ``change(hands, match)`` (``match``: the stored match) inside one transaction,
     validating the new match with the engine before committing. Returns (result before,
     result after). A ``request_key`` already in the audit log raises AlreadySaved and
-    changes nothing. ``known`` is the caller's result of the match at ``expected_version``."""
+    changes nothing. ``known`` is the caller's result of the match at ``expected_version``.
+    ``appends``: the change only adds hands after the stored ones (a save); with a
+    ``known`` result of the stored hands it reads none of them, so a save costs the
+    same at hand 300 as at hand 3."""
     with writing(db):
         row = lock(db, match_id, expected_version, request_key)
-        hands = stored_hands(db, match_id)
-        old = to_match(row, hands)
+        count = db.execute("select coalesce(max(position), 0) from hands where match_id = ?",
+                           [match_id]).fetchone()[0]
         # Every write bumps the version, so the hands stored at the version the caller
-        # replayed are these very hands: no need to fold them again.
+        # replayed are these very hands: no need to read or fold them again.
         reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
-                 and len(known.hands) == len(hands))
+                 and len(known.hands) == count)
+        hands = [UNREAD] * count if reuse and appends else stored_hands(db, match_id)
+        old = to_match(row, hands)
         before = known if reuse and known is not None else replay(old)
         done = change(list(hands), old)
         new = to_match(row, done.hands)
         # A save only extends the match, so the fold goes on from ``before``.
-        extends = done.hands[:len(hands)] == hands and len(done.hands) >= len(hands)
+        extends = done.first >= len(hands)
         after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
-        _write_hands(db, match_id, done.hands, hands)
-        derived.write_change(db, match_id, before, hands, after, done.hands)
+        _write_hands(db, match_id, done.hands, done.first)
+        if not derived.write_change(db, match_id, after, done.hands, done.first):
+            derived.write_all(db, match_id, after, stored_hands(db, match_id))  # the hands as now stored
         audit(db, match_id, done.action, done.number, done.before, done.after, before.totals, after.totals,
               row["version"], request_key)
         for other_action, other_number, other_before, other_after in done.more:
@@ -261,8 +272,8 @@ def add_hand(db: Database, match_id: int, hand: Hand, expected_version: int | No
         if len(hands) >= core.MAX_HANDS:
             raise LimitReached([f"This match has {core.MAX_HANDS:,} hands, the most one match can hold. "
                                 "Start a new match to go on playing."])
-        return Change(hands + [hand], "save", len(hands) + 1, None, hand)
-    return _apply(db, match_id, expected_version, change, request_key, known)
+        return Change(hands + [hand], len(hands), "save", len(hands) + 1, None, hand)
+    return _apply(db, match_id, expected_version, change, request_key, known, appends=True)
 
 
 def edit_hand(db: Database, match_id: int, number: int, hand: Hand, expected_version: int | None = None,
@@ -279,10 +290,10 @@ def edit_hand(db: Database, match_id: int, number: int, hand: Hand, expected_ver
         old = hands[number - 1]
         if not keep_dealers:
             hands[number - 1] = hand
-            return Change(hands, "edit", number, old, hand)
+            return Change(hands, number - 1, "edit", number, old, hand)
         kept, marks = engine_keep_dealers(match, number, hand)
         more = tuple(("edit", m.number, hands[m.number - 1], kept[m.number - 1]) for m in marks)
-        return Change(kept, "edit", number, old, hand, more)
+        return Change(kept, number - 1, "edit", number, old, hand, more)
     return _apply(db, match_id, expected_version, change, request_key, known)
 
 
@@ -292,7 +303,7 @@ def undo_last(db: Database, match_id: int, expected_version: int | None = None, 
     def change(hands: list[Hand], _match: Match) -> Change:
         if not hands:
             raise MatchError(["there is no hand to undo"])
-        return Change(hands[:-1], "undo", len(hands), hands[-1], None)
+        return Change(hands[:-1], len(hands) - 1, "undo", len(hands), hands[-1], None)
     return _apply(db, match_id, expected_version, change, request_key, known)
 
 
@@ -358,7 +369,7 @@ def _purge_deleted(db: Database) -> None:
     gone = [r[0] for r in db.execute("select id from matches where deleted_at is not null and deleted_at < ?",
                                      [limit]).fetchall()]
     for match_id in gone:
-        for table in ("hands", "audit", "summaries", "match_players", "device_matches"):
+        for table in ("hands", "audit", "summaries", "match_players", "hand_facts", "device_matches"):
             db.execute(f"delete from {table} where match_id = ?", [match_id])
         db.execute("update matches set previous_id = null where previous_id = ?", [match_id])
         db.execute("delete from matches where id = ?", [match_id])

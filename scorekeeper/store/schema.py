@@ -140,3 +140,16 @@ def m008_derived_versions(db: Database) -> None:
     stats rows are written with it): a summary older than ``derived.DERIVED_VERSION``,
     as every one written before this migration is, is rebuilt by today's engine."""
     db.table("summaries").add_column("derived_version", int, not_null_default=0)
+
+
+@migrations()
+def m009_hand_facts(db: Database) -> None:
+    """Each hand's stats facts in a row of its own (seat, fact, value), so a save
+    writes its own hand's rows instead of rewriting lists that grow with the match;
+    the players' rows keep only each fact's count and sum (``figures``), and their
+    ``facts`` column is left empty from now on. Derived rows: ``derived`` writes them."""
+    db.table("hand_facts").create(
+        {"match_id": int, "number": int, "seat": int, "fact": str, "value": int},
+        pk=("match_id", "number", "seat", "fact"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )

@@ -14,14 +14,18 @@ from scorekeeper.games import GAMES
 from scorekeeper.samples import ENDLESS, endless_match
 from scorekeeper.store import derived
 
+Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]
 
-def derived_rows(db: store.Database, match_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+
+def derived_rows(db: store.Database, match_id: int) -> Rows:
     summary = db.execute("select * from summaries where match_id = ?", [match_id]).fetchall()
     players = db.execute("select * from match_players where match_id = ? order by seat", [match_id]).fetchall()
-    return summary, players
+    facts = db.execute("select * from hand_facts where match_id = ? order by number, seat, fact",
+                       [match_id]).fetchall()
+    return summary, players, facts
 
 
-def rebuilt_rows(db: store.Database, match_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def rebuilt_rows(db: store.Database, match_id: int) -> Rows:
     """The rows a whole replay writes, read inside a transaction that is then rolled back."""
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -67,7 +71,7 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
         changes += 1
         assert derived_rows(db, match_id) == rebuilt_rows(db, match_id), (move, step)
     assert changes >= 20
-    summary, players = derived_rows(db, match_id)
+    summary, players, _ = derived_rows(db, match_id)
     assert summary[0][1] == len(store.get_record(db, match_id).match.hands)
     assert len(players) == len(sample.players)
 
@@ -98,7 +102,7 @@ def test_a_save_looks_at_its_own_hand_only(db, monkeypatch):
     assert derived_rows(db, late) == rebuilt_rows(db, late)
 
 
-def test_an_undo_takes_out_the_last_hands_facts_only(db, monkeypatch):
+def test_an_undo_takes_out_the_stored_facts_of_the_last_hand_without_asking_the_game(db, monkeypatch):
     key = "third_wheel"
     sample = endless_match(key, 30, seed=4)
     match_id = store.create_match(db, sample)
@@ -108,9 +112,10 @@ def test_an_undo_takes_out_the_last_hands_facts_only(db, monkeypatch):
     monkeypatch.setattr(game, "hand_facts", lambda hand, *args: asked.append(hand) or real(hand, *args))
     record = store.get_record(db, match_id)
     store.undo_last(db, match_id, expected_version=record.version, known=replay(record.match))
-    assert asked == [sample.hands[-1]]  # the undone hand's facts, taken out; nothing else asked
+    assert asked == []  # the undone hand's stored facts are taken out as they were stored
     monkeypatch.undo()
     assert derived_rows(db, match_id) == rebuilt_rows(db, match_id)
+    assert not [row for row in derived_rows(db, match_id)[2] if row[1] == len(sample.hands)]
 
 
 def test_a_save_over_rows_older_code_wrote_rewrites_them_whole(db):
@@ -118,10 +123,11 @@ def test_a_save_over_rows_older_code_wrote_rewrites_them_whole(db):
     sample = endless_match(key, 12, seed=2)
     match_id = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=sample.settings,
                                                        hands=sample.hands[:11]))
-    db.execute("update match_players set facts = '{}', figures = '{}'")
+    db.execute("update match_players set figures = '{}'")
+    db.execute("delete from hand_facts")
     db.execute("update summaries set derived_version = 0, totals = '[0, 0, 0]'")
     db.conn.commit()
     record = store.get_record(db, match_id)
     store.add_hand(db, match_id, sample.hands[11], expected_version=record.version, known=replay(record.match))
     assert derived_rows(db, match_id) == rebuilt_rows(db, match_id)
-    assert derived_rows(db, match_id)[1][0][-1] != "{}"
+    assert derived_rows(db, match_id)[1][0][-1] != "{}" and derived_rows(db, match_id)[2]

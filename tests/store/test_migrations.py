@@ -52,7 +52,7 @@ def as_today(tmp_path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 def derived_rows(db: Any) -> dict[str, list[tuple[Any, ...]]]:
     return {table: db.execute(f"select * from {table} order by 1, 2").fetchall()
-            for table in ("summaries", "match_players")}
+            for table in ("summaries", "match_players", "hand_facts")}
 
 
 def store_old_way(conn: sqlite3.Connection, with_derived: bool) -> None:

@@ -69,9 +69,10 @@ def test_the_board_cache_is_bounded_in_bytes():
     assert cache.get((1, 0)) is None  # the oldest went first
 
 
-def test_the_rate_limits_memory_stays_bounded_with_100000_addresses():
+def test_the_rate_limits_memory_stays_bounded_with_20000_addresses():
     """limits' own memory storage keeps an empty list for every address it ever saw (17 MiB
-    for 100,000, for good); the app's drops an address once its entries have expired."""
+    for 100,000, for good); the app's drops an address once its entries have expired (20,000
+    addresses show it as well as 100,000: after the sweep at most one is left)."""
     import time
 
     from limits import RateLimitItemPerSecond
@@ -87,15 +88,15 @@ def test_the_rate_limits_memory_stays_bounded_with_100000_addresses():
     window = MovingWindowRateLimiter(storage)
     item = RateLimitItemPerSecond(1)
     started = time.monotonic()
-    for i in range(100_000):
+    for i in range(20_000):
         assert window.hit(item, "match", f"10.{i >> 16}.{(i >> 8) & 255}.{i & 255}")
     took = time.monotonic() - started
-    assert not window.hit(item, "match", "10.1.134.159")  # still counted: one a second
+    assert not window.hit(item, "match", "10.0.78.31")  # still counted: one a second
     time.sleep(1.1 + storage.SWEEP_SECONDS)
     assert window.hit(item, "match", "10.0.0.1")  # a hit after the window: the sweep is due
     storage.timer.join(timeout=10)
     assert len(storage.events) <= 1 and len(storage.locks) <= 1
-    print(f"100,000 addresses: {took:.1f} s of hits")
+    print(f"20,000 addresses: {took:.1f} s of hits")
 
 
 def test_the_limits_storage_is_a_setting(tmp_path):

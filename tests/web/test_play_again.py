@@ -8,7 +8,7 @@ from scorekeeper.engine import Match
 from .helpers import as_scorer, page_of, record, start, text
 
 
-def _stored(app, match: Match, client=None) -> int:
+def _stored(app, client, match: Match) -> int:
     db = store.connect(app.config["DATABASE"])
     try:
         match_id = store.create_match(db, match)
@@ -21,8 +21,8 @@ def _stored(app, match: Match, client=None) -> int:
 def _finished_rail(app, client) -> int:
     # target 1: the first point ends it
     hand = {"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}
-    return _stored(app, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1, "most_other_tricks_bonus": True},
-                              first_dealer=3, hands=[hand], date="2026-11-20"), client)
+    return _stored(app, client, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1, "most_other_tricks_bonus": True},
+                              first_dealer=3, hands=[hand], date="2026-11-20"))
 
 
 def test_a_finished_match_offers_play_again_prominently_with_the_next_dealer(app, client):
