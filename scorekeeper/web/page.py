@@ -78,7 +78,7 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
     return with_loaded
 
 
-def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_forms.HandEntry | None = None,
+def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
                        changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
     """The whole match page: scoreboard plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
@@ -89,12 +89,12 @@ def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_
         return {"info": info, "broken": error.problems, "match_id": match_id}
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
-    if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info.game, result.next_context(),
-                                         version=info.version, number=len(result.hands) + 1,
-                                         # not finished: someone deals
-                                         dealer_name=result.players[result.next_dealer or 0])
-    return {"info": info, "result": result, "board": board, "entry": hand_form if scorer else None,
+    if entry is None and not result.finished and scorer:
+        entry = hand_forms.make_form(info.game, result.next_context(),
+                                     version=info.version, number=len(result.hands) + 1,
+                                     # not finished: someone deals
+                                     dealer_name=result.players[result.next_dealer or 0])
+    return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer)}
 
