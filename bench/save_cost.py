@@ -9,11 +9,16 @@ loads the match page once (as the phone showing it did) and saves the next
 form: HX-Request header, the form's fields, the match version and a fresh
 request key (CSRF off). Prints, per point, the server CPU per save
 (``time.process_time()`` around each POST; the test client runs the app in
-this process) and the bytes of the answer. Nothing is asserted.
+this process), the part of it spent in the store's write (``store.add_hand``:
+the transaction, the engine's check, the derived rows), the wall time, and the
+bytes of the answer; then hand N / hand 10 and the machine's load average (CPU
+time is what to compare on a shared machine; wall time moves with the load).
+Nothing is asserted.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -49,6 +54,17 @@ def main() -> None:
     if args.smoke:
         args.at, args.saves = [3, 6], 2
     most = max(args.at) + args.saves
+    in_store: list[float] = []
+    real_add_hand = store.add_hand
+
+    def timed_add_hand(*a, **k):  # the store's part of a save, CPU seconds
+        start = time.process_time()
+        try:
+            return real_add_hand(*a, **k)
+        finally:
+            in_store.append(time.process_time() - start)
+
+    store.add_hand = timed_add_hand  # the views call store.add_hand through the package
     sample = endless_match(GAME, most, seed=8)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -65,29 +81,34 @@ def main() -> None:
             db.close()
             client.get(f"/s/{token}")
             client.get(f"/matches/{match_id}")  # the page the scorer saves from
-            cpu, size = [], []
+            cpu, wall, size = [], [], []
+            in_store.clear()
             for number in range(at, at + args.saves):
                 before = Match(game=GAME, players=sample.players, settings=sample.settings,
                                first_dealer=sample.first_dealer, hands=sample.hands[:number - 1])
                 with app.test_request_context():
                     data = form_data(before, sample.hands[number - 1])
                 data.update(version=str(version), request_key=uuid.uuid4().hex)
-                start = time.process_time()
+                start, started = time.process_time(), time.perf_counter()
                 response = client.post(f"/matches/{match_id}/hands", data=data,
                                        headers={"HX-Request": "true", "HX-Target": "match-live",
                                                 "HX-Current-URL": f"http://localhost/matches/{match_id}"})
                 cpu.append(time.process_time() - start)
+                wall.append(time.perf_counter() - started)
                 body = response.get_data()
                 if response.status_code != 200 or f"Hand {number} saved".encode() not in body:
                     sys.exit(f"hand {number} was not saved: {response.status_code} {body[:3000]!r}")
                 size.append(len(body))
                 version += 1
-            rows.append((at, statistics.median(cpu) * 1000, statistics.mean(size)))
-    print(f"{'hand':>6} {'CPU ms/save (median)':>22} {'bytes/answer':>14}")
-    for at, ms, size in rows:
-        print(f"{at:>6} {ms:>22.2f} {size:>14.0f}")
+            rows.append((at, statistics.median(cpu) * 1000, statistics.median(in_store) * 1000,
+                         statistics.median(wall) * 1000, statistics.mean(size)))
+    print(f"{'hand':>6} {'CPU ms/save (median)':>22} {'of which store':>15} {'wall ms':>8} {'bytes/answer':>14}")
+    for at, ms, store_ms, wall_ms, size in rows:
+        print(f"{at:>6} {ms:>22.2f} {store_ms:>15.2f} {wall_ms:>8.2f} {size:>14.0f}")
     first, last = rows[0], rows[-1]
-    print(f"hand {last[0]} / hand {first[0]}: CPU x{last[1] / first[1]:.2f}, bytes x{last[2] / first[2]:.2f}")
+    print(f"hand {last[0]} / hand {first[0]}: CPU x{last[1] / first[1]:.2f}, store x{last[2] / first[2]:.2f}, "
+          f"bytes x{last[4] / first[4]:.2f}")
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -109,7 +109,8 @@ class MatchResult:
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
         found = self.hands[number - 1].context
-        assert found is not None  # every replayed hand has one
+        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+            raise ValueError(f"hand {number} of this result was not replayed: no context")
         return found
 
     def next_context(self) -> HandContext:
@@ -313,7 +314,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
                 raise MatchError(problems, by_hand, unchecked=len(match.hands) - number)
         if problems:
             continue  # keep checking later hands' fields, but score nothing more
-        assert dealer is not None  # known whenever no problem was found so far
+        if dealer is None:  # only once the match ended, and a hand after the end is a problem (above)
+            raise RuntimeError(f"hand {number}: no one deals it, yet no problem was found")
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         place = place.dealing(dealer)
         dealt[dealer] += 1
@@ -388,17 +390,28 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
     with (out of turn), so the later hands stay exactly as the table played them; and
     the marks made. Folds each hand once. Stops at the first hand that cannot be
     scored for another reason (the caller's replay will say why)."""
-    recorded = [h.dealer for h in replay(match).hands]
+    hands, marks, _ = dealers_kept(match, number, hand)
+    return hands, marks
+
+
+def dealers_kept(match: Match, number: int, hand: dict, *, recorded: list[int] | None = None,
+                 before: MatchResult | None = None) -> tuple[list[dict], list[DealerMark], MatchResult | None]:
+    """``keep_dealers``, and the result of the match with those hands (None when it
+    cannot be scored so). A caller that has them gives ``recorded``, the dealers of
+    the stored match's hands, and ``before``, the result of its first ``number - 1``
+    hands: then only the hands from ``number`` on are folded."""
+    if recorded is None:
+        recorded = [h.dealer for h in replay(match).hands]
     hands = [dict(h) for h in match.hands]
     hands[number - 1] = hand
     marks: list[DealerMark] = []
     try:
-        result = replay(_with_hands(match, hands[:number]))
+        result = replay(_with_hands(match, hands[:number]), resume=before)
     except MatchError:
-        return hands, marks
+        return hands, marks, None
     for index in range(number, len(hands)):
         if result.next_dealer is None:
-            break  # the game now ends earlier: no dealer can fix that
+            return hands, marks, None  # the game now ends earlier: no dealer can fix that
         later = hands[index]
         if isinstance(later, dict) and later.get("dealer") is None and result.next_dealer != recorded[index]:
             marks.append(DealerMark(index + 1, recorded[index], result.next_dealer))
@@ -406,8 +419,8 @@ def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], lis
         try:
             result = replay(_with_hands(match, hands[:index + 1]), resume=result)
         except MatchError:
-            break
-    return hands, marks
+            return hands, marks, None
+    return hands, marks, result
 
 
 def _with_hands(match: Match, hands: list[dict]) -> Match:

@@ -45,7 +45,7 @@ def test_eight_phones_starting_matches_at_once_all_succeed(tmp_path):
 
     assert run_together(8, start) == []
     db = store.connect(path, migrate=False)
-    assert len(store.list_matches(db)) == 40
+    assert len(store.all_matches(db)) == 40
 
 
 def test_twenty_writers_on_one_match_save_or_are_told_it_changed(tmp_path):
@@ -68,4 +68,4 @@ def test_twenty_writers_on_one_match_save_or_are_told_it_changed(tmp_path):
     assert run_together(20, save) == []
     assert outcomes.count("saved") == 1 and outcomes.count("stale") == 19
     db = store.connect(path, migrate=False)
-    assert len(store.get_match(db, match_id).hands) == 1
+    assert len(store.get_record(db, match_id).match.hands) == 1

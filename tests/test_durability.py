@@ -139,7 +139,7 @@ def test_sigkill_mid_burst_loses_nothing_acknowledged(tmp_path):
     try:
         db = store.connect(str(database))
         for match_id, bids in acked.items():
-            hands = store.get_match(db, match_id).hands
+            hands = store.get_record(db, match_id).match.hands
             assert len(bids) <= len(hands) <= len(bids) + 1  # at most the one in flight got in too
             assert [h["bid"] for h in hands[:len(bids)]] == bids
             assert store.get_version(db, match_id) == len(hands) + 1
@@ -227,7 +227,7 @@ def test_backup_onto_the_live_database_is_refused_and_changes_nothing(tmp_path):
         assert done.returncode == 2 and "is the database being backed up" in done.stderr
         assert "Traceback" not in done.stderr
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert len(store.list_matches(db)) == 1
+    assert len(store.all_matches(db)) == 1
     db.close()
     assert not list(tmp_path.glob("*.partial"))
 

@@ -275,7 +275,7 @@ def import_history(matches: list) -> tuple[list[dict], list[dict]]:
             continue
         try:
             match_id = store.import_match(get_db(), match, device=device)
-        except MatchError as error:  # the date or note, checked by the store
+        except (MatchError, store.LimitReached) as error:  # the date or note, or too many hands
             raise MatchError([f"match {number}: {line}" for line in error.problems]
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None

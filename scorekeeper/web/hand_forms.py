@@ -1,23 +1,38 @@
 """Hand forms, one per game, built from what the game describes (``Game.hand_form``).
 
-``RecordHandForm`` classes are made per match (seat names are the labels, the
-order is the table's: bids before tricks, bidding from the dealer's left). The
-form only converts what was typed into the hand dict the match file stores; the
-engine checks it and scores it.
+Each kind of hand field (``FieldGroup.kind``) is one class here: it adds its inputs to
+the form class, fills them from a recorded hand (to correct it), reads them back into
+the hand dict the match file stores, and names the macro in ``_kinds.html`` that draws
+it. The form only converts what was typed; the engine checks it and scores it.
+
+A ``RecordHandForm`` class is made per match (seat names are the labels, the order is
+the table's: bids before tricks, bidding from the dealer's left). What the page needs
+beside the inputs (the kinds, the names, the problems found) travels in a
+``HandEntry`` next to the form, never on it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField, StringField
+from werkzeug.datastructures import MultiDict
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ..games import GAMES, words
-from ..games.base import FieldGroup, HandContext, Problem
-from . import point_counter
+from ..games.base import CardCounter, FieldGroup, Game, HandContext, Problem
 
 # What is still blank on a form: (hand field, seat), the seat None for a single field.
 Blank = tuple[str, int | None]
@@ -40,12 +55,17 @@ def typed(text: str) -> int | str:
     return text[:20] if number is None else number
 
 
+def blank(value: Any) -> bool:
+    """Nothing typed or chosen (WTForms gives "None" for a select left alone)."""
+    return value in (None, "", [], "None")
+
+
 class WholeNumberField(IntegerField):
     """A count typed on a phone's number pad; a clear message when it isn't one."""
 
     widget = NumberInput()
 
-    def process_formdata(self, valuelist):
+    def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist or not valuelist[0].strip():
             self.data = None
             return
@@ -61,255 +81,417 @@ class CheckboxesField(SelectMultipleField):
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
 
-    def pre_validate(self, form):  # unknown values are the engine's to report
+    def pre_validate(self, form: Any) -> None:  # unknown values are the engine's to report
         pass
 
 
 class ChoiceField(RadioField):
-    def pre_validate(self, form):  # a value not offered is the engine's to report
+    def pre_validate(self, form: Any) -> None:  # a value not offered is the engine's to report
         pass
 
 
+class RecordHandForm(FlaskForm):
+    """A hand's inputs; the per-match subclass adds each kind's fields."""
+
+    version = HiddenField()
+
+
 @dataclass
-class Group:
-    """One hand field of the engine as shown on the form (a fieldset)."""
+class Reading:
+    """What a hand form says: the hand for the engine, what is still blank, the groups
+    another filled-in group replaces, and the points the card counter made by seat."""
 
-    name: str  # the engine's hand field; Problem.field maps here
-    legend: str
-    kind: str  # seat_int, int, radio, bool, seat_rank, nils, winners, text
-    fields: list[str] = field(default_factory=list)  # form field names, in display order
-    seats: list[int] = field(default_factory=list)
-    optional: bool = False
-    hint: str = ""
-    in_details: bool = False
-    alternative_to: tuple[str, ...] = ()  # groups this one replaces when filled in
-    adds_up_to: int | None = None  # the numbers of this group (and ``adds_up_with``) add up to this
-    adds_up_with: tuple[str, ...] = ()
+    hand: dict[str, Any] = field(default_factory=dict)
+    missing: list[Blank] = field(default_factory=list)
+    replaced: set[str] = field(default_factory=set)
+    counted: dict[int, int] = field(default_factory=dict)
 
 
-def build(game: str, ctx: HandContext):
-    """The form class and its groups for the hand ``ctx`` places, from the game's description."""
-    players = list(ctx.players)
-    attrs: dict = {"version": HiddenField()}
-    groups: list[Group] = []
-    for described in GAMES[game].hand_form(ctx):
-        if described.kind == "counts":  # the game's card counter
-            counter = GAMES[game].card_counter()
-            assert counter is not None  # a "counts" group comes only from a game with a card counter
-            point_counter.add_fields(attrs, groups, players, Group, WholeNumberField, described, counter,
-                                     HiddenField)
+class Kind:
+    """One hand field of the engine as the form shows it (a fieldset), described by the
+    game's ``FieldGroup``: its inputs (``fields``, form field names in display order)."""
+
+    macro: ClassVar[str] = ""  # its macro in _kinds.html
+    legend_hidden: ClassVar[bool] = False  # the input's own label already names it
+    hint_after: ClassVar[bool] = False  # the hint is about the input: under it
+    counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
+
+    def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
+        self.described = described
+        self.players = list(players)
+        self.fields: list[str] = []
+
+    @property
+    def name(self) -> str:
+        """The engine's hand field: ``Problem.field`` maps here."""
+        return self.described.name
+
+    @property
+    def kind(self) -> str:
+        return self.described.kind
+
+    @property
+    def seats(self) -> list[int]:
+        return list(self.described.seats)
+
+    @property
+    def optional(self) -> bool:
+        return self.described.optional
+
+    @property
+    def in_details(self) -> bool:
+        return self.described.in_details
+
+    def label(self, seat: int | None = None) -> str:
+        d = self.described
+        if seat is None:
+            return d.label or d.legend
+        return d.label.format(player=self.players[seat]) if d.label else self.players[seat]
+
+    def add(self, attrs: dict[str, Any], name: str, made: Field) -> None:
+        attrs[name] = made
+        self.fields.append(name)
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        """``data`` for the form's inputs from a recorded ``hand``."""
+        value = hand.get(self.name)
+        if value is not None:
+            data[self.fields[0]] = value
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        raise NotImplementedError
+
+    def finish(self, form: FlaskForm, reading: Reading) -> None:
+        """After every kind has read its inputs: a kind that works on the whole hand."""
+
+    def is_filled(self, form: FlaskForm) -> bool:
+        """Whether anything was typed or chosen here."""
+        return any(not blank(form[f].data) and str(form[f].data).strip() for f in self.fields) \
+            or any(form[f].errors for f in self.fields)
+
+
+class SeatCounts(Kind):
+    """``seat_int``: a count per seat (bids, tricks, points)."""
+
+    macro = "seat_counts"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for seat in self.seats:
+            render = {"inputmode": "numeric", "min": "0"}
+            if self.described.stepper:
+                render["data-stepper"] = ""
+            self.add(attrs, f"{self.name}_{seat}", WholeNumberField(self.label(seat), validators=[Optional()],
+                                                                   render_kw=render))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value):
+                    data[fname] = value[seat]
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        if self.name in reading.replaced and not self.is_filled(form):
+            return  # entered the other way
+        values: dict[int, Any] = {}
+        for seat, fname in zip(self.seats, self.fields):
+            values[seat] = form[fname].data
+            if values[seat] is None and not form[fname].errors:
+                reading.missing.append((self.name, seat))
+        if all(v is None for v in values.values()) and self.optional:
+            return
+        reading.hand[self.name] = [values[s] for s in sorted(values)]
+
+
+class SeatChoices(Kind):
+    """``seat_rank``: one of ``choices`` per seat, "pass" meaning null. The engine gets
+    the field only when every seat has chosen: a blank is reported as missing."""
+
+    macro = "seat_choices"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for seat in self.seats:
+            self.add(attrs, f"{self.name}_{seat}", ChoiceField(self.label(seat), choices=list(self.described.choices),
+                                                               validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value):
+                    data[fname] = "pass" if value[seat] is None else str(value[seat])
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        values: dict[int, Any] = {}
+        for seat, fname in zip(self.seats, self.fields):
+            raw = form[fname].data
+            if blank(raw):
+                reading.missing.append((self.name, seat))
+            else:
+                values[seat] = None if raw == "pass" else raw
+        if len(values) == len(self.fields):
+            reading.hand[self.name] = [values[s] for s in sorted(values)]
+
+
+class SeatTicks(Kind):
+    """``nils``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
+    seat number goes to the engine as a number)."""
+
+    macro = "seat_ticks"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for index, seat in enumerate(self.seats):
+            self.add(attrs, f"{self.name}_{seat}", CheckboxesField(self.label(seat),
+                                                                   choices=list(self.described.seat_choices[index])))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value) and isinstance(value[seat], list):
+                    data[fname] = [str(v) for v in value[seat]]
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        ticks: dict[int, list[int | str]] = {}
+        for index, (seat, fname) in enumerate(zip(self.seats, self.fields)):
+            offered = {value for value, _ in self.described.seat_choices[index]}
+            # a seat number the engine judges (out of range: it says so); other text only as offered
+            ticks[seat] = [typed(v) if whole(v) is not None else v for v in (form[fname].data or [])
+                           if whole(v) is not None or v in offered]
+        if any(ticks.values()):
+            reading.hand[self.name] = [ticks[s] for s in sorted(ticks)]
+
+
+class Choice(Kind):
+    """``radio``: one of ``choices``."""
+
+    macro = "choice"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, ChoiceField(self.label(), choices=list(self.described.choices),
+                                               validators=[Optional()]))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if blank(value):
+            if not self.optional:
+                reading.missing.append((self.name, None))
         else:
-            groups.append(_add_group(attrs, described, players))
-    # optional dealer for a hand dealt out of turn
-    attrs["dealer"] = SelectField("Dealer", choices=[("", "in turn")] + [(str(s), p) for s, p in enumerate(players)],
-                                  validators=[Optional()])
-    groups.append(Group("dealer", "Dealer (if someone dealt out of turn)", "dealer", ["dealer"], optional=True,
-                        in_details=True))
+            reading.hand[self.name] = value
+
+
+class Flag(Kind):
+    """``bool``: a box ticked or not."""
+
+    macro = "flag"
+    legend_hidden = True
+    hint_after = True
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, BooleanField(self.label()))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        reading.hand[self.name] = bool(form[self.name].data)
+
+
+class Count(Kind):
+    """``int``: one number."""
+
+    macro = "count"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, WholeNumberField(self.label(), validators=[Optional()], render_kw={
+            "inputmode": "numeric", "data-stepper": "", "min": "0"}))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if value is None:
+            if not form[self.name].errors:
+                reading.missing.append((self.name, None))
+        else:
+            reading.hand[self.name] = value
+
+
+class SeatOrder(Kind):
+    """``winners``: seat numbers typed in a line, from seat 1 as the table counts (the
+    match file counts from 0)."""
+
+    macro = "seat_order"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, StringField(self.label(), render_kw={"autocomplete": "off",
+                                                                       "placeholder": self.described.placeholder}))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            data[self.name] = " ".join(str(v + 1) if isinstance(v, int) else str(v) for v in value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        text = (form[self.name].data or "").replace(",", " ").split()
+        if text:
+            reading.hand[self.name] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
+
+
+class Dealer(Kind):
+    """Who dealt a hand dealt out of turn (every game: the web layer adds it)."""
+
+    macro = "dealer"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, SelectField("Dealer", choices=[("", "in turn")] + [
+            (str(s), p) for s, p in enumerate(self.players)], validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        data[self.name] = "" if value is None else str(value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        raw = form[self.name].data
+        if not blank(raw):
+            reading.hand[self.name] = typed(raw)
+
+
+DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer", optional=True, in_details=True)
+
+
+def kinds() -> dict[str, type[Kind]]:
+    """Every kind of hand field by ``FieldGroup.kind``."""
+    from .point_counter import CardCount
+
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "nils": SeatTicks, "radio": Choice, "bool": Flag,
+            "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
+
+
+@dataclass
+class HandEntry:
+    """A hand form and what its page needs beside it: the kinds in display order, the
+    seat names, how the game names its fields, the card counter (if the game has one),
+    the hand's number and dealer, and what the check found (``problems`` by field,
+    ``general`` above the form, a dealer change to offer, a way to discard the entry)."""
+
+    form: RecordHandForm
+    groups: list[Kind]
+    players: list[str]
+    word: Callable[[str], str]
+    counter: CardCounter | None = None
+    number: int = 0
+    dealer_name: str | None = None
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+    dealers: dict | None = None
+    discard_url: str | None = None
+
+    @property
+    def open_groups(self) -> set[str]:
+        """The groups tucked away under "more" that hold something: shown open."""
+        return {g.name for g in self.groups if g.in_details and any(not blank(self.form[f].data) for f in g.fields)}
+
+
+def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
+    """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
+    players = list(ctx.players)
+    attrs: dict[str, Any] = {}
+    made = kinds()
+    groups: list[Kind] = []
+    for described in [*GAMES[game].hand_form(ctx), DEALER]:
+        kind = made[described.kind](described, players, GAMES[game])
+        kind.add_fields(attrs)
+        groups.append(kind)
     _mark_sums(attrs, groups)
-    form_class = type("RecordHandForm", (FlaskForm,), attrs)
-    return form_class, groups
+    return type("RecordHandForm", (RecordHandForm,), attrs), groups
 
 
-def _mark_sums(attrs: dict, groups: list[Group]) -> None:
+def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
     """Inputs whose numbers add up to a known total carry it (data-sum, data-sum-total):
     app.js fills in the last one once the others are typed."""
     for g in groups:
-        if g.adds_up_to is None:
+        total = g.described.adds_up_to
+        if total is None:
             continue
-        members = [g] + [other for other in groups if other.name in g.adds_up_with]
+        members = [g] + [other for other in groups if other.name in g.described.adds_up_with]
         for member in members:
             for fname in member.fields:
-                field = attrs[fname]
-                render = dict(field.kwargs.get("render_kw") or {})
-                render.update({"data-sum": g.name, "data-sum-total": str(g.adds_up_to)})
-                field.kwargs["render_kw"] = render
-
-
-def _add_group(attrs: dict, d: FieldGroup, players: list[str]) -> Group:
-    """The WTForms fields for one described group, added to ``attrs``."""
-    group = Group(d.name, d.legend, d.kind, [], list(d.seats), optional=d.optional, hint=d.hint,
-                  in_details=d.in_details, alternative_to=d.alternative_to, adds_up_to=d.adds_up_to,
-                  adds_up_with=d.adds_up_with)
-    for index, seat in enumerate(d.seats):
-        fname = f"{d.name}_{seat}"
-        label = d.label.format(player=players[seat]) if d.label else players[seat]
-        if d.kind == "seat_int":
-            render_kw = {"inputmode": "numeric", "min": "0"}
-            if d.stepper:
-                render_kw["data-stepper"] = ""
-            attrs[fname] = WholeNumberField(label, validators=[Optional()], render_kw=render_kw)
-        elif d.kind == "seat_rank":
-            attrs[fname] = ChoiceField(label, choices=list(d.choices), validators=[Optional()])
-        elif d.kind == "nils":
-            attrs[fname] = CheckboxesField(label, choices=list(d.seat_choices[index]))
-        group.fields.append(fname)
-    if d.seats:
-        return group
-    label = d.label or d.legend
-    if d.kind == "radio":
-        attrs[d.name] = ChoiceField(label, choices=list(d.choices), validators=[Optional()])
-    elif d.kind == "bool":
-        attrs[d.name] = BooleanField(label)
-    elif d.kind == "int":
-        attrs[d.name] = WholeNumberField(label, validators=[Optional()],
-                                         render_kw={"inputmode": "numeric", "data-stepper": "", "min": "0"})
-    elif d.kind == "winners":
-        attrs[d.name] = StringField(label, render_kw={"autocomplete": "off", "placeholder": d.placeholder})
-    group.fields.append(d.name)
-    return group
+                unbound = attrs[fname]
+                render = dict(unbound.kwargs.get("render_kw") or {})
+                render.update({"data-sum": g.name, "data-sum-total": str(total)})
+                unbound.kwargs["render_kw"] = render
 
 
 def make_form(game: str, ctx: HandContext,
-              formdata=None, hand: dict | None = None, version: int | None = None, meta=None):
-    """A RecordHandForm bound to the posted data, or pre-filled from ``hand``."""
+              formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
+              number: int = 0, dealer_name: str | None = None) -> HandEntry:
+    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
     form_class, groups = build(game, ctx)
-    players = list(ctx.players)
-    kwargs = {}
-    if hand is not None:
-        kwargs = hand_to_data(groups, hand)
-    form = form_class(formdata=formdata, **kwargs) if formdata is not None else form_class(formdata=None, **kwargs)
+    data = hand_to_data(groups, hand) if hand is not None else {}
+    form = form_class(formdata=formdata, **data)
     if formdata is None and version is not None:
         form.version.data = str(version)
-    form.groups = groups
-    form.word = GAMES[game].field_word  # how this game's form names its fields in messages
-    form.players = players
-    form.open_groups = {g.name for g in groups if g.in_details
-                        and any(form[f].data not in (None, "", [], "None") for f in g.fields)}
-    form.problems, form.general = {}, []
-    return form
+    counter = next((g.counter for g in groups if g.counter is not None), None)
+    return HandEntry(form, groups, list(ctx.players), GAMES[game].field_word, counter, number, dealer_name)
 
 
-def hand_to_data(groups: list[Group], hand: dict) -> dict:
+def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
     """Form field values for a recorded hand (to edit it)."""
-    data: dict = {}
+    data: dict[str, Any] = {}
     for g in groups:
-        value = hand.get(g.name)
-        if g.kind in ("seat_int",) and isinstance(value, list):
-            for s, fname in zip(g.seats, g.fields):
-                if s < len(value):
-                    data[fname] = value[s]
-        elif g.kind == "seat_rank" and isinstance(value, list):
-            for s, fname in zip(g.seats, g.fields):
-                if s < len(value):
-                    data[fname] = "pass" if value[s] is None else str(value[s])
-        elif g.kind == "nils" and isinstance(value, list):
-            for s, fname in zip(g.seats, g.fields):
-                if s < len(value) and isinstance(value[s], list):
-                    data[fname] = [str(v) for v in value[s]]
-        elif g.kind == "winners" and isinstance(value, list):
-            data["winners"] = " ".join(str(v + 1) if isinstance(v, int) else str(v) for v in value)
-        elif g.kind == "dealer":
-            data["dealer"] = "" if value is None else str(value)
-        elif value is not None:
-            data[g.fields[0]] = value
+        g.fill(hand, data)
     return data
 
 
-def form_to_hand(form) -> tuple[dict, list[Blank]]:
-    """The hand dict the engine scores, and what is still blank (for the preview).
-    Blank scalar fields are left out (the engine says "missing"); a blank seat in
-    a list is null (the engine names the seat)."""
-    hand: dict = {}
-    missing: list[Blank] = []
-    groups: list[Group] = form.groups
+def read(entry: HandEntry) -> Reading:
+    """The hand dict the engine scores, what is still blank (for the preview), and the
+    points counted cards make. Blank scalar fields are left out (the engine says
+    "missing"); a blank seat in a list is null (the engine names the seat)."""
+    reading = Reading()
     # Another way to enter the same thing, filled in: the groups it replaces are not
     # asked for when blank; filled in as well, both go to the engine, which refuses the
     # pair and says so (nothing typed is ever dropped without a word).
-    replaced = {name for g in groups if g.alternative_to and _filled(form, g) for name in g.alternative_to}
-    for g in groups:
-        if g.kind == "seat_int":
-            if g.name in replaced and not _filled(form, g):
-                continue
-            values: dict[int, Any] = {}
-            for s, fname in zip(g.seats, g.fields):
-                values[s] = form[fname].data
-                if values[s] is None and not form[fname].errors:
-                    missing.append((g.name, s))
-            if all(v is None for v in values.values()) and g.optional:
-                continue
-            hand[g.name] = [values[s] for s in sorted(values)]
-        elif g.kind == "seat_rank":
-            values = {}
-            for s, fname in zip(g.seats, g.fields):
-                raw = form[fname].data
-                if raw in (None, "", "None"):
-                    missing.append((g.name, s))
-                    values[s] = "?"
-                else:
-                    values[s] = None if raw == "pass" else raw
-            hand[g.name] = [values[s] for s in sorted(values)]
-        elif g.kind == "nils":
-            lists = {}
-            for s, fname in zip(g.seats, g.fields):
-                lists[s] = [v if v == "dummy" else typed(v) for v in (form[fname].data or [])
-                            if v == "dummy" or whole(v) is not None]
-            if any(lists.values()):
-                hand[g.name] = [lists[s] for s in sorted(lists)]
-        elif g.kind == "winners":
-            text = (form.winners.data or "").replace(",", " ").split()
-            if text:
-                # typed from seat 1, as the table counts; the file counts from 0
-                hand["winners"] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
-        elif g.kind == "dealer":
-            raw = form.dealer.data
-            if raw not in (None, "", "None"):
-                hand["dealer"] = typed(raw)
-        elif g.kind == "bool":
-            hand[g.name] = bool(form[g.name].data)
-        elif g.kind == "int":
-            value = form[g.name].data
-            if value is None:
-                if not form[g.name].errors:
-                    missing.append((g.name, None))
-            else:
-                hand[g.name] = value
-        elif g.kind == "radio":
-            value = form[g.name].data
-            if value in (None, "", "None"):
-                if not g.optional:
-                    missing.append((g.name, None))
-            else:
-                hand[g.name] = value
-    # the "?" placeholder keeps the seat order; a missing bid is reported as missing
-    if "bids" in hand and any(b == "?" for b in hand["bids"] or []):
-        del hand["bids"]
-    point_counter.apply(form, hand, missing)  # counted cards become points
-    return hand, missing
+    reading.replaced = {name for g in entry.groups if g.described.alternative_to and g.is_filled(entry.form)
+                        for name in g.described.alternative_to}
+    for g in entry.groups:
+        g.read(entry.form, reading)
+    for g in entry.groups:
+        g.finish(entry.form, reading)
+    return reading
 
 
-def _filled(form, g: Group) -> bool:
-    """Whether anything was typed or chosen in group ``g``."""
-    return any(form[f].data not in (None, "", [], "None") and str(form[f].data).strip() for f in g.fields) \
-        or any(form[f].errors for f in g.fields)
+def form_to_hand(entry: HandEntry) -> tuple[dict, list[Blank]]:
+    """``read``: the hand and what is still blank."""
+    reading = read(entry)
+    return reading.hand, reading.missing
 
 
-def missing_summary(form, missing: list[Blank]) -> str:
+def missing_summary(entry: HandEntry, missing: list[Blank]) -> str:
     """The blanks in the form's words, every one at once: "bids, trump, card
     points"; a group only partly blank names its seats: "tricks (Cy)"."""
     parts = []
-    for g in form.groups:
+    for g in entry.groups:
         seats = [seat for name, seat in missing if name == g.name]
         if not seats:
             continue
-        word = form.word(g.name)
+        word = entry.word(g.name)
         if None in seats or len(seats) == len(g.fields):
             parts.append(word)
         else:
-            names = [form[f"{g.name}_{seat}"].label.text for seat in g.seats if seat in seats]
+            names = [entry.form[f"{g.name}_{seat}"].label.text for seat in g.seats if seat in seats]
             parts.append(f"{word} ({', '.join(names)})")
     return ", ".join(parts)
 
 
-def plain(form, problem: Problem, in_place: bool = False) -> str:
+def plain(entry: HandEntry, problem: Problem, in_place: bool = False) -> str:
     """An engine problem in the form's words (``games.words.plain``)."""
-    return words.plain(problem, form.word, in_place)
+    return words.plain(problem, entry.word, in_place)
 
 
-def field_errors(form) -> dict[str, list[str]]:
+def field_errors(entry: HandEntry) -> dict[str, list[str]]:
     """WTForms' own errors (malformed numbers) by engine field."""
     out: dict[str, list[str]] = {}
-    for g in form.groups:
+    for g in entry.groups:
         for fname in g.fields:
-            for message in form[fname].errors:
+            for message in entry.form[fname].errors:
                 out.setdefault(g.name, []).append(message)
     return out

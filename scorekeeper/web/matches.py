@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
@@ -15,11 +17,11 @@ from wtforms.validators import Optional
 from wtforms.widgets import DateInput
 
 from .. import store
-from ..engine import Match, MatchError, replay
+from ..engine import Match, MatchError, MatchResult, replay
 from ..games import GAMES, words
+from ..games.base import Game
 from ..matchfile import NOTE_LIMIT
-from ..store import MatchRecord
-from . import access, hand_forms, page, partials, security, view
+from . import access, hand_forms, page, partials, security, view, writes
 from .db import get_db
 
 bp = Blueprint("matches", __name__)
@@ -45,22 +47,54 @@ def _form_value(value: Any) -> str:
     return str(value)
 
 
-def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
+@dataclass
+class SettingShown:
+    """One setting of a game as the form shows it: its inputs (``fields``; a table of
+    values has one per key) and how to show them (``kind``: choice, int, int_or_null,
+    bool or table)."""
+
+    name: str
+    label: str
+    help: str
+    kind: str
+    fields: list[str]
+    note: str = ""
+    applies_when: dict[str, str] | None = None  # {"field", "value"}: shown only while that field holds that value
+
+
+@dataclass
+class SetupEntry:
+    """A start (or change of setup) form and what its page needs beside it: the game,
+    its settings as shown, the seats' inputs, and what was found wrong."""
+
+    form: FlaskForm
+    game: Game
+    settings_shown: list[SettingShown]
+    player_fields: list[str]
+    general_errors: list[str] = field(default_factory=list)
+    setting_errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def fields(self) -> list[str]:
+        """Every input of the seats and settings, to collect their messages."""
+        return self.player_fields + [f for item in self.settings_shown for f in item.fields]
+
+
+def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
     """WTForms fields for a game's settings, and how to show them."""
     game = GAMES[game_key]
-    attrs, shown = {}, []
+    attrs: dict[str, Any] = {}
+    shown: list[SettingShown] = []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item: dict[str, Any] = {"name": s.name, "label": s.label, "help": s.help, "kind": s.kind,
-                "fields": [fname], "note": CONTRACT_NOTE if s.kind == "table" else "",
-                # offered only while another setting has a given value (the form hides it otherwise)
-                "applies_when": None if s.applies_when is None else
-                {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])}}
+        item = SettingShown(s.name, s.label, s.help, s.kind, [fname], CONTRACT_NOTE if s.kind == "table" else "",
+                            # offered only while another setting has a given value (the form hides it otherwise)
+                            None if s.applies_when is None else
+                            {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])})
         if s.kind == "int" and s.minimum is not None and s.maximum is not None and s.maximum - s.minimum <= 4:
             # a few numbers to pick from ("First scoring trick": 2 or 3): a choice, not a box
-            attrs[fname] = SelectField(item["label"], default=s.default, coerce=int,
+            attrs[fname] = SelectField(item.label, default=s.default, coerce=int,
                                        choices=[(n, str(n)) for n in range(s.minimum, s.maximum + 1)])
-            item["kind"] = "choice"
+            item.kind = "choice"
         elif s.kind in ("int", "int_or_null"):
             # a number that may be below zero ("ends at -200") gets the keyboard with a minus key
             # (no inputmode): an iPhone's numeric keypad has none
@@ -72,31 +106,31 @@ def setting_fields(game_key: str) -> tuple[dict, list[dict]]:
                 render["max"] = s.maximum
             if s.kind == "int_or_null":
                 render["placeholder"] = "off"
-            attrs[fname] = hand_forms.WholeNumberField(item["label"], default=s.default, validators=[Optional()],
+            attrs[fname] = hand_forms.WholeNumberField(item.label, default=s.default, validators=[Optional()],
                                                        render_kw=render)
         elif s.kind == "choice":
-            attrs[fname] = SelectField(item["label"], default=s.default,
+            attrs[fname] = SelectField(item.label, default=s.default,
                                        choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
-            attrs[fname] = BooleanField(item["label"], default=bool(s.default))
+            attrs[fname] = BooleanField(item.label, default=bool(s.default))
         elif s.kind == "table":
-            item["fields"] = []
+            item.fields = []
             for key in s.choices:
                 kname = f"setting_{s.name}_{key}"
                 default = (s.default or {}).get(key) if isinstance(s.default, dict) else None
                 attrs[kname] = hand_forms.WholeNumberField(str(key), default=default, validators=[Optional()],
                                                            render_kw={"inputmode": "numeric", "min": s.minimum or 0})
-                item["fields"].append(kname)
+                item.fields.append(kname)
         else:
             continue
         shown.append(item)
     return attrs, shown
 
 
-def start_match_form(game_key: str, formdata=None):
+def start_match_form(game_key: str, formdata: MultiDict | None = None) -> SetupEntry:
     """A StartMatchForm for one game (its seats and settings)."""
     game = GAMES[game_key]
-    attrs: dict = {
+    attrs: dict[str, Any] = {
         "game": RadioField("Game", choices=[(k, g.title or k) for k, g in GAMES.items()], default=game_key),
         "shown_game": HiddenField(default=game_key),
         "first_dealer": SelectField("First dealer", default="random", choices=[("random", "Draw at random")] + [
@@ -112,39 +146,33 @@ def start_match_form(game_key: str, formdata=None):
     attrs.update(settings_attrs)
     form_class = type("StartMatchForm", (FlaskForm,), attrs)
     form = form_class(formdata=formdata)  # None: defaults only, never the posted data
-    form.game_key = game_key
-    form.game_obj = game
-    form.settings_shown = shown
-    form.player_fields = [f"player_{i}" for i in range(game.max_players)]
-    form.general_errors = []
-    form.setting_errors = {}
-    return form
+    return SetupEntry(form, game, shown, [f"player_{i}" for i in range(game.max_players)])
 
 
-def read_settings(form) -> dict[str, Any]:
+def read_settings(entry: SetupEntry) -> dict[str, Any]:
     """The settings as typed into a form made with ``setting_fields``."""
+    form = entry.form
     settings: dict[str, Any] = {}
-    for item in form.settings_shown:
-        if item["kind"] == "table":
-            settings[item["name"]] = {f[len(f"setting_{item['name']}_"):]:
-                                      form[f].data for f in item["fields"]}
-        elif item["kind"] == "bool":
-            settings[item["name"]] = bool(form[item["fields"][0]].data)
+    for item in entry.settings_shown:
+        if item.kind == "table":
+            settings[item.name] = {f[len(f"setting_{item.name}_"):]: form[f].data for f in item.fields}
+        elif item.kind == "bool":
+            settings[item.name] = bool(form[item.fields[0]].data)
         else:
-            settings[item["name"]] = form[item["fields"][0]].data
+            settings[item.name] = form[item.fields[0]].data
     return settings
 
 
-def read_start_form(form) -> tuple[Match, dict, list[int]]:
-    """A Match from the start form, or None and the problems by place."""
-    game = form.game_obj
+def read_start_form(entry: SetupEntry) -> tuple[Match, dict, list[int]]:
+    """A Match from the start form, and the problems by place."""
+    form, game = entry.form, entry.game
     names, seats = [], []
-    for i, fname in enumerate(form.player_fields):
+    for i, fname in enumerate(entry.player_fields):
         value = (form[fname].data or "").strip()
         if value or game.min_players == game.max_players:
             names.append(value)
             seats.append(i)
-    settings = read_settings(form)
+    settings = read_settings(entry)
     problems: dict = {"players": [], "first_dealer": [], "general": [], "date": [], "note": []}
     raw_dealer = form.first_dealer.data
     if raw_dealer == "random" or raw_dealer in (None, ""):
@@ -157,21 +185,21 @@ def read_start_form(form) -> tuple[Match, dict, list[int]]:
     date = (form.date.data or "").strip() or store.today()
     note = (form.note.data or "").strip() or None
     match = Match(game=game.key, players=names, settings=settings, first_dealer=first_dealer, date=date, note=note)
-    for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
+    for fname in entry.fields():
         for message in form[fname].errors:
             problems["general"].append(message)
     return match, problems, seats
 
 
-def place_problems(form, error: MatchError, problems: dict, seats: list[int]) -> None:
+def place_problems(entry: SetupEntry, error: MatchError, problems: dict, seats: list[int]) -> None:
     """Put the engine's problems next to the fields they are about."""
-    shown = {item["name"] for item in form.settings_shown}
+    shown = {item.name for item in entry.settings_shown}
     for problem in error.header:
         setting = problem.field.split(".")[1] if problem.field and problem.field.startswith("settings.") else None
         if problem.field == "players" and problem.seat is not None and problem.seat < len(seats):
             problems.setdefault(f"player_{seats[problem.seat]}", []).append(words.reason(problem))
         elif setting in shown:
-            form.setting_errors.setdefault(setting, []).append(problem.message)
+            entry.setting_errors.setdefault(setting, []).append(problem.message)
         elif problem.field == "players":
             problems["players"].append(words.reason(problem))
         elif problem.field in ("first_dealer", "date", "note"):
@@ -188,7 +216,7 @@ class PlayAgainForm(FlaskForm):
     first_dealer = SelectField("First dealer", coerce=str)
 
 
-def play_again_form(info: MatchRecord) -> PlayAgainForm:
+def play_again_form(info: page.Info) -> PlayAgainForm:
     """The Play again form for a match (its players; the dealer one seat left)."""
     players = info.players
     form = PlayAgainForm(formdata=None, prefix="again")
@@ -233,7 +261,7 @@ def _status(m: dict) -> str:
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     """This device's history: the matches it started, imported or opened through a link."""
     form = SearchMatchesForm(request.args)
     search = (form.q.data or "")[:40] if isinstance(form.q.data, str) else ""
@@ -259,14 +287,14 @@ def _game_from_request(default: str | None = None) -> str:
 
 
 @bp.get("/matches/new")
-def new_match():
+def new_match() -> ResponseReturnValue:
     """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
-    form = start_match_form(_game_from_request())
-    for fname in form.player_fields:
+    entry = start_match_form(_game_from_request())
+    for fname in entry.player_fields:
         name = request.args.get(fname)
         if isinstance(name, str) and name.strip():
-            form[fname].data = name.strip()[:40]
-    return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES)
+            entry.form[fname].data = name.strip()[:40]
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=GAMES)
 
 
 def known_players() -> dict:
@@ -277,66 +305,68 @@ def known_players() -> dict:
 bp.add_app_template_global(known_players)
 
 
-def _without_settings(formdata) -> MultiDict:
+def _without_settings(formdata: MultiDict) -> MultiDict:
     """The posted form less the settings (so a new game's defaults show) and shown_game."""
     return MultiDict([(k, v) for k, v in formdata.items(multi=True)
                       if not k.startswith("setting_") and k != "shown_game"])
 
 
-def _reset_settings(form) -> None:
-    for item in form.settings_shown:
-        for f in item["fields"]:
+def _with_defaults(key: str) -> SetupEntry:
+    """The start form of game ``key`` with the posted names kept and the game's default
+    settings (not the old game's values) shown."""
+    entry = start_match_form(key, formdata=_without_settings(request.form))
+    form = entry.form
+    for item in entry.settings_shown:
+        for f in item.fields:
             form[f].data = form[f].default
             form[f].raw_data = None
+    form.shown_game.data = key
+    form.game.data = key
+    return entry
 
 
 @bp.post("/matches/new/fields")
-def new_match_fields():
+def new_match_fields() -> ResponseReturnValue:
     """htmx: the seats and settings of the game just chosen (names kept)."""
-    key = _game_from_request()
-    # names kept; the settings shown are the new game's defaults, not the old game's values
-    form = start_match_form(key, formdata=_without_settings(request.form))
-    _reset_settings(form)
-    form.shown_game.data = key
-    form.game.data = key
-    return render_template("partial/match_fields.html", form=form, problems={})
+    entry = _with_defaults(_game_from_request())
+    return render_template("partial/match_fields.html", entry=entry, form=entry.form, problems={})
 
 
 @bp.post("/matches/new")
-def create_match():
+def create_match() -> ResponseReturnValue:
     key = _game_from_request()
-    form = start_match_form(key, formdata=request.form)
-    problems: dict = {}
     if request.form.get("shown_game") != key:
         # JavaScript off and the game changed: show this game's seats and settings first
-        form = start_match_form(key, formdata=_without_settings(request.form))
-        _reset_settings(form)
-        form.shown_game.data = key
-        form.general_errors = [f"Now check the players and settings for {form.game_obj.title}, then start."]
-        return partials.render_page_or_partial("new_match.html", form=form, problems={}, games=GAMES), 200
-    if form.validate():
-        match, problems, seats = read_start_form(form)
-        if not any(problems.values()):
-            try:
-                replay(match)  # names and settings first: a form sent back with its messages is not a start
-                refused = security.refuse_new_match()
-                if refused:
-                    return refused
-                # whoever starts a match scores it on this device
-                match_id = store.create_match(get_db(), match, device=access.device(create=True))
-            except MatchError as error:
-                place_problems(form, error, problems, seats)
-            else:
-                return redirect(url_for("matches.show", match_id=match_id), 303)
-    else:
-        _, problems, _ = read_start_form(form)
-        if not problems.get("general"):
-            problems["general"] = [m for errs in form.errors.values() for m in errs]
-    return partials.render_page_or_partial("new_match.html", form=form, problems=problems, games=GAMES), 422
+        entry = _with_defaults(key)
+        entry.general_errors = [f"Now check the players and settings for {entry.game.title}, then start."]
+        return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={},
+                                               games=GAMES), 200
+    entry = start_match_form(key, formdata=request.form)
+    valid = entry.form.validate()
+    match, problems, seats = read_start_form(entry)
+    if not valid:
+        problems["general"] = problems["general"] or [m for errs in entry.form.errors.values() for m in errs]
+    elif not any(problems.values()):
+        try:
+            replay(match)  # names and settings first: a form sent back with its messages is not a start
+        except MatchError as error:
+            place_problems(entry, error, problems, seats)
+        else:
+            refused = security.refuse_new_match()
+            if refused:
+                return refused
+            # whoever starts a match scores it on this device
+            outcome = writes.start_match(get_db(), match, device=access.device(create=True))
+            if isinstance(outcome, writes.Saved):
+                return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
+            if isinstance(outcome, writes.Refused) and outcome.error is not None:
+                place_problems(entry, outcome.error, problems, seats)
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems=problems,
+                                           games=GAMES), 422
 
 
 @bp.get("/matches/<match_id:match_id>")
-def show(match_id: int):
+def show(match_id: int) -> ResponseReturnValue:
     changed = session.pop("changed", None)
     if changed and changed.get("match") != match_id:
         changed = None
@@ -350,26 +380,24 @@ def show(match_id: int):
 
 @bp.route("/matches/<match_id:match_id>/details", methods=["GET", "POST"])
 @access.scorer_required
-def details(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def details(info: page.Info) -> ResponseReturnValue:
+    match_id = info.id
     form = EditDetailsForm(data={"date": info.date, "note": info.note or "", "version": info.version}) \
         if request.method == "GET" else EditDetailsForm()
     problems: list[str] = []
     if request.method == "POST":
         if form.validate():
-            def on_saved(_: page.Written):
-                flash("Date and note saved.")
-                return redirect(url_for("matches.show", match_id=match_id), 303)
+            outcome = writes.change_details(get_db(), match_id, (form.date.data or "").strip() or None,
+                                            form.note.data, based_on=access.posted_version(form.version.data),
+                                            request_key=access.posted_request_key())
 
-            def on_stale(stale: store.StaleVersion) -> None:
+            def stale(stale: writes.Stale) -> None:
                 problems.extend(access.stale_message(match_id, stale.expected, info.players, "Your change"))
                 form.version.data = str(stale.current)
 
-            answer = page.answer_write(
-                lambda: store.update_details(get_db(), match_id, (form.date.data or "").strip() or None, form.note.data,
-                                             expected_version=access.posted_version(form.version.data),
-                                             request_key=access.posted_request_key()),
-                saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+            answer = page.answer(outcome, saved=lambda _: _to_match(match_id, "Date and note saved."),
+                                 stale=stale, refused=lambda refused: problems.extend(refused.problems))
             if answer is not None:
                 return answer
         else:
@@ -381,11 +409,12 @@ def details(match_id: int):
 
 @bp.route("/matches/<match_id:match_id>/again", methods=["GET", "POST"])
 @access.scorer_required
-def play_again(match_id: int):
+@page.with_match
+def play_again(info: page.Info) -> ResponseReturnValue:
     """Start the next match of this table: same game, players, seats and settings,
     linked to this one; for the phones that keep its score. GET shows the form alone
     (without JavaScript, after a refused form)."""
-    info = page.load(match_id)
+    match_id = info.id
     form = play_again_form(info)
     problems: list[str] = []
     if request.method == "POST":
@@ -397,12 +426,11 @@ def play_again(match_id: int):
                 return refused
             match = Match(game=info.game, players=list(info.players), settings=dict(info.settings),
                           first_dealer=int(form.first_dealer.data), date=store.today())
-            try:
-                new_id = store.create_match(get_db(), match, device=access.device(create=True), previous=match_id)
-            except MatchError as error:  # the stored match replays, so this cannot happen; still never a 500
-                problems = error.problems
-            else:
-                return redirect(url_for("matches.show", match_id=new_id), 303)
+            outcome = writes.start_match(get_db(), match, device=access.device(create=True), previous=match_id)
+            if isinstance(outcome, writes.Saved):
+                return redirect(url_for("matches.show", match_id=outcome.match_id), 303)
+            # the stored match replays, so this cannot happen; still never a 500
+            problems = outcome.problems if isinstance(outcome, writes.Refused) else ["The match could not be started."]
         else:
             problems = ["First dealer: pick one of the players at the table."] if form.first_dealer.errors \
                 else [m for errs in form.errors.values() for m in errs]
@@ -412,7 +440,7 @@ def play_again(match_id: int):
 
 # --- players, settings and first dealer of a match under way ------------------------------
 
-def change_setup_form(info: MatchRecord, formdata=None):
+def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> SetupEntry:
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
     game = GAMES[info.game]
@@ -430,20 +458,16 @@ def change_setup_form(info: MatchRecord, formdata=None):
     current = game.defaults()
     current.update(info.settings)
     for item in shown:
-        value = current.get(item["name"])
-        if item["kind"] == "table" and isinstance(value, dict):
-            data.update({f: value.get(f[len(f"setting_{item['name']}_"):]) for f in item["fields"]})
+        value = current.get(item.name)
+        if item.kind == "table" and isinstance(value, dict):
+            data.update({f: value.get(f[len(f"setting_{item.name}_"):]) for f in item.fields})
         else:
-            data[item["fields"][0]] = value
-    form = form_class(formdata=formdata, data=data) if formdata is not None else form_class(formdata=None, data=data)
-    form.settings_shown = shown
-    form.player_fields = [f"player_{i}" for i in range(len(players))]
-    form.setting_errors = {}
-    form.game_obj = game
-    return form
+            data[item.fields[0]] = value
+    form = form_class(formdata=formdata, data=data)
+    return SetupEntry(form, game, shown, [f"player_{i}" for i in range(len(players))])
 
 
-def _setup_changes(info: MatchRecord, before, after, first_dealer: int) -> list[str]:
+def _setup_changes(info: page.Info, before: MatchResult, after: MatchResult, first_dealer: int) -> list[str]:
     """What a change of setup changes, in words: names, settings, first dealer, totals."""
     lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
     for s in GAMES[info.game].settings:
@@ -455,7 +479,7 @@ def _setup_changes(info: MatchRecord, before, after, first_dealer: int) -> list[
     return lines
 
 
-def _totals_change(before, after) -> list[str]:
+def _totals_change(before: MatchResult, after: MatchResult) -> list[str]:
     """How the totals and the result move, where they do: "Ann 45 → 50"."""
     lines = [f"{p}: {a} → {b}" for p, a, b in zip(after.players, before.totals, after.totals) if a != b]
     if before.finished != after.finished or before.winners != after.winners:
@@ -469,88 +493,93 @@ def _totals_change(before, after) -> list[str]:
 
 @bp.route("/matches/<match_id:match_id>/setup", methods=["GET", "POST"])
 @access.scorer_required
-def setup(match_id: int):
+@page.with_match
+def setup(info: page.Info) -> ResponseReturnValue:
     """Rename a player (a typo), change a setting such as the target, or the first
     dealer: every recorded hand is scored again under the new setup; where totals
     change, the change is shown and confirmed before it is saved."""
-    info = page.load(match_id)
-    form = change_setup_form(info, request.form if request.method == "POST" else None)
+    match_id = info.id
+    entry = change_setup_form(info, request.form if request.method == "POST" else None)
+    form = entry.form
     problems: dict = {"general": []}
     confirm: dict | None = None
-    if request.method == "POST" and form.validate():
-        names = [(form[f].data or "").strip() for f in form.player_fields]
-        settings = read_settings(form)
+    if request.method == "POST" and not form.validate():
+        problems["general"] += [m for errs in form.errors.values() for m in errs]
+    elif request.method == "POST":
+        names = [(form[f].data or "").strip() for f in entry.player_fields]
+        settings = read_settings(entry)
         raw_dealer = hand_forms.whole(form.first_dealer.data or "")
         first_dealer = raw_dealer if raw_dealer is not None and 0 <= raw_dealer < len(names) else info.first_dealer
-        for fname in form.player_fields + [f for item in form.settings_shown for f in item["fields"]]:
-            problems["general"] += form[fname].errors
-        candidate = Match(game=info.game, players=names, settings=settings, first_dealer=first_dealer,
-                          hands=info.match.hands)
+        problems["general"] += [message for fname in entry.fields() for message in form[fname].errors]
+        after = None if problems["general"] else _setup_candidate(info, entry, names, settings, first_dealer, problems)
         before = page.replayed(info)
-        after = None
-        if not problems["general"]:
-            try:
-                after = replay(candidate)
-            except MatchError as error:
-                if error.header:  # the names or settings themselves
-                    place_problems(form, error, problems, list(range(len(names))))
-                hands = [f"hand {n}: {hand_forms.plain(form_for_words(info), p)}"
-                         for n, found in sorted(error.hand_problems.items()) for p in found]
-                if hands:
-                    problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
-                                           "changed:"] + hands + problems["general"]
-        if after is not None:
-            changes = _setup_changes(info, before, after, first_dealer)
-            totals = _totals_change(before, after)
-            if not changes:
-                problems["general"].append("Nothing was changed.")
-            elif totals and form.confirm.data != _digest(after.players, after.settings, first_dealer):
-                # confirmed only for exactly this change: edited again, it is shown again
-                confirm = {"changes": changes, "totals": totals}
-                form.confirm.data = _digest(after.players, after.settings, first_dealer)
-            else:
-                def on_saved(written: page.Written):
-                    if written.again:
-                        flash("Saved.")
-                    else:
-                        old, new = written.result
-                        page.remember(match_id, info.version + 1, new)
-                        moved = _totals_change(old, new)
-                        flash("Saved: " + "; ".join(changes) + "." + (
-                            " Scored again from the first hand: " + "; ".join(moved) + "." if moved
-                            else " No totals changed."))
-                    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
+        changes = [] if after is None else _setup_changes(info, before, after, first_dealer)
+        digest = "" if after is None else _digest(after.players, after.settings, first_dealer)
+        if after is not None and not changes:
+            problems["general"].append("Nothing was changed.")
+        elif after is not None and _totals_change(before, after) and form.confirm.data != digest:
+            # confirmed only for exactly this change: edited again, it is shown again
+            confirm = {"changes": changes, "totals": _totals_change(before, after)}
+            form.confirm.data = digest
+        elif after is not None:
+            outcome = writes.change_setup(get_db(), page.replay_of(info), names, settings, first_dealer,
+                                          based_on=access.posted_version(form.version.data),
+                                          request_key=access.posted_request_key())
 
-                def on_stale(stale: store.StaleVersion) -> None:
-                    problems["general"] += access.stale_message(match_id, stale.expected, info.players,
-                                                                "Your change")
-                    form.version.data = str(stale.current)
-                    form.confirm.data = ""
+            def stale(stale: writes.Stale) -> None:
+                problems["general"] += access.stale_message(match_id, stale.expected, info.players, "Your change")
+                form.version.data = str(stale.current)
+                form.confirm.data = ""
 
-                answer = page.answer_write(
-                    lambda: store.update_setup(get_db(), match_id, names, settings, first_dealer,
-                                               expected_version=access.posted_version(form.version.data),
-                                               request_key=access.posted_request_key()),
-                    saved=on_saved, stale=on_stale,
-                    refused=lambda error: problems["general"].extend(error.problems))
-                if answer is not None:
-                    return answer
-    elif request.method == "POST":
-        problems["general"] += [m for errs in form.errors.values() for m in errs]
+            answer = page.answer(outcome, saved=lambda done: _to_match(match_id, _setup_saved(done, changes),
+                                                                         "match-notice"),
+                                 stale=stale, refused=lambda refused: problems["general"].extend(refused.problems))
+            if answer is not None:
+                return answer
     status = 422 if any(problems.values()) else 200
-    return partials.render_page_or_partial("setup.html", info=info, form=form, problems=problems,
+    return partials.render_page_or_partial("setup.html", info=info, entry=entry, form=form, problems=problems,
                                            confirm=confirm, match_id=match_id), status
+
+
+def _setup_candidate(info: page.Info, entry: SetupEntry, names: list[str], settings: dict, first_dealer: int,
+                     problems: dict) -> MatchResult | None:
+    """The match scored under the new setup, or None with the problems placed on the form."""
+    tried = writes.setup_candidate(page.replay_of(info), names, settings, first_dealer)
+    if not isinstance(tried, writes.Refused):
+        return tried
+    if tried.error is None:
+        problems["general"] += tried.problems
+        return None
+    error = tried.error
+    if error.header:  # the names or settings themselves
+        place_problems(entry, error, problems, list(range(len(names))))
+    hands = [f"hand {n}: {words.plain(p, entry.game.field_word)}"
+             for n, found in sorted(error.hand_problems.items()) for p in found]
+    if hands:
+        problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "
+                               "changed:"] + hands + problems["general"]
+    return None
+
+
+def _setup_saved(done: writes.Saved | writes.AlreadySaved, changes: list[str]) -> str:
+    """What a saved change of setup says: what changed, and the totals it moved."""
+    if not isinstance(done, writes.Saved) or done.before is None or done.after is None:
+        return "Saved."
+    moved = _totals_change(done.before, done.after)
+    return "Saved: " + "; ".join(changes) + "." + (
+        " Scored again from the first hand: " + "; ".join(moved) + "." if moved else " No totals changed.")
+
+
+def _to_match(match_id: int, notice: str, anchor: str | None = None) -> ResponseReturnValue:
+    """To the scoreboard, saying ``notice``."""
+    flash(notice)
+    return redirect(url_for("matches.show", match_id=match_id, _anchor=anchor), 303)
 
 
 def _digest(players: list[str], settings: dict, first_dealer: int) -> str:
     """What a confirmation of a setup change confirms: this change and no other."""
     text = json.dumps([players, settings, first_dealer], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def form_for_words(info: MatchRecord):
-    """A hand form of the match, only for naming its fields in messages."""
-    return hand_forms.make_form(info.game, page.hand_context(info).dealing(None))
 
 
 # --- deleting a match, and bringing it back -------------------------------------------------
@@ -565,26 +594,23 @@ class RestoreMatchForm(FlaskForm):
 
 @bp.route("/matches/<match_id:match_id>/delete", methods=["GET", "POST"])
 @access.scorer_required
-def delete(match_id: int):
-    info = page.load(match_id)
+@page.with_match
+def delete(info: page.Info) -> ResponseReturnValue:
+    match_id = info.id
     form = DeleteMatchForm(data={"version": str(info.version)}) if request.method == "GET" else DeleteMatchForm()
     problems: list[str] = []
     if request.method == "POST" and form.validate():
-        def on_saved(_: page.Written):
-            flash(f"Deleted {view.game_title(info.game)} with {', '.join(info.players)}. "
-                  f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
-            return redirect(url_for("matches.index", _anchor="deleted"), 303)
+        outcome = writes.delete_match(get_db(), match_id, based_on=access.posted_version(form.version.data),
+                                      request_key=access.posted_request_key())
 
-        def on_stale(stale: store.StaleVersion) -> None:
+        def stale(stale: writes.Stale) -> None:
             problems.extend(access.stale_message(match_id, stale.expected, info.players, "Nothing was deleted; "
                                                  "the match")[:-1] + ["Check the scoreboard, then delete again if "
                                                                       "you still want to."])
             form.version.data = str(stale.current)
 
-        answer = page.answer_write(
-            lambda: store.delete_match(get_db(), match_id, expected_version=access.posted_version(form.version.data),
-                                       request_key=access.posted_request_key()),
-            saved=on_saved, stale=on_stale, refused=lambda error: problems.extend(error.problems))
+        answer = page.answer(outcome, saved=lambda _: _deleted(info), stale=stale,
+                             refused=lambda refused: problems.extend(refused.problems))
         if answer is not None:
             return answer
     elif request.method == "POST":
@@ -595,8 +621,14 @@ def delete(match_id: int):
         422 if problems else 200
 
 
+def _deleted(info: page.Info) -> ResponseReturnValue:
+    flash(f"Deleted {view.game_title(info.game)} with {', '.join(info.players)}. "
+          f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
+    return redirect(url_for("matches.index", _anchor="deleted"), 303)
+
+
 @bp.post("/deleted/<int:number>/restore")
-def restore(number: int):
+def restore(number: int) -> ResponseReturnValue:
     """Bring back a match this device deleted (and scored). Not under /matches/<id>:
     a deleted match is no match there (404)."""
     form = RestoreMatchForm()

@@ -4,80 +4,82 @@ page context (pages render with ``partials``). Blueprints import this module;
 it imports none of them."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import abort, current_app, g, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.http import quote_etag
 
 from .. import store
-from ..engine import Match, MatchError, MatchResult, keep_dealers, later_dealers, replay
-from ..store import MatchRecord
-from . import access, hand_forms, view
+from ..engine import MatchError, MatchResult
+from . import access, hand_forms, view, writes
 from .db import get_db
+from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
     from ..games.base import HandContext, Seating
 
 POLL_SECONDS = 3
 
-
-# The last result of a few matches, kept across requests so the next save only folds
-# its own hand. Keyed by (database, match, version): every write bumps the version, so a
-# stale entry is never read, even with several processes on one file.
-_RECENT: OrderedDict = OrderedDict()
-_RECENT_SIZE = 32
-_RECENT_LOCK = threading.Lock()  # waitress serves requests on several threads
+Info = store.MatchRecord  # a stored match as the pages read it
+T = TypeVar("T")
 
 
-def _key(match_id: int, version: int) -> tuple:
-    return (current_app.config.get("DATABASE"), match_id, version)
+def replay_of(info: Info) -> MatchReplay:
+    """The stored match's replay for this request (one per match and version): the
+    scoreboard, the table guide, the form, the preview and the save all read it."""
+    cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
+    made = g.setdefault("replays", {})
+    key = (info.id, info.version)
+    if key not in made:
+        made[key] = MatchReplay(cache, current_app.config.get("DATABASE") or "", info.id, info.version,
+                                info.match)
+    return made[key]
 
 
-def replayed(info: MatchRecord) -> MatchResult:
-    """The stored match's result, replayed once per request: the scoreboard, the
-    table guide and the hand form all need it. Keyed by version, which every write
-    bumps, so a request that saved sees the new match."""
-    memo = g.setdefault("replayed", {})
-    key = _key(info.id, info.version)
-    if key not in memo:
-        with _RECENT_LOCK:
-            recent = _RECENT.get(key)
-        memo[key] = recent if recent is not None and len(recent.hands) == len(info.match.hands) \
-            else replay(info.match)
-        remember(info.id, info.version, memo[key])
-    return memo[key]
+def replayed(info: Info) -> MatchResult:
+    """The stored match's result (raises MatchError for a match that cannot be scored,
+    which the store never holds)."""
+    return replay_of(info).result()
 
 
-def remember(match_id: int, version: int, result: MatchResult) -> None:
-    """``result`` is the replay of match ``match_id`` as stored at ``version``
-    (a write's result): later requests for that version resume from it."""
-    key = _key(match_id, version)
-    g.setdefault("replayed", {})[key] = result
-    with _RECENT_LOCK:
-        _RECENT[key] = result
-        _RECENT.move_to_end(key)
-        while len(_RECENT) > _RECENT_SIZE:
-            _RECENT.popitem(last=False)
+def took(saved: MatchReplay | None) -> None:
+    """A write of this request made a new version: its replay serves the answer."""
+    if saved is not None:
+        g.setdefault("replays", {})[(saved.match_id, saved.version)] = saved
 
 
-def load(match_id: int) -> MatchRecord:
+def load(match_id: int) -> Info:
     """The match row and Match, or a 404 page: also when this device holds no grant for
     it, whether the id came in the URL, the query or a form. Every view reads a match
-    through here, so no route can show a match to a device that may not see it."""
-    if not access.can_read(match_id):
-        abort(404)  # the same answer as for a match that does not exist
-    try:
-        return store.get_record(get_db(), match_id)
-    except store.NotFound:
-        abort(404)
+    through here, so no route can show a match to a device that may not see it.
+    Read once per request: until a write of this request changes the match (``answer``)."""
+    loaded: dict[int, Info] = g.setdefault("loaded", {})
+    if match_id not in loaded:
+        if not access.can_read(match_id):
+            abort(404)  # the same answer as for a match that does not exist
+        try:
+            loaded[match_id] = store.get_record(get_db(), match_id)
+        except store.NotFound:
+            abort(404)
+    return loaded[match_id]
 
 
-def scoreboard_context(match_id: int, info: MatchRecord | None = None, hand_form=None, changed=None, notice=None,
-                       rows_from: int = 1):
+def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """The view is given the match its address names (``match_id``) instead of its id:
+    loaded once for the request (``load``: a 404 page when there is none, or when this
+    device may not see it). Access to change it stays a decorator beside the view
+    (``access.scorer_required``)."""
+    @functools.wraps(view)
+    def with_loaded(match_id: int, **kwargs: Any) -> ResponseReturnValue:
+        return view(load(match_id), **kwargs)
+    return with_loaded
+
+
+def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_forms.HandEntry | None = None,
+                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
     """The whole match page: scoreboard plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
     info = info or load(match_id)
@@ -88,41 +90,32 @@ def scoreboard_context(match_id: int, info: MatchRecord | None = None, hand_form
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info.game, result.next_context(), version=info.version)
-        hand_form.number = len(result.hands) + 1
-        hand_form.dealer_name = result.players[result.next_dealer or 0]  # not finished: someone deals
-    return {"info": info, "result": result, "board": board, "form": hand_form if scorer else None,
+        hand_form = hand_forms.make_form(info.game, result.next_context(),
+                                         version=info.version, number=len(result.hands) + 1,
+                                         # not finished: someone deals
+                                         dealer_name=result.players[result.next_dealer or 0])
+    return {"info": info, "result": result, "board": board, "entry": hand_form if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer)}
 
 
-@dataclass(frozen=True)
-class Written:
-    """How a store write went: ``result`` is what the store returned; ``again``: the
-    same form had already been saved (a double tap), as ``hand``, and nothing changed."""
-
-    result: Any = None
-    hand: int | None = None
-    again: bool = False
-
-
-def answer_write(write: Callable[[], Any], *, saved: Callable[[Written], Any],
-                 stale: Callable[[store.StaleVersion], Any], refused: Callable[[MatchError], Any]) -> Any:
-    """Run one store write and answer by how it went, the same way on every page:
-    ``saved`` (now, or already), ``stale`` (another phone changed the match since the
-    form was opened), ``refused`` (the engine would not score the match). A match gone
-    meanwhile is a 404. Each answer may be None: the view then shows its form again."""
-    try:
-        result = write()
-    except store.NotFound:
+def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
+           stale: Callable[[writes.Stale], T], refused: Callable[[writes.Refused], T]) -> T:
+    """A write's outcome as the view answers it, the same way on every page: ``saved``
+    (now, or already: a double tap), ``stale`` (another phone changed the match since
+    the form was opened), ``refused`` (not written, and why). A match gone meanwhile is
+    a 404."""
+    if isinstance(outcome, writes.Gone):
         abort(404)
-    except store.AlreadySaved as already:
-        return saved(Written(hand=already.hand, again=True))
-    except store.StaleVersion as error:
-        return stale(error)
-    except MatchError as error:
-        return refused(error)
-    return saved(Written(result=result))
+    if not isinstance(outcome, writes.Refused):  # the match changed: read it again
+        g.pop("loaded", None)
+    if isinstance(outcome, writes.Stale):
+        return stale(outcome)
+    if isinstance(outcome, writes.Refused):
+        return refused(outcome)
+    if isinstance(outcome, writes.Saved):
+        took(outcome.replayed)
+    return saved(outcome)
 
 
 def board_etag(version: int) -> str:
@@ -130,7 +123,7 @@ def board_etag(version: int) -> str:
     return quote_etag(f"v{version}", weak=True)
 
 
-def live_context(info: MatchRecord, scorer: bool = False) -> dict:
+def live_context(info: Info, scorer: bool = False) -> dict:
     """Where a match page polls and what it shows now: a watcher's the shared read-only
     board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
     updated = info.updated_at or ""
@@ -140,14 +133,11 @@ def live_context(info: MatchRecord, scorer: bool = False) -> dict:
             "seconds": POLL_SECONDS}
 
 
-def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult,
-                     based_on: int | None, how: str = "") -> str:
-    """After a correction of hand ``number`` was saved: remember the new result, mark the
-    hands whose totals changed for the scoreboard to highlight, and say what changed."""
+def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult, how: str = "") -> str:
+    """After a correction of hand ``number`` was saved: mark the hands whose totals
+    changed for the scoreboard to highlight, and say what changed."""
     old_totals = {h.number: h.totals for h in before.hands}
     changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
-    if based_on is not None:
-        remember(match_id, based_on + 1, after)
     session["changed"] = {"match": match_id, "from": number, "hands": changed}
     totals = ", ".join(f"{p} {t}" for p, t in zip(after.players, after.totals))
     head = (f"Hand {number} corrected{how}. Totals changed from hand {changed[0]} on. Totals now: {totals}."
@@ -168,26 +158,18 @@ def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[st
     return lines
 
 
-def dealer_offer(info: MatchRecord, number: int, hand: dict, plain_ok: bool) -> dict | None:
+def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
     """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
     game whose deal follows the scores): the hands that would come round to someone
-    else, whether the correction can be saved as it is (``plain_ok``), and whether it
-    can be saved with those hands kept as recorded, marked as dealt out of turn
-    (``keep_ok``). None when no later dealer changes."""
-    match = info.match
-    marks = later_dealers(match, number, hand)
+    else, whether the correction can be saved as it is (``plain``: its result, None
+    when refused), and whether it can be saved with those hands kept as recorded,
+    marked as dealt out of turn (``keep_ok``). None when no later dealer changes."""
+    marks, keep_ok = replay_of(info).dealer_marks(number, hand, plain)
     if not marks:
         return None
-    kept, _ = keep_dealers(match, number, hand)
-    try:
-        replay(Match(game=match.game, players=match.players, settings=match.settings,
-                     first_dealer=match.first_dealer, hands=kept))
-        keep_ok = True
-    except MatchError:
-        keep_ok = False
     players = info.players
     return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
-                      for m in marks], "plain_ok": plain_ok, "keep_ok": keep_ok}
+                      for m in marks], "plain_ok": plain is not None, "keep_ok": keep_ok}
 
 
 def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
@@ -214,7 +196,7 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
 
 
-def hand_context(info: MatchRecord) -> HandContext:
+def hand_context(info: Info) -> HandContext:
     """Where the game stands for the hand about to be played, from the request's replay;
     for a match that cannot be replayed, its first hand with the dealer unknown."""
     from ..games import GAMES
@@ -226,7 +208,7 @@ def hand_context(info: MatchRecord) -> HandContext:
         return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
 
 
-def hand_seating(info: MatchRecord, hand: dict | None = None) -> Seating | None:
+def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
     replayed. The seat picture, the table guide and the referee all start from it."""
@@ -244,7 +226,7 @@ def hand_seating(info: MatchRecord, hand: dict | None = None) -> Seating | None:
     return GAMES[info.game].seating(result.next_context().dealing(dealer), hand)
 
 
-def table_order(info: MatchRecord, hand: dict | None = None) -> str | None:
+def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at)."""
@@ -259,7 +241,7 @@ def table_order(info: MatchRecord, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 
 
-def referee_url(info: MatchRecord, hand: dict | None = None) -> str:
+def referee_url(info: Info, hand: dict | None = None) -> str:
     """The referee for the hand being played in a match, set from what its form holds so
     far (``hand``: the fields typed; none: nothing known yet)."""
     from ..games import GAMES

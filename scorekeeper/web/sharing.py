@@ -48,9 +48,8 @@ from markupsafe import Markup
 from wtforms import RadioField
 
 from .. import store
-from ..engine import MatchError
 from ..store import MatchRecord
-from . import access, page, partials
+from . import access, page, partials, writes
 from .db import get_db
 
 bp = Blueprint("sharing", __name__)
@@ -152,18 +151,13 @@ def renew(match_id: int) -> ResponseReturnValue:
     form = RenewLinkForm()
     if not form.validate():
         abort(400)
-    try:
-        ended = store.renew_link(get_db(), match_id, form.kind.data, access.device() or "",
-                         request_key=access.posted_request_key())
-    except store.AlreadySaved:
-        pass  # a double tap: the link was renewed once
-    except store.NotFound:
-        abort(404)
-    except MatchError as error:  # the match's log is full
-        flash(" ".join(error.problems))
-        return redirect(url_for("matches.show", match_id=match_id), 303)
-    else:
-        flash(RENEWED[form.kind.data].format(ended=_ended(ended)))
+    outcome = writes.renew_link(get_db(), match_id, form.kind.data, access.device() or "",
+                                request_key=access.posted_request_key())
+    notice = page.answer(outcome, stale=lambda _: None, refused=lambda refused: " ".join(refused.problems),
+                         saved=lambda done: RENEWED[form.kind.data].format(ended=_ended(done.ended))
+                         if isinstance(done, writes.Saved) else None)  # a double tap: renewed once
+    if notice:
+        flash(notice)
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 

@@ -11,18 +11,19 @@ phone's session keeps the taps of the next hand, so leaving for the scoreboard a
 tapping "Record trick by trick" again goes on from the last tap."""
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, make_response, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
-from .. import store
-from ..engine import MatchError, replay
+from ..engine import MatchError
 from ..games import GAMES
+from ..games.base import TrickTally
 from ..games.cards import SUIT_SIGNS
-from ..store import MatchRecord
-from . import access, hand_forms, page, partials
+from . import access, hand_forms, page, partials, writes
 from .db import get_db
 
 bp = Blueprint("tally", __name__)
@@ -47,7 +48,7 @@ def _lines(error: MatchError) -> list[str]:
     return [p.message for p in error.header] + found or list(error.problems)
 
 
-def _hand_number(info: MatchRecord, raw: str | None) -> int | None:
+def _hand_number(info: page.Info, raw: str | None) -> int | None:
     """The recorded hand being corrected (``?hand=N``), or None for the next hand."""
     if not raw:
         return None
@@ -57,107 +58,128 @@ def _hand_number(info: MatchRecord, raw: str | None) -> int | None:
     return number
 
 
-@bp.route("/matches/<match_id:match_id>/tally", methods=["GET", "POST"])
-@access.scorer_required
-def tally(match_id: int):
+@dataclass
+class Taps:
+    """The hand being tapped: the winners so far, the trump, the version of the match
+    it was opened on, and the recorded hand it corrects (None: the next hand)."""
 
-    info = page.load(match_id)
-    match = info.match
-    result = page.replayed(info)
-    players = result.players
-    described = GAMES[info.game].trick_tally(result.settings, len(players))
-    if described is None:
-        abort(404)
-    tricks = described.tricks
-    form = FlaskForm()
-    source = request.form if request.method == "POST" else request.args
+    winners: list[int]
+    trump: str | None
+    version: str
+    number: int | None
+
+
+def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
+    """The taps as the request carries them (or as recorded, or as kept on this phone)."""
+    players, tricks = info.players, described.tricks
     number = _hand_number(info, source.get("hand"))
-    recorded = described.from_hand(match.hands[number - 1]) if number else None
+    recorded = described.from_hand(info.match.hands[number - 1]) if number else None
     if number and recorded is None:
         abort(404)  # a hand recorded as counts is corrected on its edit page
     if recorded is not None and "w" not in source:  # opening a correction: every trick as recorded
         winners, trump = recorded[0][:tricks], recorded[1]
-    elif number is None and "w" not in source and (kept := _kept(match_id)):
+    elif number is None and "w" not in source and (kept := _kept(info.id)):
         # reopened from the match page: go on from the last tap instead of trick 1
         winners, trump = _winners(kept.get("w", ""), len(players), tricks), kept.get("trump") or None
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
         trump = source.get("trump") or None
-    version = source.get("version") or str(info.version)
-    problems: list[str] = []
-    tapped = False  # a tap, undo or clear: the new state goes into the address
-    if request.method == "POST" and form.validate():
-        tapped = any(k in request.form for k in ("undo", "tap", "clear", "change"))
-        if "undo" in request.form and winners:
+    return Taps(winners, trump, source.get("version") or str(info.version), number)
+
+
+def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> bool:
+    """Apply a tap, an undo, a change or a clear to ``taps``; whether it was one."""
+    winners = taps.winners
+    if "undo" in posted:
+        if winners:
             winners.pop()
-        elif "change" in request.form:  # correcting: tap a trick to give it another winner
-            trick, seat = (hand_forms.whole(x) for x in (request.form.get("change", "") + ":").split(":")[:2])
-            if trick is not None and seat is not None and 1 <= trick <= len(winners) and 0 <= seat < len(players):
-                winners[trick - 1] = seat
-        elif (seat := hand_forms.whole(request.form.get("tap", ""))) is not None and len(winners) < tricks:
-            if 0 <= seat < len(players):
-                winners.append(seat)
-        elif "clear" in request.form:
-            winners = []
-        elif "save" in request.form or "keep_dealers" in request.form:
-            hand = described.to_hand(winners, trump)
-            keep = request.form.get("keep_dealers") == "1"
+    elif "change" in posted:  # correcting: tap a trick to give it another winner
+        trick, seat = (hand_forms.whole(x) for x in (posted.get("change", "") + ":").split(":")[:2])
+        if trick is not None and seat is not None and 1 <= trick <= len(winners) and 0 <= seat < seats:
+            winners[trick - 1] = seat
+    elif "tap" in posted:
+        seat = hand_forms.whole(posted.get("tap", ""))
+        if seat is not None and len(winners) < tricks and 0 <= seat < seats:
+            winners.append(seat)
+    elif "clear" in posted:
+        winners.clear()
+    else:
+        return False
+    return True
 
-            def on_saved(written: page.Written):
-                if number is None:
-                    _keep(match_id, None)
-                    after = written.result[1] if written.result else page.replayed(page.load(match_id))
-                    flash(page.saved_notice(after, written.hand or len(match.hands) + 1, ", trick by trick"), "saved")
-                    target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
-                elif written.again:
-                    flash(f"Hand {number} corrected.")
-                    target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
-                else:
-                    before, after = written.result
-                    flash(page.correction_saved(match_id, number, before, after, access.posted_version(version),
-                                                " trick by trick"))
-                    target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
-                if partials.is_partial_request():
-                    response = make_response("", 204)
-                    response.headers["HX-Redirect"] = target
-                    return response
-                return redirect(target, 303)
 
-            def on_stale(_: store.StaleVersion) -> None:
-                nonlocal version
-                problems.append(STALE)
-                version = str(page.load(match_id).version)
-
-            if number is None:
-                def write():
-                    return store.add_hand(get_db(), match_id, hand, expected_version=access.posted_version(version),
-                                          request_key=access.posted_request_key())
-            else:
-                def write():
-                    return store.edit_hand(get_db(), match_id, number, hand,
-                                           expected_version=access.posted_version(version),
-                                           request_key=access.posted_request_key(), keep_dealers=keep)
-            answer = page.answer_write(write, saved=on_saved, stale=on_stale,
-                                       refused=lambda error: problems.extend(_lines(error)))
-            if answer is not None:
-                return answer
-    elif request.method == "POST":
+@bp.route("/matches/<match_id:match_id>/tally", methods=["GET", "POST"])
+@access.scorer_required
+@page.with_match
+def tally(info: page.Info) -> ResponseReturnValue:
+    match_id = info.id
+    described = GAMES[info.game].trick_tally(page.replayed(info).settings, len(info.players))
+    if described is None:
+        abort(404)
+    form = FlaskForm()
+    taps = _taps(info, described, request.form if request.method == "POST" else request.args)
+    problems: list[str] = []
+    if request.method == "POST" and not form.validate():
         problems.append("This form has expired. Reload the page and try again.")
-    if tapped and not problems:
+    elif request.method == "POST" and _tapped(taps, request.form, len(info.players), described.tricks):
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
-        target = state_url(match_id, winners, trump, version, number)
-        if number is None:
-            _keep(match_id, {"w": ",".join(str(s) for s in winners), "trump": trump} if winners or trump else None)
+        target = state_url(match_id, taps)
+        if taps.number is None:
+            _keep(match_id, {"w": ",".join(str(s) for s in taps.winners), "trump": taps.trump}
+                  if taps.winners or taps.trump else None)
         if not partials.is_partial_request():
             return redirect(target, 303)
-        context = _context(info, result, described, winners, trump, version, problems, form, number)
-        response = make_response(partials.render_page_or_partial("tally.html", **context))
+        response = make_response(partials.render_page_or_partial(
+            "tally.html", **_context(info, described, taps, problems, form)))
         response.headers["HX-Push-Url"] = target
         return response
-    context = _context(info, result, described, winners, trump, version, problems, form, number)
+    elif request.method == "POST" and ("save" in request.form or "keep_dealers" in request.form):
+        outcome = _save(info, described, taps, request.form.get("keep_dealers") == "1")
+
+        def stale(_: writes.Stale) -> None:
+            problems.append(STALE)
+            taps.version = str(page.load(match_id).version)
+
+        answer = page.answer(outcome, saved=lambda done: _saved(info, taps, done), stale=stale,
+                             refused=lambda refused: problems.extend(
+                                 _lines(refused.error) if refused.error else refused.problems))
+        if answer is not None:
+            return answer
+    context = _context(info, described, taps, problems, form)
     status = 422 if problems and not partials.is_partial_request() else 200
     return partials.render_page_or_partial("tally.html", **context), status
+
+
+def _save(info: page.Info, described: TrickTally, taps: Taps, keep: bool) -> writes.Outcome:
+    """The tapped hand written, as the next hand or as the correction of one."""
+    hand = described.to_hand(taps.winners, taps.trump)
+    replayed, based_on, key = page.replay_of(info), access.posted_version(taps.version), access.posted_request_key()
+    if taps.number is None:
+        return writes.record_hand(get_db(), replayed, hand, based_on=based_on, request_key=key)
+    return writes.correct_hand(get_db(), replayed, taps.number, hand, based_on=based_on, request_key=key,
+                               keep_dealers=keep)
+
+
+def _saved(info: page.Info, taps: Taps, done: writes.Saved | writes.AlreadySaved) -> ResponseReturnValue:
+    """On the scoreboard: the new hand's notice, or what the correction changed."""
+    match_id, number = info.id, taps.number
+    if number is None:
+        _keep(match_id, None)
+        after = done.after if isinstance(done, writes.Saved) and done.after else page.replayed(page.load(match_id))
+        flash(page.saved_notice(after, done.number or len(info.match.hands) + 1, ", trick by trick"), "saved")
+        target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
+    else:
+        if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
+            flash(page.correction_saved(match_id, number, done.before, done.after, " trick by trick"))
+        else:
+            flash(f"Hand {number} corrected.")
+        target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
+    if partials.is_partial_request():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, 303)
 
 
 KEPT_TALLIES = 4  # matches whose unsaved taps this phone's session keeps (the cookie stays small)
@@ -178,60 +200,56 @@ def _keep(match_id: int, taps: dict | None) -> None:
     session["tallies"] = dict(list(tallies.items())[-KEPT_TALLIES:])
 
 
-def state_url(match_id: int, winners: list[int], trump: str | None, version: str, number: int | None = None) -> str:
+def state_url(match_id: int, taps: Taps) -> str:
     """``/matches/<id>/tally?w=0,1,2&version=7``: the tally so far, readable in the address bar."""
-    params = {"hand": str(number)} if number else {}
-    if winners or number:
-        params["w"] = ",".join(str(s) for s in winners)
-    if trump:
-        params["trump"] = trump
-    if version:
-        params["version"] = version
+    params = {"hand": str(taps.number)} if taps.number else {}
+    if taps.winners or taps.number:
+        params["w"] = ",".join(str(s) for s in taps.winners)
+    if taps.trump:
+        params["trump"] = taps.trump
+    if taps.version:
+        params["version"] = taps.version
     base = url_for("tally.tally", match_id=match_id)
     return base + ("?" + urlencode(params, safe=",") if params else "")
 
 
-def _context(info: MatchRecord, result, described, winners, trump, version, problems, form, number=None) -> dict:
-    players = result.players
+def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
+    replayed = page.replay_of(info)
+    result = replayed.result()
+    players, match, number, winners = result.players, info.match, taps.number, taps.winners
     tricks = described.tricks
-    match = info.match
     points, other = described.count(winners)
     history = [{"number": n, "name": players[seat], "seat": seat, "scoring": described.is_scoring(n)}
                for n, seat in enumerate(winners, start=1)]
     done = len(winners) == tricks
     preview = None
     dealers = None
-    if number is None:
-        prefix = result
-    else:
-        prefix = replay(replace(match, hands=match.hands[:number - 1]))
+    prefix = replayed.upto(len(match.hands) if number is None else number - 1)
     dealer = match.hands[number - 1].get("dealer", prefix.next_dealer) if number else prefix.next_dealer
     if done:
-        hand = described.to_hand(winners, trump)
-        hands = match.hands + [hand] if number is None else \
-            match.hands[:number - 1] + [hand] + match.hands[number:]
+        hand = described.to_hand(winners, taps.trump)
         shown = len(match.hands) + 1 if number is None else number
+        after = None
         try:
-            after = replay(replace(match, hands=hands), resume=result if number is None else None)
+            after = replayed.with_hand(shown, hand)
             preview = {"scores": after.hands[shown - 1].scores, "totals": after.totals,
                        "explanation": after.hands[shown - 1].explanation}
         except MatchError as error:
             problems = problems + _lines(error)
         if number is not None:
-            dealers = page.dealer_offer(info, number, hand, preview is not None)
+            dealers = page.dealer_offer(info, number, hand, after)
             if dealers and not dealers["plain_ok"]:
                 problems = []  # the offer says why, and how to save
     next_number = len(winners) + 1
     return {
         "info": info, "match_id": info.id, "form": form, "players": players, "winners": winners,
         "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
-        "history": history, "done": done, "preview": preview, "problems": problems, "version": version,
+        "history": history, "done": done, "preview": preview, "problems": problems, "version": taps.version,
         "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),
         "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
         "leader": None if dealer is None else players[(dealer + 1) % len(players)],
-        "trump_on": described.trump_on, "trump": trump, "suits": described.suits,
+        "trump_on": described.trump_on, "trump": taps.trump, "suits": described.suits,
         "signs": SUIT_SIGNS,
         "bonus": described.bonus, "number": number, "dealers": dealers,
         "hand_no": number or len(match.hands) + 1,
     }
-

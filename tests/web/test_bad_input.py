@@ -19,7 +19,7 @@ RAIL = {"scoring_tricks_0": "2", "scoring_tricks_1": "2", "scoring_tricks_2": "1
 
 def hands_stored(app, match_id: int) -> int:
     with app.app_context():
-        return len(store.get_match(get_db(), match_id).hands)
+        return len(store.get_record(get_db(), match_id).match.hands)
 
 
 @pytest.mark.parametrize("fields", [dict(RAIL, dealer=BIG), {"winners": " ".join([BIG] * 17)},
@@ -58,7 +58,7 @@ def test_lone_surrogates_in_an_imported_file_get_a_message_and_nothing_is_stored
     assert 'note: holds broken text (a lone surrogate, got "\\ud800")' in words
     assert "hand 1.trump: holds broken text" in words and "settings: holds broken text" in words
     with app.app_context():
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
 
 
 def test_a_name_with_a_lone_surrogate_is_refused_on_import(app, client):

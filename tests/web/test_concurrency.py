@@ -33,7 +33,7 @@ def two_scorers(app, client):
 def state(app, match_id):
     with app.app_context():
         db = get_db()
-        return store.get_match(db, match_id).hands, store.get_version(db, match_id)
+        return store.get_record(db, match_id).match.hands, store.get_version(db, match_id)
 
 
 def test_an_old_version_is_refused_with_what_changed_and_the_entry_kept(app, client):

@@ -16,7 +16,7 @@ WINNERS = [0, 1, 2] * 5 + [0, 1]  # 17 tricks, 3 players: scoring 3 6 9 12 15 ->
 def stored_hands(app, match_id):
     db = store.connect(app.config["DATABASE"])
     try:
-        return store.get_match(db, match_id).hands, store.audit_log(db, match_id)
+        return store.get_record(db, match_id).match.hands, store.audit_log(db, match_id)
     finally:
         db.close()
 

@@ -119,7 +119,7 @@ def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client
     assert "hand 2: bid:" in page
     with app.app_context():
         from scorekeeper.web.db import get_db
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
 
 
 def test_import_of_text_that_is_not_json_says_so(client):

@@ -139,7 +139,7 @@ def test_spades_form_uses_bidding_order_everywhere(client):
     spades = {"bids_0": 7, "bids_1": 5, "bids_2": 6, "tricks_0": 4, "tricks_1": 5, "tricks_2": 0, "dummy_tricks": 4}
     assert record(client, match_id, **spades).status_code == 303
     with client.application.app_context():
-        hand = store.get_match(get_db(), match_id).hands[0]
+        hand = store.get_record(get_db(), match_id).match.hands[0]
     assert hand["bids"] == [7, 5, 6] and hand["tricks"] == [4, 5, 0]  # stored in seat order
     assert "bids: Ann 7 · Bob 5 · Cy 6" in client.get(f"/matches/{match_id}").get_data(as_text=True)
 
@@ -215,7 +215,7 @@ def test_a_stale_save_offers_to_discard_the_entry(client):
     assert "Hand 2" in fresh and "discard mine" not in fresh
     assert page_of(fresh).value("bid") in ("", None)  # an empty form
     with client.application.app_context():
-        assert len(store.get_match(get_db(), match_id).hands) == 1
+        assert len(store.get_record(get_db(), match_id).match.hands) == 1
 
 
 # --- JavaScript on: a boosted form's messages are swapped in ------------------------------

@@ -57,7 +57,7 @@ def test_dummy_spades_nil_checkboxes(client):
     assert "If saved:" in text(response)
     assert record(client, match_id, **dict(SPADES, nils_2="2")).status_code == 303
     with client.application.app_context():
-        hand = store.get_match(get_db(), match_id).hands[0]
+        hand = store.get_record(get_db(), match_id).match.hands[0]
     assert hand["nils"] == [[], [], [2]]
 
 
@@ -67,7 +67,7 @@ def test_third_hand_no_contract_scores_own_points(client):
     assert response.status_code == 303, problems(response)
     assert totals(page(client, match_id)) == {"Ann": 60, "Bob": 60}
     with client.application.app_context():
-        hand = store.get_match(get_db(), match_id).hands[0]
+        hand = store.get_record(get_db(), match_id).match.hands[0]
     assert hand == {"bids": [None, None], "trump": "hearts", "exchanged": False, "points": [60, 60]}
 
 
@@ -120,7 +120,7 @@ def test_preview_shows_the_result_if_saved(client):
     assert "If saved: Ann +71, Bob +50, Cy -60" in text(response)
     assert "<html" not in response.get_data(as_text=True)
     with client.application.app_context():
-        assert store.get_match(get_db(), match_id).hands == []  # a preview stores nothing
+        assert store.get_record(get_db(), match_id).match.hands == []  # a preview stores nothing
 
 
 def test_preview_of_an_empty_form_only_says_what_is_missing(client):
@@ -171,7 +171,7 @@ def test_bad_hand_shows_a_message_and_saves_nothing(client, change, message):
     assert message in text(response), text(response)
     assert "<html" in response.get_data(as_text=True)  # JS off: the whole page again
     with client.application.app_context():
-        assert store.get_match(get_db(), match_id).hands == []
+        assert store.get_record(get_db(), match_id).match.hands == []
 
 
 def test_bad_hand_with_htmx_answers_with_the_partial(client):
@@ -200,7 +200,7 @@ def test_a_resent_form_saves_one_hand(client):
     # no request key (an old form): refused as stale, saying what changed
     assert "Hand 1 was saved on another phone while you were typing: Ann +9, Bob 0, Cy +2." in text(response)
     with client.application.app_context():
-        assert len(store.get_match(get_db(), match_id).hands) == 1
+        assert len(store.get_record(get_db(), match_id).match.hands) == 1
 
 
 def test_game_over_banner_and_no_more_form(client):
@@ -213,7 +213,7 @@ def test_game_over_banner_and_no_more_form(client):
     assert response.status_code in (200, 422)
     assert "recorded after the game ended" in text(response)
     with client.application.app_context():
-        assert len(store.get_match(get_db(), match_id).hands) == 1
+        assert len(store.get_record(get_db(), match_id).match.hands) == 1
 
 
 def test_ties_share_a_place(client):
@@ -403,7 +403,7 @@ def test_third_rail_trick_winners_entry(client):
     response = record(client, match_id, winners=winners)
     assert response.status_code == 303, problems(response)
     with client.application.app_context():
-        hand = store.get_match(get_db(), match_id).hands[0]
+        hand = store.get_record(get_db(), match_id).match.hands[0]
     assert hand["winners"][:4] == [0, 1, 2, 0] and "scoring_tricks" not in hand
     assert totals(page(client, match_id)) == {"Ann": 0, "Bob": 0, "Cy": 5}  # tricks 3, 6, ... 15 all Cy's
     response = record(client, match_id, winners="1 2 3")

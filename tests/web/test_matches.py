@@ -72,7 +72,7 @@ def test_changing_game_without_javascript_is_a_two_step_form(client):
     assert response.status_code == 200
     assert "Now check the players and settings for Third Wheel" in text(response)
     with client.application.app_context():
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
 
 
 @pytest.mark.parametrize("game", list(PLAYERS))

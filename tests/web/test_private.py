@@ -76,7 +76,7 @@ def test_the_summary_follows_every_save_edit_and_undo(app, client):
     for hand in (WHEEL, dict(WHEEL, bid=6), dict(WHEEL, bid=7)):
         record(client, match_id, **hand)
     with app.app_context():
-        result = engine.replay(store.get_match(get_db(), match_id))
+        result = engine.replay(store.get_record(get_db(), match_id).match)
     assert result.finished
     winners = ", ".join(result.players[s] for s in result.winners)
     words = history(client)

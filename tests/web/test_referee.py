@@ -278,7 +278,7 @@ def test_counted_cards_become_points_and_are_saved(app, client):
     assert saved.status_code == 303
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands[-1]["points"] == [61, 39]
+        assert store.get_record(db, match_id).match.hands[-1]["points"] == [61, 39]
         db.close()
 
 
@@ -350,7 +350,7 @@ def test_tally_counts_tricks_undoes_and_saves(app, client):
     assert "17 tricks by winner" in words
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands == [{"winners": winners}]
+        assert store.get_record(db, match_id).match.hands == [{"winners": winners}]
         assert store.audit_log(db, match_id)[-1]["action"] == "save"
         db.close()
 
@@ -393,7 +393,7 @@ def test_tally_refuses_to_save_an_unfinished_hand_and_records_trump(app, client)
     assert saved.status_code == 303
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands[-1]["trump"] == "spades"
+        assert store.get_record(db, match_id).match.hands[-1]["trump"] == "spades"
         db.close()
 
 
@@ -426,7 +426,7 @@ def test_tally_with_a_mangled_version_keeps_the_taps_and_saves_nothing(app, clie
     assert f'name="w" value="{winners}"' in page.get_data(as_text=True)
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
-        assert store.get_match(db, match_id).hands == []
+        assert store.get_record(db, match_id).match.hands == []
         db.close()
 
 

@@ -148,6 +148,38 @@ def test_a_save_in_a_fresh_process_replays_once(app, client, long_match, tmp_pat
     assert 30 <= folded.hands <= 30 + 2, folded  # the stored 30 hands once, the new one at most twice
 
 
+def _fresh_server(app, tmp_path):
+    """A second server on a copy of the file: it has seen none of this one's requests."""
+    copy = tmp_path / "fresh.sqlite"
+    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    return create_app({**app.config, "DATABASE": copy})
+
+
+@pytest.mark.parametrize("number", [1, 15, 30])
+def test_an_edit_preview_replays_the_match_at_most_once(app, client, long_match, tmp_path, number):
+    match_id = long_match(30)
+    fresh = _fresh_server(app, tmp_path)
+    phone = fresh.test_client()
+    as_scorer(fresh, match_id, phone)
+    phone.get(f"/matches/{match_id}")  # the scoreboard, where the scorer taps Edit
+    assert phone.get(f"/matches/{match_id}/hands/{number}/edit").status_code == 200
+    preview = f"/matches/{match_id}/hands/{number}/preview"
+    headers = {"HX-Request": "true"}
+    before = engine.replay_count()
+    response = phone.post(preview, data=dict(WHEEL, version="1"), headers=headers)
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    folded = engine.replay_count() - before
+    assert folded.hands <= 30, folded  # hands 1 to 30 once at most
+    # the next keystroke goes on from the hands before the one being corrected
+    before = engine.replay_count()
+    response = phone.post(preview, data=dict(WHEEL, version="1", bid="6", tricks_0="6", tricks_1="3"),
+                          headers=headers)
+    assert response.status_code == 200 and "If saved:" in response.get_data(as_text=True)
+    folded = engine.replay_count() - before
+    assert folded.hands <= 30 - number + 1, folded
+
+
 def test_save_without_javascript_redirects_to_the_page_with_the_hand(client, long_match):
     match_id = long_match(5)
     response = save(client, match_id, htmx=False)

@@ -100,7 +100,7 @@ def test_forms_need_the_csrf_token(tmp_path):
     assert response.status_code == 400
     assert "security token" in text(response)
     with app.app_context():
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
     token = page_of(client.get("/matches/new")).value("csrf_token")
     data = dict(start_form("third_wheel", ["Ann", "Bob", "Cy"]), csrf_token=token)
     assert client.post("/matches/new", data=data).status_code == 303
@@ -113,7 +113,7 @@ def test_a_long_name_is_refused_with_a_message(client):
     assert response.status_code == 422
     assert any("40" in p for p in problems(response)), problems(response)
     with client.application.app_context():
-        assert store.list_matches(get_db()) == []
+        assert store.all_matches(get_db()) == []
     assert start(client, "third_wheel", ["A" * 40, "Bob", "Cy"])
 
 
@@ -141,7 +141,7 @@ def test_a_match_holds_at_most_1000_hands(app, client):
     assert response.status_code == 422
     assert "This match has 1,000 hands, the most one match can hold" in text(response)
     with app.app_context():
-        assert len(store.get_match(get_db(), match_id).hands) == 1000
+        assert len(store.get_record(get_db(), match_id).match.hands) == 1000
 
 
 def test_the_real_hand_limit_message_and_import_limit(app):
@@ -149,17 +149,17 @@ def test_the_real_hand_limit_message_and_import_limit(app):
         db = get_db()
         hand = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
         settings = {"target": 0, "deals_each": 10**6}
-        with pytest.raises(store.MatchError) as refused:
+        with pytest.raises(store.LimitReached) as refused:
             store.create_match(db, Match(game="third_wheel", players=["A", "B", "C"], settings=settings,
                                          hands=[hand] * 1001))
         assert "at most 1,000" in refused.value.problems[0]
         match_id = store.create_match(db, Match(game="third_wheel", players=["A", "B", "C"], settings=settings,
                                                 hands=[hand] * 1000))
-        with pytest.raises(store.MatchError) as refused:
+        with pytest.raises(store.LimitReached) as refused:
             store.add_hand(db, match_id, hand)
         assert refused.value.problems == [
             "This match has 1,000 hands, the most one match can hold. Start a new match to go on playing."]
-        assert len(store.get_match(db, match_id).hands) == 1000
+        assert len(store.get_record(db, match_id).match.hands) == 1000
 
 
 def test_matches_per_minute_from_one_address(tmp_path):
@@ -182,7 +182,7 @@ def test_matches_per_minute_from_one_address(tmp_path):
                         environ_base={"REMOTE_ADDR": "192.168.1.7"})
     assert other.status_code == 303
     with app.app_context():
-        assert len(store.list_matches(get_db())) == 4
+        assert len(store.all_matches(get_db())) == 4
 
 
 def test_refused_new_matches_do_not_count(tmp_path):

@@ -22,7 +22,7 @@ def tokens(app, match_id):
 
 def hands(app, match_id):
     with app.app_context():
-        return store.get_match(get_db(), match_id).hands
+        return store.get_record(get_db(), match_id).match.hands
 
 
 def test_every_match_gets_two_different_unguessable_tokens(app, client):

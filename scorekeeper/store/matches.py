@@ -1,0 +1,395 @@
+"""Matches and their hands: the typed record the pages read, every write (each one
+transaction that re-validates the match through the engine before it commits and
+bumps the match's ``version``), the versions and request keys that make a write safe
+to race or repeat, and the audit log.
+
+Hands are stored as the raw inputs the user entered (exactly as the match file
+stores them); scores are never stored except as audit snapshots and derived rows
+(``derived``), and always come from ``engine.replay``."""
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..engine import Match, MatchError, MatchResult, replay
+from ..engine import keep_dealers as engine_keep_dealers
+from ..matchfile import date_problems, note_problems
+from . import core, derived
+from .core import (
+    KEEP_DELETED_DAYS,
+    audit,
+    loads,
+    lock,
+    match_key,
+    match_row,
+    now,
+    stored_hands,
+    to_match,
+    today,
+    writing,
+)
+from .devices import grant_in, new_token
+from .errors import LimitReached, NotFound
+
+Hand = dict[str, Any]
+# One more entry for the log, for another hand a change touched: (action, hand number, before, after).
+LogEntry = tuple[str, int, Hand | None, Hand | None]
+
+
+# Stands for a stored hand a save does not read: the engine resumes after it
+# (``replay(resume=)`` never looks at the hands it resumes from), and only the hands
+# from the first changed one on are compared, written or folded into derived rows.
+UNREAD: Hand = {}
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a write does to the hands: the new list, the index of the first hand it
+    changed (``first``; the hands before it are as stored), and the log entry of the
+    hand it changed (``more``: the entries of other hands it changed with it)."""
+
+    hands: list[Hand]
+    first: int
+    action: str
+    number: int
+    before: Hand | None
+    after: Hand | None
+    more: tuple[LogEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A stored match as the pages read it: its row (header, links, versions) and
+    ``match``, the engine's Match with every recorded hand. Loaded once per request."""
+
+    id: int
+    game: str
+    players: list[str]
+    settings: dict[str, Any]
+    first_dealer: int
+    date: str | None
+    note: str | None
+    created_at: str
+    updated_at: str
+    version: int
+    scorer_token: str
+    watcher_token: str
+    previous_id: int | None
+    match: Match
+
+
+# --- reading -----------------------------------------------------------------
+
+def get_record(db: Database, match_id: int) -> MatchRecord:
+    """The stored match (not deleted) as a MatchRecord; raises NotFound."""
+    row = match_row(db, match_id)
+    return MatchRecord(
+        id=row["id"], game=row["game"], players=json.loads(row["players"]), settings=json.loads(row["settings"]),
+        first_dealer=row["first_dealer"], date=row["date"], note=row["note"], created_at=row["created_at"],
+        updated_at=row["updated_at"], version=row["version"], scorer_token=row["scorer_token"],
+        watcher_token=row["watcher_token"], previous_id=row["previous_id"],
+        match=to_match(row, stored_hands(db, match_id)))
+
+
+def linked_matches(db: Database, match_id: int) -> dict[str, Any]:
+    """The match this one plays again ("previous", or None) and the matches started
+    from it with Play again ("next", oldest first)."""
+    row = db.execute("select p.id from matches m left join matches p on p.id = m.previous_id "
+                     "and p.deleted_at is null where m.id = ?", [match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    following = [r[0] for r in db.execute("select id from matches where previous_id = ? and deleted_at is null "
+                                          "order by id", [match_id]).fetchall()]
+    return {"previous": row[0], "next": following}
+
+
+def get_version(db: Database, match_id: int) -> int:
+    """The match's version alone (one primary-key lookup): what a watcher's
+    poll compares. Raises NotFound."""
+    row = db.execute("select version from matches where id = ? and deleted_at is null",
+                     [match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    version: int = row[0]
+    return version
+
+
+def get_tokens(db: Database, match_id: int) -> dict[str, str]:
+    """{"scorer_token", "watcher_token"} of a match; raises NotFound."""
+    row = db.execute("select scorer_token, watcher_token from matches where id = ? and deleted_at is null",
+                     [match_key(match_id)]).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    return {"scorer_token": row[0], "watcher_token": row[1]}
+
+
+def match_for_token(db: Database, kind: str, token: str) -> int:
+    """The id of the match whose ``kind`` ("scorer" or "watcher") token this
+    is; raises NotFound."""
+    column = {"scorer": "scorer_token", "watcher": "watcher_token"}[kind]
+    row = db.execute(f"select id from matches where {column} = ? and deleted_at is null", [token]).fetchone()
+    if row is None or not token:
+        raise NotFound("no match with that link")
+    match_id: int = row[0]
+    return match_id
+
+
+def saved_request(db: Database, match_id: int, request_key: str) -> dict[str, Any] | None:
+    """The audit entry a form with this key already saved, if any:
+    {"action", "hand", "version"}."""
+    row = db.execute("select action, hand, version from audit where match_id = ? and request_key = ?",
+                     [match_id, request_key]).fetchone()
+    return None if row is None else {"action": row[0], "hand": row[1], "version": row[2]}
+
+
+def _entries(db: Database, where: str, params: list[Any]) -> list[dict[str, Any]]:
+    entries = []
+    for row in db.query(f"select * from audit where {where} order by id", params):
+        entry = dict(row)
+        for key in ("before", "after", "totals_before", "totals_after"):
+            entry[key] = loads(entry[key])
+        entries.append(entry)
+    return entries
+
+
+def changes_since(db: Database, match_id: int, version: int) -> list[dict[str, Any]]:
+    """The audit entries written after ``version`` (what another phone changed
+    since a form was opened), oldest first, JSON decoded."""
+    return _entries(db, "match_id = ? and version > ?", [match_id, version])
+
+
+def audit_log(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """The match's audit entries, oldest first, JSON decoded."""
+    match_row(db, match_id)
+    return _entries(db, "match_id = ?", [match_id])
+
+
+# --- writing -----------------------------------------------------------------
+
+def _write_hands(db: Database, match_id: int, hands: list[Hand], keep: int = 0) -> None:
+    """Store ``hands`` as the match's hands, the first ``keep`` being stored already:
+    a save (one hand added) or an undo (the last removed) touches one row only."""
+    db.execute("delete from hands where match_id = ? and position > ?", [match_id, keep])
+    # plain SQL on the hot path: sqlite-utils' insert reads the schema first, every time
+    db.conn.executemany("insert into hands (match_id, position, data) values (?, ?, ?)",
+                        [(match_id, i, json.dumps(h, ensure_ascii=False))
+                         for i, h in enumerate(hands[keep:], start=keep + 1)])
+
+
+def _check_details(date: str | None, note: str | None) -> None:
+    problems = date_problems(date) + note_problems(note)
+    if problems:
+        raise MatchError.of(problems)
+
+
+def create_match(db: Database, match: Match, action: str = "create", device: str | None = None,
+                 previous: int | None = None) -> int:
+    """Store a new match (hands included, for an import) and return its id; the
+    ``device`` (a digest, see ``device_key``) that started it may score it;
+    ``previous``: the match it plays again (see ``linked_matches``).
+    Raises MatchError when the engine refuses it, LimitReached when it holds more
+    hands than one match can; nothing is stored then."""
+    _check_details(match.date, match.note)
+    if len(match.hands) > core.MAX_HANDS:
+        raise LimitReached([f"hands: {len(match.hands):,} hands, but one match can hold at most {core.MAX_HANDS:,}"])
+    result = replay(match)  # raises before anything is written
+    stamp = now()
+    with writing(db):
+        table = db.table("matches")
+        table.insert({
+            "game": result.game,
+            "players": json.dumps(result.players, ensure_ascii=False),
+            "settings": json.dumps(result.settings, ensure_ascii=False),
+            "first_dealer": match.first_dealer,
+            "date": match.date or today(),
+            "note": match.note or None,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "version": 1,
+            "scorer_token": new_token(),
+            "watcher_token": new_token(),
+            "previous_id": match_key(previous) if previous is not None else None,
+        })
+        match_id = table.last_pk
+        if not isinstance(match_id, int):  # sqlite-utils types it loosely; an integer key is always set
+            raise TypeError(f"the new match got no id ({match_id!r})")
+        if match.hands:
+            _write_hands(db, match_id, match.hands)
+        audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
+        derived.write_all(db, match_id, result, match.hands, imported=action == "import")
+        if device:
+            grant_in(db, device, match_id, score=True, how="imported" if action == "import" else "started")
+    return match_id
+
+
+def _apply(db: Database, match_id: int, expected_version: int | None, change: Callable[[list[Hand], Match], Change],
+           request_key: str | None = None, known: MatchResult | None = None,
+           appends: bool = False) -> tuple[MatchResult, MatchResult]:
+    """Run ``change(hands, match)`` (``match``: the stored match) inside one transaction,
+    validating the new match with the engine before committing. Returns (result before,
+    result after). A ``request_key`` already in the audit log raises AlreadySaved and
+    changes nothing. ``known`` is the caller's result of the match at ``expected_version``.
+    ``appends``: the change only adds hands after the stored ones (a save); with a
+    ``known`` result of the stored hands it reads none of them, so a save costs the
+    same at hand 300 as at hand 3."""
+    with writing(db):
+        row = lock(db, match_id, expected_version, request_key)
+        count = db.execute("select coalesce(max(position), 0) from hands where match_id = ?",
+                           [match_id]).fetchone()[0]
+        # Every write bumps the version, so the hands stored at the version the caller
+        # replayed are these very hands: no need to read or fold them again.
+        reuse = (known is not None and expected_version is not None and row["version"] - 1 == expected_version
+                 and len(known.hands) == count)
+        hands = [UNREAD] * count if reuse and appends else stored_hands(db, match_id)
+        old = to_match(row, hands)
+        before = known if reuse and known is not None else replay(old)
+        done = change(list(hands), old)
+        new = to_match(row, done.hands)
+        # A save only extends the match, so the fold goes on from ``before``.
+        extends = done.first >= len(hands)
+        after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
+        _write_hands(db, match_id, done.hands, done.first)
+        if not derived.write_change(db, match_id, after, done.hands, done.first):
+            derived.write_all(db, match_id, after, stored_hands(db, match_id))  # the hands as now stored
+        audit(db, match_id, done.action, done.number, done.before, done.after, before.totals, after.totals,
+              row["version"], request_key)
+        for other_action, other_number, other_before, other_after in done.more:
+            audit(db, match_id, other_action, other_number, other_before, other_after, None, None, row["version"])
+    return before, after
+
+
+def add_hand(db: Database, match_id: int, hand: Hand, expected_version: int | None = None,
+             request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
+    """Record the next hand. Returns (result before, result after)."""
+    def change(hands: list[Hand], _match: Match) -> Change:
+        if not isinstance(hand, dict):
+            raise MatchError(["hand: must be an object"])
+        if len(hands) >= core.MAX_HANDS:
+            raise LimitReached([f"This match has {core.MAX_HANDS:,} hands, the most one match can hold. "
+                                "Start a new match to go on playing."])
+        return Change(hands + [hand], len(hands), "save", len(hands) + 1, None, hand)
+    return _apply(db, match_id, expected_version, change, request_key, known, appends=True)
+
+
+def edit_hand(db: Database, match_id: int, number: int, hand: Hand, expected_version: int | None = None,
+              request_key: str | None = None, known: MatchResult | None = None,
+              keep_dealers: bool = False) -> tuple[MatchResult, MatchResult]:
+    """Replace hand ``number`` (1-based); everything after it is re-scored.
+    Refused (MatchError, nothing changed) if the match would not replay. With
+    ``keep_dealers``, every later hand the correction would give another dealer is
+    marked as dealt by the player it was recorded with (out of turn), in the same
+    transaction, each mark in the log."""
+    def change(hands: list[Hand], match: Match) -> Change:
+        if not 1 <= number <= len(hands):
+            raise NotFound(f"no hand {number}")
+        old = hands[number - 1]
+        if not keep_dealers:
+            hands[number - 1] = hand
+            return Change(hands, number - 1, "edit", number, old, hand)
+        kept, marks = engine_keep_dealers(match, number, hand)
+        more = tuple(("edit", m.number, hands[m.number - 1], kept[m.number - 1]) for m in marks)
+        return Change(kept, number - 1, "edit", number, old, hand, more)
+    return _apply(db, match_id, expected_version, change, request_key, known)
+
+
+def undo_last(db: Database, match_id: int, expected_version: int | None = None, request_key: str | None = None,
+              known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
+    """Remove the last hand (kept in the audit log)."""
+    def change(hands: list[Hand], _match: Match) -> Change:
+        if not hands:
+            raise MatchError(["there is no hand to undo"])
+        return Change(hands[:-1], len(hands) - 1, "undo", len(hands), hands[-1], None)
+    return _apply(db, match_id, expected_version, change, request_key, known)
+
+
+def update_details(db: Database, match_id: int, date: str | None, note: str | None,
+                   expected_version: int | None = None, request_key: str | None = None) -> None:
+    """Change the match's date and note (not scored)."""
+    note = (note or "").strip() or None
+    _check_details(date, note)
+    with writing(db):
+        row = lock(db, match_id, expected_version, request_key)
+        db.execute("update matches set date = ?, note = ? where id = ?", [date or row["date"], note, match_id])
+        audit(db, match_id, "details", None,
+              {"date": row["date"], "note": row["note"]}, {"date": date or row["date"], "note": note},
+              None, None, row["version"], request_key)
+
+
+def update_setup(db: Database, match_id: int, players: list[str], settings: dict[str, Any], first_dealer: int,
+                 expected_version: int | None = None, request_key: str | None = None,
+                 ) -> tuple[MatchResult, MatchResult]:
+    """Change the players' names (same seats), the settings or the first dealer of a
+    match under way: the engine replays every recorded hand under the new header
+    before anything is written (MatchError: refused, nothing changed). The log keeps
+    the old and new header and both totals. Returns (result before, result after)."""
+    with writing(db):
+        row = lock(db, match_id, expected_version, request_key)
+        hands = stored_hands(db, match_id)
+        old = to_match(row, hands)
+        before = replay(old)
+        new = Match(game=old.game, players=list(players), settings=settings, first_dealer=first_dealer,
+                    hands=hands, date=old.date, note=old.note)
+        if len(new.players) != len(old.players):
+            raise MatchError(["players: the number of players cannot change once hands are recorded "
+                              "for their seats; start a new match"])
+        after = replay(new)  # MatchError rolls the whole transaction back
+        header_before = {"players": before.players, "settings": before.settings, "first_dealer": old.first_dealer}
+        header_after = {"players": after.players, "settings": after.settings, "first_dealer": first_dealer}
+        db.execute("update matches set players = ?, settings = ?, first_dealer = ? where id = ?",
+                   [json.dumps(after.players, ensure_ascii=False), json.dumps(after.settings, ensure_ascii=False),
+                    first_dealer, match_id])
+        derived.write_all(db, match_id, after, hands)  # new names and settings: every hand's facts may change
+        audit(db, match_id, "setup", None, header_before, header_after, before.totals, after.totals,
+              row["version"], request_key)
+    return before, after
+
+
+def delete_match(db: Database, match_id: int, expected_version: int | None = None,
+                 request_key: str | None = None) -> None:
+    """Delete a match, recoverably: it leaves every history and link (404) but is kept,
+    with its log, for ``KEEP_DELETED_DAYS`` days, during which ``restore_match`` brings
+    it back as it was. Matches deleted longer ago than that are removed for good here."""
+    with writing(db):
+        row = lock(db, match_id, expected_version, request_key)
+        stamp = now()
+        db.execute("update matches set deleted_at = ? where id = ?", [stamp, match_id])
+        audit(db, match_id, "delete", None, None, None, None, None, row["version"], request_key)
+        _purge_deleted(db)
+
+
+def _purge_deleted(db: Database) -> None:
+    """Inside a transaction: remove the matches deleted more than KEEP_DELETED_DAYS ago."""
+    limit = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=KEEP_DELETED_DAYS)).isoformat(
+        timespec="seconds")
+    gone = [r[0] for r in db.execute("select id from matches where deleted_at is not null and deleted_at < ?",
+                                     [limit]).fetchall()]
+    for match_id in gone:
+        for table in ("hands", "audit", "summaries", "match_players", "hand_facts", "device_matches"):
+            db.execute(f"delete from {table} where match_id = ?", [match_id])
+        db.execute("update matches set previous_id = null where previous_id = ?", [match_id])
+        db.execute("delete from matches where id = ?", [match_id])
+
+
+def restore_match(db: Database, match_id: int, device: str | None, request_key: str | None = None) -> None:
+    """Bring back a deleted match exactly as it was (a device that scored it asks).
+    NotFound when there is no such deleted match for that device."""
+    with writing(db):
+        allowed = db.execute("select 1 from device_matches d join matches m on m.id = d.match_id where "
+                             "m.id = ? and d.device_id = ? and d.score = 1 and m.deleted_at is not null",
+                             [match_key(match_id), device or ""]).fetchone()
+        if allowed is None:
+            raise NotFound(f"no deleted match {match_id}")
+        db.execute("update matches set deleted_at = null, version = version + 1, updated_at = ? where id = ?",
+                   [now(), match_id])
+        version = db.execute("select version from matches where id = ?", [match_id]).fetchone()[0]
+        audit(db, match_id, "restore", None, None, None, None, None, version, request_key)
+
+
+def import_match(db: Database, match: Match, device: str | None = None) -> int:
+    """Store a whole match read from a match file."""
+    return create_match(db, match, action="import", device=device)
