@@ -71,7 +71,7 @@ def main() -> None:
         client.set_cookie("scorekeeper_device", COOKIE)
         print(f"{'page':<34} {'median ms':>10} {'p95 ms':>8} {'KB':>6}")
         game = next(iter(GAMES))
-        figure = GAMES[game].stat_figures[0].key
+        figure = GAMES[game].stats.figures[0].key
         for label, url, query in (
                 ("player list", "/players", {}),
                 ("Ann's stats", "/stats", {"player": "Ann"}),

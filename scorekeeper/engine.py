@@ -158,7 +158,7 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
     # is not checked: a value it would refuse leaves its default in force, unsaid.
     problems = [problem for name, problem in found if name is None or known[name].applies(settings)]
     if not problems and seats is not None:
-        problems = game.check_settings(settings, seats)
+        problems = game.rules.check_settings(settings, seats)
     return settings, problems
 
 
@@ -275,7 +275,7 @@ def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
     problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
+    return game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -292,7 +292,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     if resume is not None and (resume.game != game.key or len(resume.hands) > len(match.hands)):
         raise ValueError("resume must be a result of the same match's first hands")
     totals = list(resume.totals) if resume else [0] * table.seats
-    state = resume.state if resume else game.start(table)
+    state = resume.state if resume else game.rules.start(table)
     dealer = resume.next_dealer if resume else match.first_dealer
     dealt = list(resume.dealt) if resume else [0] * table.seats
     results: list[HandResult] = list(resume.hands) if resume else []
@@ -319,13 +319,13 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         in_turn, dealer = dealer, hand.get("dealer", dealer)
         place = place.dealing(dealer)
         dealt[dealer] += 1
-        scored = game.score_hand(hand, place)
-        events = functools.partial(game.hand_events, hand, place, scored)
+        scored = game.rules.score_hand(hand, place)
+        events = functools.partial(game.rules.hand_events, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
-        ending = game.ending(table, Progress(totals, number, state, list(dealt)))
+        ending = game.rules.ending(table, Progress(totals, number, state, list(dealt)))
         winners = ending.winners
-        deal = None if winners is not None else game.next_deal(place, scored)
+        deal = None if winners is not None else game.rules.next_deal(place, scored)
         lines = scored.explanation + what_happens_next(game, place, in_turn, ending, deal)
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
                                   scored.warnings, None if deal is None else deal.why, events, context=place))
@@ -355,7 +355,7 @@ def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending
     lines = []
     if dealer != in_turn:
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
-                     f"{game.dealt_out_of_turn(ctx)}.")
+                     f"{game.rules.dealt_out_of_turn(ctx)}.")
     if deal is None:
         lines.append(f"Game over: {ending.why}.")
     else:

@@ -8,7 +8,7 @@ import random
 from .engine import Match, replay
 from .games import GAMES
 
-NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # a game may seat 8
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # enough for 8 seats
 PLAYERS = {key: g.sample_players for key, g in GAMES.items()}
 # Settings under which no number of hands ends the game, for benchmarks.
 ENDLESS = {key: dict(g.endless_settings) for key, g in GAMES.items()}
@@ -26,7 +26,7 @@ def random_match(game: str, hands: int, seed: int = 0, players: int | None = Non
     for _ in range(hands):
         if result.next_dealer is None:
             break
-        match.hands.append(GAMES[game].random_hand(result.next_context(), rng))
+        match.hands.append(GAMES[game].rules.random_hand(result.next_context(), rng))
         result = replay(match, resume=result)  # one more hand of the same fold
     return match
 

@@ -1,17 +1,81 @@
 """Shared fixtures (flaskr style): an app on a real SQLite file in tmp_path."""
 from __future__ import annotations
 
-import pytest
+import shutil
+from collections.abc import Callable
+from typing import Any, ClassVar
 
+import jinja2
+import pytest
+from flask import Flask
+from werkzeug.routing import Rule
+
+from scorekeeper import store
 from scorekeeper.games import register_extra
 from scorekeeper.web import create_app
 
 
+class SessionBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for the whole test session. Each test makes its
+    own app, and each app's Jinja environment compiled every template it rendered again:
+    half the suite's CPU. Jinja checks each entry against a checksum of the template's
+    source, so an edited template is compiled anew; what a template renders is unchanged."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+class RuleBuiltOnce(Rule):
+    """A URL rule whose URL-building function is generated once per session. Werkzeug
+    generates and compiles Python code for each rule of each app (two functions per
+    rule): three quarters of what making an app costs, and every test makes one. The
+    generated function reads nothing but its arguments and the rule it is bound to (its
+    converters), so one made for the same rule text, converters and defaults serves every
+    app. Should werkzeug change what it keeps, this builds each one anew, as before."""
+
+    built: ClassVar[dict[tuple, Callable[..., Any]]] = {}
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., Any]:
+        trace, converters = getattr(self, "_trace", None), getattr(self, "_converters", None)
+        if trace is None or converters is None:
+            return super()._compile_builder(append_unknown)
+        key = (tuple(trace), tuple(sorted((name, type(c).__qualname__) for name, c in converters.items())),
+               repr(sorted((self.defaults or {}).items())), append_unknown)
+        if key not in self.built:
+            self.built[key] = super()._compile_builder(append_unknown)
+        return self.built[key]
+
+
+# Flask passes jinja_options to every environment it creates and makes every URL rule
+# with url_rule_class: this holds for every app of the session, the module-wide ones too.
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": SessionBytecodeCache()}
+Flask.url_rule_class = RuleBuiltOnce
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """An empty database brought up to today's schema once: each test's app starts from a
+    copy of the file (the migrations' own tests start from nothing or from an old schema)."""
+    path = tmp_path_factory.mktemp("schema") / "migrated.sqlite"
+    store.connect(str(path)).close()
+    return path
+
+
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_database):
+    database = tmp_path / "test.sqlite"
+    shutil.copyfile(migrated_database, database)
     app = create_app({
         "TESTING": True,
-        "DATABASE": tmp_path / "test.sqlite",
+        "DATABASE": database,
         "WTF_CSRF_ENABLED": False,
         "SECRET_KEY": "test",
         # one test client is one address: the per-device write limit has its own tests

@@ -24,8 +24,10 @@ from scorekeeper.games.base import (
     HandContext,
     Problem,
     Progress,
+    Rules,
     Scored,
     Setting,
+    Shown,
     Table,
     check_bool,
     check_choice,
@@ -41,27 +43,10 @@ ENV = {"SCOREKEEPER_EXTRA_GAMES": __name__,
                                                  os.environ.get("PYTHONPATH")) if p)}
 
 
-class Oddball(Game):
-    key = "oddball"
-    title = "Oddball (test only)"
-    summary = "8 players count their marbles; no target, no cards"
-    min_players = 8
-    max_players = 8
-    settings = (
-        Setting("last_hand", 0, "Last hand", "The game ends after this many hands (0: never).", minimum=0),
-        Setting("fog_doubles", False, "Fog multiplies marbles", "In fog every marble counts more.", kind="bool"),
-        Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
-                minimum=2, maximum=5, applies_when=("fog_doubles", True)),
-    )
-    hand_fields = ("marbles", "weather", "rainbow")
-    required_fields = ("marbles", "weather")
-    tie_shares_win = True
-    sample_players = 8
-    endless_settings: ClassVar[dict] = {"last_hand": 0}
-    rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
+class OddballRules(Rules):
+    """Marbles count; the last hand (if any) ends it; no target."""
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
-        return ("rainbow",)
+    tie_shares_win = True
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         problems = check_seat_counts(hand, "marbles", ctx.table, 9) + check_choice(hand, "weather", WEATHERS)
@@ -93,11 +78,21 @@ class Oddball(Game):
             return None
         return 0 if next_dealer is None else max(0, last - sum(dealt))
 
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": rng.choice(WEATHERS)}
+
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return 9 * (settings["fog_factor"] if settings["fog_doubles"] else 1) + 1
 
     def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return 0
+
+
+
+class OddballShown(Shown):
+    """Its own fields, a guide line, a sheet line."""
+
+    rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
 
     def table_guide(self, ctx: HandContext) -> list[str]:
         return [f"{ctx.players[ctx.dealt_by]} deals the marbles."]
@@ -112,11 +107,35 @@ class Oddball(Game):
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         return [str(hand.get("weather", ""))]
 
-    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": rng.choice(WEATHERS)}
-
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
+
+
+class Oddball(Game):
+    key = "oddball"
+    title = "Oddball (test only)"
+    summary = "8 players count their marbles; no target, no cards"
+    min_players = 8
+    max_players = 8
+    settings = (
+        Setting("last_hand", 0, "Last hand", "The game ends after this many hands (0: never).", minimum=0),
+        Setting("fog_doubles", False, "Fog multiplies marbles", "In fog every marble counts more.", kind="bool"),
+        Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
+                minimum=2, maximum=5, applies_when=("fog_doubles", True)),
+    )
+    hand_fields = ("marbles", "weather", "rainbow")
+    required_fields = ("marbles", "weather")
+    sample_players = 8
+    sample_settings: ClassVar[tuple[dict, ...]] = ({"last_hand": 6}, {"last_hand": 3, "fog_doubles": True,
+                                                                       "fog_factor": 4}, {})
+    endless_settings: ClassVar[dict] = {"last_hand": 0}
+
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        return ("rainbow",)
+
+    rules = OddballRules()
+    shown = OddballShown()
+    referee = None
 
 
 GAME = Oddball()

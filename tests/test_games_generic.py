@@ -21,8 +21,10 @@ def test_game_describes_itself(key):
     game = GAMES[key]
     assert game.key == key
     assert game.title and game.summary
-    assert 2 <= game.min_players <= game.max_players <= len(NAMES)
-    assert (game.required_fields and set(game.required_fields) <= set(game.hand_fields)) or key == "third_rail"
+    assert 2 <= game.min_players <= game.max_players <= 8
+    assert game.hand_fields and set(game.required_fields) <= set(game.hand_fields)
+    assert game.sample_settings and all(replay(Match(key, NAMES[:game.sample_players], dict(variant)))
+                                        for variant in game.sample_settings)
     for setting in game.settings:
         assert setting.label and setting.help
         assert setting.parse(setting.default)[1] is None, setting.name
@@ -70,7 +72,7 @@ def test_changing_a_hand_never_changes_what_came_before(key, seed, hands, data):
     k = data.draw(st.integers(0, len(match.hands) - 1))
     dealer = original.hands[k].dealer
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    replacement = GAMES[key].random_hand(original.context(k + 1), rng)
+    replacement = GAMES[key].rules.random_hand(original.context(k + 1), rng)
     assume(replacement != match.hands[k])
     # Up to and including the changed hand: a later hand may no longer fit (Third Hand's
     # next dealer follows the scores), but nothing before hand k may move.
@@ -86,7 +88,8 @@ def test_a_finished_match_names_winners_and_no_dealer(key, seed):
     result = replay(random_match(key, 400, seed))
     if result.finished:
         assert result.winners and result.next_dealer is None
-        best = max(result.totals)
+        target = GAMES[key].rules.target(result.settings)
+        best = min(result.totals) if target is not None and target.low_wins else max(result.totals)
         assert all(result.totals[w] == best for w in result.winners)
     else:
         assert result.winners == [] and result.next_dealer is not None
@@ -102,11 +105,14 @@ def test_resuming_from_the_first_hands_gives_the_same_result(key, seed, hands, d
     assert replay(match, resume=prefix).as_json() == replay(match).as_json()
 
 
-def test_a_hand_resumed_after_the_end_is_still_refused():
-    ended = random_match("third_wheel", 50, 1, settings={"deals_each": 1, "target": 0})
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_hand_resumed_after_the_end_is_still_refused(key):
+    game = GAMES[key]
+    ended = next(match for variant in game.sample_settings for seed in range(5)
+                 if replay(match := random_match(key, 400, seed, settings=dict(variant))).finished)
     result = replay(ended)
-    assert result.finished
-    extra = Match("third_wheel", ended.players, ended.settings, 0, ended.hands + [dict(ended.hands[0])])
+    extra = Match(key, ended.players, ended.settings, 0, ended.hands + [dict(ended.hands[-1])])
     with pytest.raises(MatchError) as caught:
         replay(extra, resume=result)
-    assert caught.value.problems == ["hand 4: recorded after the game ended (it ended after hand 3)"]
+    last = len(ended.hands)
+    assert caught.value.problems == [f"hand {last + 1}: recorded after the game ended (it ended after hand {last})"]

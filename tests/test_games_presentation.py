@@ -16,6 +16,7 @@ from scorekeeper.samples import NAMES, random_match
 from scorekeeper.web import exports, hand_forms, view
 
 GAME_KEYS = sorted(GAMES)
+REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
 KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "nils", "winners", "counts"}
 
 
@@ -31,9 +32,9 @@ def test_random_hands_are_valid(key):
         table = Table(tuple(NAMES[:seats]), game.defaults())
         for dealer in range(seats):
             place = game.first_context(table, dealer)
-            hand = game.random_hand(place, rng)
+            hand = game.rules.random_hand(place, rng)
             assert set(hand) <= set(game.hand_fields)
-            assert game.check_hand(hand, place) == [], hand
+            assert game.rules.check_hand(hand, place) == [], hand
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -42,7 +43,7 @@ def test_hand_form_describes_every_field(key):
     for seats in seat_counts(key):
         players = NAMES[:seats]
         for dealer in (None, *range(seats)):
-            groups = game.hand_form(game.first_context(Table(tuple(players), game.defaults()), dealer))
+            groups = game.shown.hand_form(game.first_context(Table(tuple(players), game.defaults()), dealer))
             names = [g.name for g in groups]
             assert set(game.required_fields) <= set(names)
             assert set(names) - {g.name for g in groups if g.kind == "counts"} <= set(game.hand_fields)
@@ -54,7 +55,7 @@ def test_hand_form_describes_every_field(key):
                 if g.kind == "nils":
                     assert len(g.seat_choices) == len(g.seats)
                 if g.kind == "counts":
-                    assert game.card_counter() is not None
+                    assert game.shown.card_counter() is not None
 
 
 def _formdata(data: dict) -> MultiDict:
@@ -80,7 +81,7 @@ def test_hand_form_reads_back_a_random_hand(app, key):
             players = NAMES[:seats]
             for dealer in range(seats):
                 place = game.first_context(Table(tuple(players), game.defaults()), dealer)
-                hand = game.random_hand(place, rng)
+                hand = game.rules.random_hand(place, rng)
                 _, groups = hand_forms.build(key, place)
                 bools = {g.name for g in groups if g.kind == "bool"}
                 form = hand_forms.make_form(key, place,
@@ -105,51 +106,53 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     rows = list(exports.csv_rows(record))
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
-    counter = GAMES[key].seat_counter
+    counter = GAMES[key].shown.seat_counter
     assert counter is None or all(len(h.extra[counter]) == len(match.players) for h in result.hands)
     progress = view.progress(key, result.settings, result)
     assert progress["lines"] or progress["percent"] is None
 
 
-@pytest.mark.parametrize("key", [key for key in GAME_KEYS if GAMES[key].has_referee])
+@pytest.mark.parametrize("key", REFEREE_KEYS)
 def test_referee_judges_random_tricks(key):
     game, rng = GAMES[key], random.Random(4)
+    referee = game.referee
+    assert referee is not None
     for seats in seat_counts(key):
         match = random_match(key, 3, seed=seats, players=seats)
         result = replay(match)
         for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
-            context = game.referee_context(typed, result.next_context())
-            setup = game.referee_setup(context, in_match=True)
+            context = referee.context(typed, result.next_context())
+            setup = referee.setup(context, in_match=True)
             assert all(c.options for c in setup.choices)
             for choice in setup.choices:  # not known yet: the referee asks, and the table picks
                 if choice.required and not context.get(choice.name):
                     context[choice.name] = choice.options[0][0]
-            slots, decks = game.referee_slots(context), game.referee_decks(context)
-            options = game.referee_options(decks)
-            grid = [f for _, _, faces in game.referee_groups(decks) for f in faces]
+            slots, decks = referee.slots(context), referee.decks(context)
+            options = referee.options(decks)
+            grid = [f for _, _, faces in referee.groups(decks) for f in faces]
             assert sorted(f.code for f in grid) == sorted(f.code for f in options)
-            assert all(game.referee_face(f.code) == f for f in options)
-            assert game.referee_face("not a card") is None
+            assert all(referee.face(f.code) == f for f in options)
+            assert referee.face("not a card") is None
             for _ in range(20):
                 cards = [f.code for f in rng.sample(options, slots)]
-                winner, reason = game.judge(cards, context)
+                winner, reason = referee.judge(cards, context)
                 assert 0 <= winner < slots and reason
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_rules_page_and_tally_are_described(key):
     game = GAMES[key]
-    assert game.rules_template.startswith("rules/")
-    assert isinstance(game.rules_context(game.defaults()), dict)
+    assert game.shown.rules_template.startswith("rules/")
+    assert isinstance(game.shown.rules_context(game.defaults()), dict)
     seats = game.min_players
-    tally = game.trick_tally(game.defaults(), seats)
+    tally = game.shown.trick_tally(game.defaults(), seats)
     if tally is not None:
         assert "winners" in game.hand_fields
         winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
         points, other = tally.count(winners)
         assert len(points) == len(other) == seats
         table = Table(tuple(NAMES[:seats]), game.defaults())
-        assert game.check_hand({"winners": winners}, game.first_context(table)) == []
+        assert game.rules.check_hand({"winners": winners}, game.first_context(table)) == []
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -163,7 +166,7 @@ def test_score_sheet_columns_and_cells(key):
     game = GAMES[key]
     for seats in seat_counts(key):
         settings = dict(game.defaults(), **game.endless_settings)
-        layout = game.sheet_layout(settings, seats)
+        layout = game.shown.sheet_layout(settings, seats)
         assert POINTS in layout.seat and TOTAL in layout.seat
         keys = [c.key for c in layout.hand + layout.seat]
         assert len(keys) == len(set(keys)) and all(c.label for c in layout.hand + layout.seat)
@@ -172,13 +175,13 @@ def test_score_sheet_columns_and_cells(key):
         result = replay(match)
         marks = {m for m, _ in layout.marks}
         for scored, hand in zip(result.hands, match.hands):
-            row = game.sheet_cells(hand, result.context(scored.number), scored.extra)
+            row = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
             assert set(row.hand) == {c.key for c in layout.hand}
             assert len(row.seats) == seats and all(set(cells) == own for cells in row.seats)
             for cell in [*row.hand.values(), *(c for cells in row.seats for c in cells.values())]:
                 assert isinstance(cell, SheetCell) and isinstance(cell.text, str)
                 assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
-        rules = game.sheet_rules(game.defaults(), seats)
+        rules = game.shown.sheet_rules(game.defaults(), seats)
         assert rules and all(isinstance(line, str) and line for line in rules)
-        if game.defaults().get("target"):
-            assert any(str(game.defaults()["target"]) in line for line in rules)
+        target = game.rules.target(game.defaults())
+        assert target is None or any(str(target.points) in line for line in rules)

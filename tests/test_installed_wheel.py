@@ -3,10 +3,9 @@ environment, serves every kind of page from an unrelated folder (templates and
 static files ship inside the package).
 
 The wheel is built and installed once per test session. Its dependencies come from a
-wheelhouse kept in pytest's cache, keyed by what the wheel declares: the first run
-downloads them (pip resolves the declared requirements as it would for a user), later
-runs install them offline. The environment is new each session, made without pip of
-its own (the test environment's pip installs into it)."""
+wheelhouse kept beside pip's cache, keyed by what the wheel declares (``wheelhouse``).
+The environment is new each session, made without pip of its own (the test
+environment's pip installs into it)."""
 from __future__ import annotations
 
 import hashlib
@@ -15,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import zipfile
@@ -57,8 +57,27 @@ def declared(wheel: Path) -> list[str]:
                   and "extra ==" not in line)
 
 
+def wheelhouse(wheel: Path) -> Path:
+    """The wheels of what ``wheel`` declares, in a folder kept beside pip's own cache and
+    named by those requirements: the first run fills it (pip resolves them online, as for
+    a user), every later run on this machine (any clone, any worktree) installs offline.
+    Filled under a temporary name and renamed, so two runs at once never share a half-full one."""
+    key = hashlib.sha256("\n".join(declared(wheel)).encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scorekeeper-tests"
+    house = cache / f"wheelhouse-{key}"
+    if not house.is_dir():
+        cache.mkdir(parents=True, exist_ok=True)
+        filling = Path(tempfile.mkdtemp(prefix="filling-", dir=cache))
+        subprocess.run([*PIP, "wheel", "-w", str(filling), str(wheel)], check=True, timeout=600)
+        try:
+            filling.rename(house)
+        except OSError:  # another run filled it first
+            shutil.rmtree(filling, ignore_errors=True)
+    return house
+
+
 @pytest.fixture(scope="session")
-def installed(request, tmp_path_factory) -> Path:
+def installed(tmp_path_factory) -> Path:
     """A fresh virtual environment with the built wheel installed: its folder."""
     tmp = tmp_path_factory.mktemp("wheel")
     # From a copy without build leftovers: an editable install's egg-info would smuggle in
@@ -68,13 +87,7 @@ def installed(request, tmp_path_factory) -> Path:
         ".git", ".venv", "*.egg-info", "build", "instance", "screenshots", "__pycache__", ".pytest_cache", ".hypothesis",
         ".mypy_cache", ".ruff_cache"))
     wheel = build_wheel(source, tmp / "wheels")
-    key = hashlib.sha256("\n".join(declared(wheel)).encode()).hexdigest()[:16]
-    cache = getattr(request.config, "cache", None)
-    house = cache.mkdir(f"wheelhouse-{key}") if cache is not None else tmp / "wheelhouse"
-    if not (house / "complete").exists():
-        subprocess.run([*PIP, "wheel", "--find-links", str(house), "-w", str(house), str(wheel)], check=True,
-                       timeout=600)
-        (house / "complete").write_text("\n".join(declared(wheel)))
+    house = wheelhouse(wheel)
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     subprocess.run([*PIP, "--python", str(venv / "bin" / "python"), "install", "--no-compile", "--no-index",

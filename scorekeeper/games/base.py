@@ -1,7 +1,18 @@
-"""The interface every game module implements, and the small checks they share.
+"""What a game provides, and the small checks the games share.
 
-The engine (``scorekeeper.engine``) replays a match by calling these methods in
-order; a game never sees the web, the database or the match file.
+A ``Game`` is its metadata (key, title, players, settings, the fields a hand records)
+and four parts a maintainer reads alone: ``Rules`` (checks, scoring, who deals, when it
+ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat picture,
+score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
+for a game without one) and ``Stats`` (per-player figures). Every hook about one hand is
+told where it is by a frozen ``HandContext``, which the engine builds while replaying.
+
+Each game is one module holding its parts as classes, in that order: a package per game
+would split the small vocabulary its parts share (rank orders, card counts) into a file
+of its own without making any part shorter to read, and one file keeps a new game to
+"its module, a registry line, its rules page". The engine (``scorekeeper.engine``)
+replays a match through the rules; a game never sees the web, the database or the
+match file.
 """
 from __future__ import annotations
 
@@ -13,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from . import words
+from .trick_referee import Face, Setup
 
 
 @dataclass(frozen=True)
@@ -413,62 +425,70 @@ class Seating:
     notes: tuple[str, ...] = ()
 
 
-class Game:
-    """One trick-taking game: its metadata, settings, hand checks and scoring."""
+@dataclass(frozen=True)
+class Target:
+    """The score that ends a game: once a total reaches ``points`` (passes it, when
+    ``past``), the single highest total wins, or with ``low_wins`` the single lowest.
+    A game may have none (``Rules.target`` gives None): it then ends another way."""
 
-    key: str = ""
-    title: str = ""
-    summary: str = ""
-    min_players: int = 0
-    max_players: int = 0
-    settings: tuple[Setting, ...] = ()
-    # Every key a recorded hand may carry, besides the engine's own "dealer".
-    hand_fields: tuple[str, ...] = ()
-    required_fields: tuple[str, ...] = ()
-    # True when a total must pass the target (be more than it), not only reach it.
-    past_target: bool = False
-    # --- how it is shown (no web code: the web layer renders what these describe)
-    # An extra per-seat running count (a key of ``Scored.extra``) shown beside the totals.
-    seat_counter: str | None = None
-    # Players and settings for sample matches that never end (benchmarks, fuzzing).
-    sample_players: int = 3
-    endless_settings: ClassVar[dict] = {"target": 10**9}
+    points: int
+    past: bool = False
+    low_wins: bool = False
 
-    # --- settings -------------------------------------------------------
-    def defaults(self) -> dict:
-        # A copy, so a match that edits a table setting never edits the defaults.
-        return {s.name: copy.deepcopy(s.default) for s in self.settings}
+    @property
+    def ends_at(self) -> int:
+        """The least total that ends the game."""
+        return self.points + 1 if self.past else self.points
 
-    # How the form names a hand field in its messages, where the key does not read well.
-    field_words: ClassVar[dict[str, str]] = {}
+    @property
+    def words(self) -> str:
+        """ "Playing past 500", "Playing to 100"."""
+        return f"Playing {'past' if self.past else 'to'} {self.points}"
 
-    def field_word(self, name: str) -> str:
-        return self.field_words.get(name, name.replace("_", " "))
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
-        """The hand fields that may be left out at this table (null for one of them
-        means left out): by default those not required."""
-        return tuple(f for f in self.hand_fields if f not in self.required_fields)
+@dataclass(frozen=True)
+class MatchProgress:
+    """The scoreboard's progress line: what the match plays towards, in short parts the
+    page joins, how far it has gone (``percent``, None when nothing says) and the hands
+    the deal count leaves (None when it fixes none)."""
+
+    lines: tuple[str, ...]
+    percent: int | None
+    hands_left: int | None
+
+
+class Rules:
+    """How a game is played and scored: its settings' rules, a hand's check, its score,
+    who deals next, when the game ends, and what that leaves each player needing. Pure:
+    no words for a form or a sheet (``Shown``), no cards (``Referee``)."""
+
+    # True when players tied for the best total at the end share the win; False when a
+    # tie at the top means another hand is dealt.
+    tie_shares_win: bool = False
+
+    def target(self, settings: dict) -> Target | None:
+        """The score that ends the game under these settings, if one does."""
+        return None
+
+    def lowest_wins(self, settings: dict) -> bool:
+        """Whether the lowest total wins with these settings (with a target or without):
+        the standings then list it first."""
+        target = self.target(settings)
+        return target is not None and target.low_wins
 
     def check_settings(self, settings: dict, seats: int) -> list[Problem]:
         """Rules between settings (each already valid on its own), for ``seats`` players."""
         return []
 
-    def first_context(self, table: Table, dealer: int | None = 0) -> HandContext:
-        """The place of a match's first hand (nothing scored, nothing dealt yet)."""
-        zeros = (0,) * table.seats
-        return HandContext(table, 1, dealer, zeros, self.start(table), zeros)
+    def start(self, table: Table) -> Any:
+        """The running state before the first hand (``None`` if the game has none)."""
+        return None
 
-    # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         """Every problem with one recorded hand. Keys are already known to be
         allowed and required ones present. ``ctx.dealer`` is None when it cannot be
         known (an earlier hand is invalid); checks that need it are then skipped."""
         raise NotImplementedError
-
-    def start(self, table: Table) -> Any:
-        """The running state before the first hand (``None`` if the game has none)."""
-        return None
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         """Score one valid hand (``ctx.dealer`` is known: who dealt it)."""
@@ -488,46 +508,277 @@ class Game:
                 "was first after the dealer")
 
     def ending(self, table: Table, progress: Progress) -> Ending:
-        """Whether the game is over after this hand, and why (or why not)."""
-        return target_ending(table.players, progress.totals, table.settings["target"], strictly=self.past_target)
-
-    def next_dealer(self, ctx: HandContext, scored: Scored) -> int:
-        return self.next_deal(ctx, scored).seat
-
-    def winners(self, table: Table, progress: Progress) -> list[int] | None:
-        """The winning seats once the game is over, else ``None``."""
-        return self.ending(table, progress).winners
-
-    # --- at the table ---------------------------------------------------
-    def table_guide(self, ctx: HandContext) -> list[str]:
-        """Plain sentences, in the players' names, for the hand ``ctx.dealer`` is about
-        to deal: the deal, the bidding or calling order, who leads, anything special.
-        Not scored; the match page shows it above the hand form."""
-        return []
-
-    # --- how it is shown --------------------------------------------------
-    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
-        """The hand form, field group by field group, in the order the table fills it in.
-        ``ctx.dealer`` is None when it cannot be known; seats are then in seat order."""
-        raise NotImplementedError
-
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
-        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
-        ``extra``: what the engine made of it (empty for a hand not scored)."""
-        return []
+        """Whether the game is over after this hand, and why (or why not): by default the
+        target's rule, and a game without a target goes on."""
+        target = self.target(table.settings)
+        if target is None:
+            return Ending(None)
+        return target_ending(table.players, progress.totals, target.points, strictly=target.past,
+                             low_wins=target.low_wins)
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
         """How many more hands the deal count allows when the settings fix one (dealing in
         turn from ``next_dealer``), else None."""
         return None
 
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """What a scored hand did beyond its points, worth naming on its row (``scored``:
+        what ``score_hand`` made of it). None by default."""
+        return []
+
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        """A random valid hand, as a table might record it (``rng`` is a random.Random)."""
+        """A random valid hand for the place ``ctx`` gives it, as a table might record it
+        (``rng`` is a random.Random): what tests, benchmarks and demo matches play."""
         raise NotImplementedError
 
-    # --- statistics (the stats page) --------------------------------------------
+    # --- what each player needs (the scoreboard's panel) ---------------------------
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        """The most one player can score in one hand under these settings (None: no bound)."""
+        return None
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        """The least (most negative) one player can score in one hand (None: no bound)."""
+        return None
+
+    def hand_needs(self, settings: dict, seats: int) -> list[str]:
+        """What one hand can do, for the panel's lines about the whole table."""
+        most = self.most_in_a_hand(settings, seats)
+        return [] if most is None else [f"The most a player can score in one hand: {most}."]
+
+    def target_needs(self, target: Target) -> str:
+        """The target's line: what ends the game and what a tie at the top then does."""
+        best = "lowest" if target.low_wins else "highest"
+        tie = (f"players tied for the {best} total share the win" if self.tie_shares_win
+               else f"a tie for the {best} total means another hand is dealt")
+        points = target.points
+        if target.past:
+            return (f"Playing past {points}: a total of {points + 1} or more ends the game "
+                    f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
+        return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
+
+    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+        """The game's own lines about the whole table (another way the game ends...)."""
+        return []
+
+    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
+        each a clause without a full stop (the panel joins them with semicolons)."""
+        return []
+
+    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
+        """What each player needs to win, from the rules and the match so far: points to
+        the target, where each stands, the hands the deal count leaves if the deal goes
+        round in turn and who cannot win then. Every line holds whatever the table does
+        next, or names its assumption in the same sentence: a deal out of turn can make
+        a game that ends by deal count longer, so a player who cannot catch up in the
+        hands left is told so only "if the deal goes round in turn". A game adds its own
+        lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
+        settings, totals, names = table.settings, progress.totals, table.players
+        target = self.target(settings)
+        low = target is not None and target.low_wins
+        general: list[str] = []
+        if target is not None:
+            general.append(self.target_needs(target))
+        general += self.table_needs(table, progress)
+        left = self.hands_left(settings, list(progress.dealt), next_dealer)
+        if left is not None:
+            general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
+                           + ("(fewer if someone reaches the target; " if target is not None else "(")
+                           + "a deal out of turn can make it more).")
+        general += self.hand_needs(settings, table.seats)
+        most = self.most_in_a_hand(settings, table.seats)
+        least = self.least_in_a_hand(settings, table.seats)
+        best = min(totals) if low else max(totals)
+        seat_lines: list[Need] = []
+        for seat, total in enumerate(totals):
+            lines: list[str] = []
+            out = False
+            if target is not None:
+                lines.append(_target_line(target, total))
+            lines.append(standing(names, totals, seat, low_wins=low))
+            gap = total - best if low else best - total
+            # In turn the game lasts ``left`` more hands at most; each moves two players at most
+            # most - least apart. Drawing level may still share the win (or play on), so only a
+            # gap wider than that is out of reach.
+            if (left is not None and gap > 0 and most is not None and least is not None
+                    and gap > left * (most - least)):
+                out = True
+                lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
+                             f"and a hand moves two players at most {most - least} apart")
+            lines += self.seat_needs(table, progress, seat)
+            seat_lines.append(Need(seat, tuple(lines), out))
+        return Needs(tuple(general), tuple(seat_lines))
+
+
+def _target_line(target: Target, total: int) -> str:
+    """One player's line about the target: how far it is, or what reaching it means."""
+    points, verb = target.points, "pass" if target.past else "reach"
+    if total < target.ends_at:
+        if target.low_wins:
+            return f"{target.ends_at - total} more would end the game ({verb} {points})"
+        return f"needs {target.ends_at - total} more to {verb} {points}"
+    if target.low_wins:
+        return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
+    return (f"is {'past' if target.past else 'at or over'} {points}: "
+            "needs to be alone at the top at the end of a hand")
+
+
+class Shown:
+    """How a game is shown: the hand form, a hand's summary, the table guide and seat
+    picture, the printed score sheet, the rules page and the progress line. Words and
+    layouts only: every number comes from the ``Rules`` through the engine's replay."""
+
+    # How the form names a hand field in its messages, where the key does not read well.
+    field_words: ClassVar[dict[str, str]] = {}
+    # An extra per-seat running count (a key of ``Scored.extra``) shown beside the totals.
+    seat_counter: str | None = None
+    # The rules page's template, under templates/ (the game's own page).
+    rules_template: str = ""
+
+    def field_word(self, name: str) -> str:
+        return self.field_words.get(name, name.replace("_", " "))
+
+    def counter_text(self, value: int) -> str:
+        """One value of ``seat_counter`` in words, as the board shows it beside a total."""
+        return f"{value} {self.seat_counter}"
+
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        """The hand form, field group by field group, in the order the table fills it in.
+        ``ctx.dealer`` is None when it cannot be known; seats are then in seat order."""
+        raise NotImplementedError
+
+    def card_counter(self) -> CardCounter | None:
+        """The card counter its ``counts`` hand-form group offers, if any."""
+        return None
+
+    def trick_tally(self, settings: dict, seats: int) -> TrickTally | None:
+        """How to record a hand trick by trick, when the game offers it (the match
+        page then shows "Record trick by trick")."""
+        return None
+
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
+        ``extra``: what the engine made of it (empty for a hand not scored)."""
+        return []
+
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        """Plain sentences, in the players' names, for the hand ``ctx.dealer`` is about
+        to deal: the deal, the bidding or calling order, who leads, anything special.
+        Not scored; the match page shows it above the hand form."""
+        return []
+
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
+        """Who sits where and what each does in the hand ``ctx.dealer`` deals: the picture the
+        web layer draws. ``hand``: what is known of the hand so far (the fields typed into
+        its form, perhaps incomplete or wrong: a game reads only what it can use), so a
+        role the bidding decides (a contract holder, a declarer) is drawn once known. The
+        shared flow: the dealer deals, the player on the dealer's left leads the first trick."""
+        table, dealer = ctx.table, ctx.dealt_by
+        left = table.left_of(dealer)
+        return Seating(tuple(
+            Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),
+                  deals=seat == dealer, leads=seat == left)
+            for seat, name in enumerate(table.players)))
+
+    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
+                 hands_left: int | None) -> MatchProgress:
+        """The progress line of the match whose next hand ``ctx`` places (``finished``: none
+        comes), from the rules' ``target`` and the ``hands_left`` its deal count allows."""
+        lines: list[str] = []
+        percent = None
+        highest = max(ctx.totals) if ctx.totals else 0
+        if target is not None:
+            lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
+            percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
+            to_go = target.ends_at - highest
+            if not finished and to_go > 0:
+                lines.append(f"{to_go} more ends it" if target.low_wins else f"leader needs {to_go} more")
+        played = ctx.number - 1
+        if hands_left is not None:
+            total_hands = played + hands_left
+            lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
+                         else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
+            if percent is None and total_hands:
+                percent = round(100 * played / total_hands)
+        return MatchProgress(tuple(lines), percent, hands_left)
+
+    # --- the score sheet (print view and blank sheets) ---------------------------
+    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+        """The columns of this game's score sheet (one group of ``seat`` columns
+        per player), for a match with these settings and this many players."""
+        return SheetLayout((), (POINTS, TOTAL))
+
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+        """A scored hand's cells for the columns of ``sheet_layout`` other than the
+        points and totals (``extra`` is the engine's output for the hand)."""
+        return SheetRow(seats=[{} for _ in range(ctx.seats)])
+
+    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+        """What each case scores, in short lines with these settings filled in: the
+        summary a scorer needs on a blank sheet when the phones are away."""
+        raise NotImplementedError
+
+    def rules_context(self, settings: dict) -> dict:
+        """Anything more the game's rules page needs, from the settings."""
+        return {}
+
+
+class Referee:
+    """The trick referee of a game that has one: its deck, the "This hand" box, the tap
+    grid and the judge of a trick (``trick_referee`` holds the pieces, ``tricks`` the
+    judge every trick-taking game here shares)."""
+
+    # The query keys the referee page reads for this game (trump, high rank...): what it
+    # carries from the hand form into the referee's address and back.
+    args: tuple[str, ...] = ()
+    # True when the referee's context is read from the match and its last hand.
+    from_match: bool = True
+
+    def context(self, hand: dict, ctx: HandContext | None) -> dict:
+        """The trick context (trump, high or low...) of the hand being played, from what
+        is known of it (``hand``: the fields typed into its form so far, often none); in
+        a match what is not known yet is None (the referee asks for it), outside a match
+        (``ctx`` None) the game's defaults."""
+        return {}
+
+    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        """Update ``context`` from the referee's query ``args``; problems, if any."""
+        return []
+
+    def setup(self, context: dict, in_match: bool) -> Setup:
+        """What the "This hand" box shows."""
+        raise NotImplementedError
+
+    def slots(self, context: dict) -> int:
+        """How many cards make a trick."""
+        raise NotImplementedError
+
+    def decks(self, context: dict) -> int:
+        return 1
+
+    def options(self, decks: int) -> list[Face]:
+        """Every card's face, in the order the lists offer them."""
+        raise NotImplementedError
+
+    def groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        """The tap grid: (heading, colour, faces) groups, in the order players sort a hand."""
+        raise NotImplementedError
+
+    def face(self, code: str) -> Face | None:
+        """The face of a card code, or None when the game has no such card."""
+        raise NotImplementedError
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
+        raise NotImplementedError
+
+
+class Stats:
+    """The statistics a game keeps per player (the stats page): its figures, and the facts
+    each scored hand counts for them."""
+
     # The figures this game keeps per player, in the order the stats page shows them.
-    stat_figures: ClassVar[tuple[Figure, ...]] = ()
+    figures: tuple[Figure, ...] = ()
 
     def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
                    before: dict) -> list[dict[str, int]]:
@@ -551,196 +802,46 @@ class Game:
             before = result.extra
         return facts
 
-    def lowest_wins(self, settings: dict) -> bool:
-        """Whether the lowest total wins with these settings: the standings then list it first."""
-        return False
 
-    # --- what each player needs (the scoreboard's panel) ---------------------------
-    # True when players tied for the highest total at the end share the win; False when
-    # a tie at the top means another hand is dealt.
-    tie_shares_win: bool = False
+class Game:
+    """One game: what it is (key, title, players, settings, the fields a hand records)
+    and its parts, each read alone: ``rules`` (checks, scoring, dealing, ending, needs),
+    ``shown`` (forms, summaries, guide, seat picture, sheet, rules page), ``referee``
+    (None for a game without one) and ``stats``."""
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The most one player can score in one hand under these settings (None: no bound)."""
-        return None
+    key: str = ""
+    title: str = ""
+    summary: str = ""
+    min_players: int = 0
+    max_players: int = 0
+    settings: tuple[Setting, ...] = ()
+    # Every key a recorded hand may carry, besides the engine's own "dealer".
+    hand_fields: tuple[str, ...] = ()
+    required_fields: tuple[str, ...] = ()
+    # Players and settings for sample matches that never end (benchmarks, fuzzing).
+    sample_players: int = 3
+    endless_settings: ClassVar[dict] = {}
+    # Variants of the settings worth playing in tests and demos (each over the defaults).
+    sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The least (most negative) one player can score in one hand (None: no bound)."""
-        return None
+    rules: Rules = Rules()
+    shown: Shown = Shown()
+    referee: Referee | None = None
+    stats: Stats = Stats()
 
-    def hand_needs(self, settings: dict, seats: int) -> list[str]:
-        """What one hand can do, for the panel's lines about the whole table."""
-        most = self.most_in_a_hand(settings, seats)
-        return [] if most is None else [f"The most a player can score in one hand: {most}."]
+    def defaults(self) -> dict:
+        # A copy, so a match that edits a table setting never edits the defaults.
+        return {s.name: copy.deepcopy(s.default) for s in self.settings}
 
-    def target_needs(self, target: int) -> str:
-        """The target's line: what ends the game and what a tie at the top then does."""
-        tie = ("players tied for the highest total share the win" if self.tie_shares_win
-               else "a tie for the highest total means another hand is dealt")
-        if self.past_target:
-            return (f"Playing past {target}: a total of {target + 1} or more ends the game "
-                    f"({target} exactly is not past {target}); the highest total then wins, and {tie}.")
-        return f"Playing to {target}: a total of {target} or more ends the game; the highest total then wins, and {tie}."
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        """The hand fields that may be left out at this table (null for one of them
+        means left out): by default those not required."""
+        return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
-    def table_needs(self, table: Table, progress: Progress) -> list[str]:
-        """The game's own lines about the whole table (another way the game ends...)."""
-        return []
-
-    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
-        """What each player needs to win, from the rules and the match so far: points to
-        the target, where each stands, the hands the deal count leaves if the deal goes
-        round in turn and who cannot win then. Every line holds whatever the table does
-        next, or names its assumption in the same sentence: a deal out of turn can make
-        a game that ends by deal count longer, so a player who cannot catch up in the
-        hands left is told so only "if the deal goes round in turn". A game adds its own
-        lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
-        settings, totals, names = table.settings, progress.totals, table.players
-        general: list[str] = []
-        target: int = settings.get("target") or 0
-        has_target = is_whole(target) and target > 0
-        if has_target:
-            general.append(self.target_needs(target))
-        general += self.table_needs(table, progress)
-        left = self.hands_left(settings, list(progress.dealt), next_dealer)
-        if left is not None:
-            general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
-                           + ("(fewer if someone reaches the target; " if has_target else "(")
-                           + "a deal out of turn can make it more).")
-        general += self.hand_needs(settings, table.seats)
-        most = self.most_in_a_hand(settings, table.seats)
-        least = self.least_in_a_hand(settings, table.seats)
-        best = max(totals)
-        seat_lines: list[Need] = []
-        for seat, total in enumerate(totals):
-            lines: list[str] = []
-            out = False
-            if has_target:
-                goal = target + 1 if self.past_target else target
-                if total < goal:
-                    lines.append(f"needs {goal - total} more to {'pass' if self.past_target else 'reach'} {target}")
-                else:
-                    lines.append(f"is {'past' if self.past_target else 'at or over'} {target}: "
-                                 "needs to be alone at the top at the end of a hand")
-            lines.append(standing(names, totals, seat))
-            gap = best - total
-            # In turn the game lasts ``left`` more hands at most; each moves two players at most
-            # most - least apart. Drawing level may still share the win (or play on), so only a
-            # gap wider than that is out of reach.
-            if (left is not None and gap > 0 and most is not None and least is not None
-                    and gap > left * (most - least)):
-                out = True
-                lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
-                             f"and a hand moves two players at most {most - least} apart")
-            lines += self.seat_needs(table, progress, seat)
-            seat_lines.append(Need(seat, tuple(lines), out))
-        return Needs(tuple(general), tuple(seat_lines))
-
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
-        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
-        each a clause without a full stop (the panel joins them with semicolons)."""
-        return []
-
-    # --- the trick referee (``trick_referee`` holds the pieces) ------------
-    @property
-    def has_referee(self) -> bool:
-        """Whether the game judges tricks (a score pad has no cards to judge): a game
-        without one writes no ``judge``, and the web then offers no referee for it."""
-        return type(self).judge is not Game.judge
-
-    # True when the referee's context is read from the match and its last hand.
-    referee_from_match: bool = True
-    # The rules page's template, under templates/ (the game's own page).
-    rules_template: str = ""
-
-    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
-        """The trick context (trump, high or low...) of the hand being played, from what
-        is known of it (``hand``: the fields typed into its form so far, often none); in
-        a match what is not known yet is None (the referee asks for it), outside a match
-        (``ctx`` None) the game's defaults."""
-        return {}
-
-    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        """Update ``context`` from the referee's query ``args``; problems, if any."""
-        return []
-
-    def referee_setup(self, context: dict, in_match: bool) -> Any:
-        """A ``trick_referee.Setup``: what the "This hand" box shows."""
-        raise NotImplementedError
-
-    def referee_slots(self, context: dict) -> int:
-        """How many cards make a trick."""
-        raise NotImplementedError
-
-    def referee_decks(self, context: dict) -> int:
-        return 1
-
-    def referee_options(self, decks: int) -> list[Any]:
-        """Every card's ``trick_referee.Face``, in the order the lists offer them."""
-        raise NotImplementedError
-
-    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Any]]]:
-        """The tap grid: (heading, colour, faces) groups, in the order players sort a hand."""
-        raise NotImplementedError
-
-    def referee_face(self, code: str) -> Any:
-        """The ``trick_referee.Face`` of a card code, or None when the game has no such card."""
-        raise NotImplementedError
-
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
-        raise NotImplementedError
-
-    def card_counter(self) -> CardCounter | None:
-        """The card counter its ``counts`` hand-form group offers, if any."""
-        return None
-
-    def trick_tally(self, settings: dict, seats: int) -> TrickTally | None:
-        """How to record a hand trick by trick, when the game offers it (the match
-        page then shows "Record trick by trick")."""
-        return None
-
-    def rules_context(self, settings: dict) -> dict:
-        """Anything more the game's rules page needs, from the settings."""
-        return {}
-
-    # --- the score sheet (print view and blank sheets) ---------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
-        """The columns of this game's score sheet (one group of ``seat`` columns
-        per player), for a match with these settings and this many players."""
-        return SheetLayout((), (POINTS, TOTAL))
-
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
-        """A scored hand's cells for the columns of ``sheet_layout`` other than the
-        points and totals (``extra`` is the engine's output for the hand)."""
-        return SheetRow(seats=[{} for _ in range(ctx.seats)])
-
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
-        """What each case scores, in short lines with these settings filled in: the
-        summary a scorer needs on a blank sheet when the phones are away."""
-        raise NotImplementedError
-
-    # --- the seat picture ---------------------------------------------------------
-    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
-        """Who sits where and what each does in the hand ``ctx.dealer`` deals: the picture the
-        web layer draws. ``hand``: what is known of the hand so far (the fields typed into
-        its form, perhaps incomplete or wrong: a game reads only what it can use), so a
-        role the bidding decides (a contract holder, a declarer) is drawn once known. The
-        shared flow: the dealer deals, the player on the dealer's left leads the first trick."""
-        table, dealer = ctx.table, ctx.dealt_by
-        left = table.left_of(dealer)
-        return Seating(tuple(
-            Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),
-                  deals=seat == dealer, leads=seat == left)
-            for seat, name in enumerate(table.players)))
-
-    def counter_text(self, value: int) -> str:
-        """One value of ``seat_counter`` in words, as the board shows it beside a total."""
-        return f"{value} {self.seat_counter}"
-
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """What a scored hand did beyond its points, worth naming on its row (``scored``:
-        what ``score_hand`` made of it). None by default."""
-        return []
+    def first_context(self, table: Table, dealer: int | None = 0) -> HandContext:
+        """The place of a match's first hand (nothing scored, nothing dealt yet)."""
+        zeros = (0,) * table.seats
+        return HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
 
 
 # --- helpers shared by the games ------------------------------------------
@@ -830,19 +931,29 @@ def show_json(value: Any) -> str:
 
 
 def target_ending(players: tuple[str, ...] | list[str], totals: list[int], target: int,
-                  strictly: bool) -> Ending:
+                  strictly: bool, low_wins: bool = False) -> Ending:
     """The shared end rule in words: once someone has reached the target (or passed it,
-    when ``strictly``), the single highest total wins; a tie for highest plays on."""
-    best = max(totals)
+    when ``strictly``), the single highest total wins (lowest, with ``low_wins``); a tie
+    for that total plays on."""
+    top = max(totals)
+    best = min(totals) if low_wins else top
     leaders = [seat for seat, t in enumerate(totals) if t == best]
     names = name_list([players[s] for s in leaders])
-    if strictly and best == target:
-        verb = "has" if len(leaders) == 1 else "have"
-        return Ending(None, f"{names} {verb} {target}, and {target} is not past {target}: another hand is dealt")
-    if not (best > target if strictly else best >= target):
+    if strictly and top == target:
+        at = [s for s, t in enumerate(totals) if t == top]
+        verb = "has" if len(at) == 1 else "have"
+        return Ending(None, f"{name_list([players[s] for s in at])} {verb} {target}, and {target} is not past "
+                            f"{target}: another hand is dealt")
+    if not (top > target if strictly else top >= target):
         return Ending(None)
     if len(leaders) > 1:
+        if low_wins:
+            return Ending(None, f"{names} are tied on {best} at the bottom: another hand is dealt")
         return Ending(None, tied_at_top(players, leaders, best))
+    if low_wins:
+        ended = name_list([players[s] for s, t in enumerate(totals) if t == top])
+        return Ending(leaders, f"{ended} {'passed' if strictly else 'reached'} {target} with {top}, "
+                               f"and {names} wins with the lowest total, {best}")
     return Ending(leaders, f"{names} {'passed' if strictly else 'reached'} {target} with {best} and wins")
 
 
@@ -871,19 +982,22 @@ def times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
-def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int) -> str:
+def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int, low_wins: bool = False) -> str:
     """Where one player stands against the others: "leads Bob by 12", "is 27 behind Ann",
-    "shares the lead with Bob on 40", "is level with Bob and Cy on 0"."""
-    best = max(totals)
+    "shares the lead with Bob on 40", "is level with Bob and Cy on 0" (with ``low_wins``
+    the lowest total leads)."""
+    sign = -1 if low_wins else 1
+    ahead = [sign * t for t in totals]  # the higher, the better placed
+    best = max(ahead)
     others = [s for s in range(len(totals)) if s != seat]
-    if totals[seat] < best:
-        return f"is {best - totals[seat]} behind {name_list([names[s] for s in others if totals[s] == best])}"
-    tied = [s for s in others if totals[s] == best]
+    if ahead[seat] < best:
+        return f"is {best - ahead[seat]} behind {name_list([names[s] for s in others if ahead[s] == best])}"
+    tied = [s for s in others if ahead[s] == best]
     if tied:
         verb = "is level with" if len(tied) == len(others) else "shares the lead with"
-        return f"{verb} {name_list([names[s] for s in tied])} on {best}"
-    second = max(totals[s] for s in others)
-    return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {best - second}"
+        return f"{verb} {name_list([names[s] for s in tied])} on {totals[seat]}"
+    second = max(ahead[s] for s in others)
+    return f"leads {name_list([names[s] for s in others if ahead[s] == second])} by {best - second}"
 
 
 def plural(count: int, word: str) -> str:

@@ -2,12 +2,17 @@
 
 Each deal the highest bidder (the declarer) partners the dummy against the other
 two (the defenders), but every player is scored alone, with their own bags.
+
+Its parts, each read alone (see ``games.base``): ``DummySpadesRules``, ``DummySpadesShown`` (how it is
+shown and printed), ``DummySpadesReferee`` and ``DummySpadesStats``, held by ``DummySpades``; the module's
+functions are the vocabulary they share (cards, rank orders, the scoring's arithmetic).
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
-from .base import (  # how it is shown
+from .base import (
     POINTS,
     TOTAL,
     Ending,
@@ -16,9 +21,12 @@ from .base import (  # how it is shown
     Figure,
     Game,
     HandContext,
+    MatchProgress,
     Place,
     Problem,
     Progress,
+    Referee,
+    Rules,
     Scored,
     Seating,
     Setting,
@@ -26,7 +34,10 @@ from .base import (  # how it is shown
     SheetColumn,
     SheetLayout,
     SheetRow,
+    Shown,
+    Stats,
     Table,
+    Target,
     bidding_order,
     by_player,
     check_count,
@@ -42,46 +53,18 @@ from .base import (  # how it is shown
 )
 from .cards import SUITS, label, singular
 from .trick_referee import Face, Setup, french_face, french_groups, is_french
+from .tricks import TrickRule
 
 TRICKS = 13
 DUMMY = "dummy"
 
 
-class DummySpades(Game):
-    key = "dummy_spades"
-    title = "Dummy Hand Spades"
-    summary = "3 players and a dummy hand: the highest bidder plays the dummy as partner, everyone scores alone"
-    min_players = 3
-    max_players = 3
-    settings = (
-        Setting("target", 500, "Target score",
-                "The game ends when someone reaches this total; the text suggests 300 for a shorter game.",
-                minimum=1),
-        Setting("bag_limit", 10, "Bag limit",
-                "Each time a player's bags (overtricks) reach this many they pay the bag penalty; 0 turns it off.",
-                minimum=0),
-        Setting("bag_penalty", 100, "Bag penalty",
-                "Points a player loses each time their bags reach the bag limit.", minimum=0),
-        Setting("nil_value", 100, "Nil bonus",
-                "Points won for a nil hand that took no tricks, or lost if it took any.", minimum=0),
-        Setting("nil_tricks_count", True, "Nil hands' tricks count",
-                "On: every hand's tricks count toward the team, nil or not. Off: the tricks of a hand you bid "
-                "nil on (and whose nil counts) don't count toward your own contract or bags.",
-                kind="bool"),
-        Setting("lose_at", None, "Game also ends at",
-                "Leave empty, or a negative score such as -200: the game also ends when someone falls that low.",
-                kind="int_or_null", maximum=-1),
-        Setting("peek", "none", "Peeking at the dummy",
-                "What players see of the dummy before bidding: nothing, three or four cards each in secret, "
-                "or some cards flipped face up.",
-                kind="choice", choices=("none", "three", "four", "flip")),
-        Setting("flip_count", 2, "Cards flipped",
-                "With flipping, how many of the dummy's cards each player turns face up before bidding.",
-                minimum=1, maximum=4, applies_when=("peek", "flip")),
-    )
-    hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
-    field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
-    required_fields = ("bids", "tricks", "dummy_tricks")
+class DummySpadesRules(Rules):
+    """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
+    nils, bags and their penalty, the target and the optional losing floor."""
+
+    def target(self, settings: dict) -> Target:
+        return Target(settings["target"])
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -138,24 +121,6 @@ class DummySpades(Game):
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
-    def table_guide(self, ctx: HandContext) -> list[str]:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        order = bidding_order(dealer, table.seats)
-        first, second, last = (names[s] for s in order)
-        lines = [f"{last} deals 13 cards each to {first}, {second}, {last} and the dummy hand; "
-                 "the dummy's cards stay face down.", peek_line(table.settings, [first, second, last])]
-        lines += [
-            f"One round of bidding: {first} first, then {second}, then {last} (the dealer) last. "
-            "Each bids the tricks their team will take (0 to 13) and may also bid nil on any hands.",
-            f"The highest bid is declarer and partners the dummy; a tie goes to the earlier bidder "
-            f"({first} before {second} before {last}). The other two defend together.",
-            f"{first} leads the first trick; then the dummy is turned face up opposite the declarer, "
-            "who plays it.",
-            "Spades are trump, Ace high. Follow suit if you can.",
-        ]
-        return lines
-
     def ending(self, table: Table, progress: Progress) -> Ending:
         totals, names = progress.totals, table.players
         target, lose_at = table.settings["target"], table.settings["lose_at"]
@@ -187,88 +152,6 @@ class DummySpades(Game):
         names = table.players
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
-
-
-    # --- how it is shown --------------------------------------------------
-    rules_template = "rules/dummy_spades.html"  # the rules page, filled in from the settings
-    seat_counter = "bags"
-
-    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
-        players, dealer = list(ctx.players), ctx.dealer
-        n = len(players)
-        order = tuple(range(n)) if dealer is None else tuple(bidding_order(dealer, n))
-        nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
-                            + ((DUMMY, DUMMY),) for s in order)
-        return [
-            FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
-                       "seat_int", order),
-            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
-                       hint="Tick the hands each player bid nil on, if any.", in_details=True,
-                       label="{player} bid nil on"),
-            # one order in the whole form: bidding order; with the dummy's, 13 tricks
-            FieldGroup("tricks", "Tricks taken", "seat_int", order, adds_up_to=13, adds_up_with=("dummy_tricks",)),
-            FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
-        ]
-
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
-        players = list(ctx.players)
-        parts = [by_player("bids", players, hand.get("bids") or [])]
-        declarer = extra.get("declarer")
-        if isinstance(declarer, int) and 0 <= declarer < len(players):
-            parts.append(f"{players[declarer]} declares")
-        for seat, hands in enumerate(hand.get("nils") or []):
-            if hands and seat < len(players) and isinstance(hands, list):  # whose hand each nil was on
-                on = ["their own hand" if h == seat else "the dummy" if h == DUMMY
-                      else players[h] if is_whole(h) and 0 <= h < len(players) else str(h) for h in hands]
-                parts.append(f"{players[seat]} bid nil on {name_list(on)}")
-        return parts
-
-    stat_figures: ClassVar[tuple[Figure, ...]] = (
-        Figure("declarer", "Times declarer"),
-        Figure("made_declarer", "Contracts made as declarer", of="declarer", trend=True),
-        Figure("made_defender", "Contracts made as defender"),
-        Figure("set", "Times set"),
-        Figure("nil_own", "Nils bid on own hand (that counted)"),
-        Figure("nil_own_made", "made", of="nil_own"),
-        Figure("nil_partner", "Nils bid on partner's hand (that counted)"),
-        Figure("nil_partner_made", "made", of="nil_partner"),
-        Figure("bags", "Bags per hand", "per_hand"),
-        Figure("penalties", "Bag penalties paid", "sum"),
-    )
-
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table = ctx.table
-        declarer = extra["declarer"]
-        bags_before = before.get("bags") or [0] * table.seats
-        limit = table.settings["bag_limit"]
-        facts: list[dict[str, int]] = []
-        for seat in range(table.seats):
-            team = team_of(seat, declarer, table.seats)
-            nils = (hand.get("nils") or [[]] * table.seats)[seat]
-            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
-            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-            over = max(0, taken - hand["bids"][seat])
-            found = {"bags": over}
-            if seat == declarer:
-                found["declarer"] = 1
-            if taken >= hand["bids"][seat]:
-                found["made_declarer" if seat == declarer else "made_defender"] = 1
-            else:
-                found["set"] = 1
-            for holder in nils:
-                if holder not in team:
-                    continue  # not applied: not counted
-                which = "nil_own" if holder == seat else "nil_partner"
-                found[which] = found.get(which, 0) + 1
-                if tricks_of(holder, hand) == 0:
-                    found[f"{which}_made"] = found.get(f"{which}_made", 0) + 1
-            if limit:
-                paid = (bags_before[seat] + over - extra["bags"][seat]) // limit
-                if paid:
-                    found["penalties"] = paid
-            facts.append(found)
-        return facts
 
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
@@ -315,6 +198,109 @@ class DummySpades(Game):
             hand["nils"] = nils
         return hand
 
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
+        points: the same rules ``score_player`` adds up, one player at a time."""
+        table, state = ctx.table, ctx.state
+        declarer = scored.extra["declarer"]
+        nils = hand.get("nils") or [[]] * table.seats
+        events = []
+        for seat, name in enumerate(table.players):
+            team = team_of(seat, declarer, table.seats)
+            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
+            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+            bid = hand["bids"][seat]
+            # contract's own test, without building its explanation: a replay runs this for every hand
+            over = taken - bid if taken >= bid else 0
+            if taken < bid:  # the sheet shows the bid and its -10 per trick bid
+                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
+                                    on_sheet=False))
+            for holder in nils[seat]:
+                nil_points, _ = nil(seat, holder, team, hand, table)
+                whose = (f"{name}'s nil (own hand)" if holder == seat else
+                         f"{name}'s nil on {hand_name(holder, table)}")
+                if nil_points is None:
+                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
+                elif nil_points > 0:
+                    events.append(Event(f"{whose} made", seat, nil_points))
+                else:
+                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
+                                        nil_points))
+            if state[seat] + over == scored.extra["bags"][seat]:
+                continue  # no penalty took bags away
+            lost, _, line = bag_penalty(seat, state[seat] + over, table)
+            if line:
+                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
+        return events
+
+
+class DummySpadesShown(Shown):
+    """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
+    place in the guide and the seat picture, bags beside the totals and on the sheet."""
+
+    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
+                 hands_left: int | None) -> MatchProgress:
+        """The shared line, and the losing floor when the table plays with one."""
+        shared = super().progress(ctx, finished, target, hands_left)
+        lose_at = ctx.settings["lose_at"]
+        if lose_at is None:
+            return shared
+        return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
+
+    field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
+
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        order = bidding_order(dealer, table.seats)
+        first, second, last = (names[s] for s in order)
+        lines = [f"{last} deals 13 cards each to {first}, {second}, {last} and the dummy hand; "
+                 "the dummy's cards stay face down.", peek_line(table.settings, [first, second, last])]
+        lines += [
+            f"One round of bidding: {first} first, then {second}, then {last} (the dealer) last. "
+            "Each bids the tricks their team will take (0 to 13) and may also bid nil on any hands.",
+            f"The highest bid is declarer and partners the dummy; a tie goes to the earlier bidder "
+            f"({first} before {second} before {last}). The other two defend together.",
+            f"{first} leads the first trick; then the dummy is turned face up opposite the declarer, "
+            "who plays it.",
+            "Spades are trump, Ace high. Follow suit if you can.",
+        ]
+        return lines
+
+    rules_template = "rules/dummy_spades.html"  # the rules page, filled in from the settings
+
+    seat_counter = "bags"
+
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, dealer = list(ctx.players), ctx.dealer
+        n = len(players)
+        order = tuple(range(n)) if dealer is None else tuple(bidding_order(dealer, n))
+        nil_choices = tuple(((str(s), "own hand"),) + tuple((str(t), players[t]) for t in range(n) if t != s)
+                            + ((DUMMY, DUMMY),) for s in order)
+        return [
+            FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
+                       "seat_int", order),
+            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
+                       hint="Tick the hands each player bid nil on, if any.", in_details=True,
+                       label="{player} bid nil on"),
+            # one order in the whole form: bidding order; with the dummy's, 13 tricks
+            FieldGroup("tricks", "Tricks taken", "seat_int", order, adds_up_to=13, adds_up_with=("dummy_tricks",)),
+            FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
+        ]
+
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players = list(ctx.players)
+        parts = [by_player("bids", players, hand.get("bids") or [])]
+        declarer = extra.get("declarer")
+        if isinstance(declarer, int) and 0 <= declarer < len(players):
+            parts.append(f"{players[declarer]} declares")
+        for seat, hands in enumerate(hand.get("nils") or []):
+            if hands and seat < len(players) and isinstance(hands, list):  # whose hand each nil was on
+                on = ["their own hand" if h == seat else "the dummy" if h == DUMMY
+                      else players[h] if is_whole(h) and 0 <= h < len(players) else str(h) for h in hands]
+                parts.append(f"{players[seat]} bid nil on {name_list(on)}")
+        return parts
+
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
         return SheetLayout(
@@ -360,28 +346,7 @@ class DummySpades(Game):
             + "; the highest total wins; a tie for highest plays another hand.",
         ]
 
-    # --- the trick referee --------------------------------------------------
-    referee_from_match = False  # spades are always trump: nothing to read from the match
-
-    def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        return Setup(notes=["Spades are trump, Ace high. Four cards: three players and the dummy."])
-
-    def referee_slots(self, context: dict) -> int:
-        return 4
-
-    def referee_options(self, decks: int) -> list[Face]:
-        return [french_face(c) for c in TRICK_CARDS]
-
-    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
-        return french_groups(TRICK_CARDS)
-
-    def referee_face(self, code: str) -> Face | None:
-        return french_face(code) if is_french(code, TRICK_CARDS) else None
-
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards)
-
-    # --- the seat picture and what a hand did -------------------------------------
+    # --- the seat picture ---------------------------------------------------------
     def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """The bidding order, the first lead, and the dummy: before the bidding in the empty
         place after the last seat (where it lies changes no score), once every bid is known
@@ -408,46 +373,132 @@ class DummySpades(Game):
         return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy lies face up opposite "
                                        f"{name}, who plays it.",))
 
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
-        points: the same rules ``score_player`` adds up, one player at a time."""
-        table, state = ctx.table, ctx.state
-        declarer = scored.extra["declarer"]
-        nils = hand.get("nils") or [[]] * table.seats
-        events = []
-        for seat, name in enumerate(table.players):
-            team = team_of(seat, declarer, table.seats)
-            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
-            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-            bid = hand["bids"][seat]
-            # contract's own test, without building its explanation: a replay runs this for every hand
-            over = taken - bid if taken >= bid else 0
-            if taken < bid:  # the sheet shows the bid and its -10 per trick bid
-                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
-                                    on_sheet=False))
-            for holder in nils[seat]:
-                nil_points, _ = nil(seat, holder, team, hand, table)
-                whose = (f"{name}'s nil (own hand)" if holder == seat else
-                         f"{name}'s nil on {hand_name(holder, table)}")
-                if nil_points is None:
-                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
-                elif nil_points > 0:
-                    events.append(Event(f"{whose} made", seat, nil_points))
-                else:
-                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
-                                        nil_points))
-            if state[seat] + over == scored.extra["bags"][seat]:
-                continue  # no penalty took bags away
-            lost, _, line = bag_penalty(seat, state[seat] + over, table)
-            if line:
-                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
-        return events
-
     def counter_text(self, value: int) -> str:
         return plural(value, "bag")
 
 
 # --- the deal ---------------------------------------------------------------
+
+
+class DummySpadesReferee(Referee):
+    """Dummy Hand Spades' referee: one deck, four cards to a trick (the dummy's among
+    them), spades always trump."""
+
+    args = ()  # the query keys the referee page reads
+
+    from_match = False  # spades are always trump: nothing to read from the match
+
+    def setup(self, context: dict, in_match: bool) -> Setup:
+        return Setup(notes=["Spades are trump, Ace high. Four cards: three players and the dummy."])
+
+    def slots(self, context: dict) -> int:
+        return 4
+
+    def options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in TRICK_CARDS]
+
+    def groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(TRICK_CARDS)
+
+    def face(self, code: str) -> Face | None:
+        return french_face(code) if is_french(code, TRICK_CARDS) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards)
+
+
+class DummySpadesStats(Stats):
+    """Dummy Hand Spades' statistics: bids made and failed, nils, bags and declaring."""
+
+    figures = (
+        Figure("declarer", "Times declarer"),
+        Figure("made_declarer", "Contracts made as declarer", of="declarer", trend=True),
+        Figure("made_defender", "Contracts made as defender"),
+        Figure("set", "Times set"),
+        Figure("nil_own", "Nils bid on own hand (that counted)"),
+        Figure("nil_own_made", "made", of="nil_own"),
+        Figure("nil_partner", "Nils bid on partner's hand (that counted)"),
+        Figure("nil_partner_made", "made", of="nil_partner"),
+        Figure("bags", "Bags per hand", "per_hand"),
+        Figure("penalties", "Bag penalties paid", "sum"),
+    )
+
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        table = ctx.table
+        declarer = extra["declarer"]
+        bags_before = before.get("bags") or [0] * table.seats
+        limit = table.settings["bag_limit"]
+        facts: list[dict[str, int]] = []
+        for seat in range(table.seats):
+            team = team_of(seat, declarer, table.seats)
+            nils = (hand.get("nils") or [[]] * table.seats)[seat]
+            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
+            taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+            over = max(0, taken - hand["bids"][seat])
+            found = {"bags": over}
+            if seat == declarer:
+                found["declarer"] = 1
+            if taken >= hand["bids"][seat]:
+                found["made_declarer" if seat == declarer else "made_defender"] = 1
+            else:
+                found["set"] = 1
+            for holder in nils:
+                if holder not in team:
+                    continue  # not applied: not counted
+                which = "nil_own" if holder == seat else "nil_partner"
+                found[which] = found.get(which, 0) + 1
+                if tricks_of(holder, hand) == 0:
+                    found[f"{which}_made"] = found.get(f"{which}_made", 0) + 1
+            if limit:
+                paid = (bags_before[seat] + over - extra["bags"][seat]) // limit
+                if paid:
+                    found["penalties"] = paid
+            facts.append(found)
+        return facts
+
+
+class DummySpades(Game):
+    key = "dummy_spades"
+    title = "Dummy Hand Spades"
+    summary = "3 players and a dummy hand: the highest bidder plays the dummy as partner, everyone scores alone"
+    min_players = 3
+    max_players = 3
+    settings = (
+        Setting("target", 500, "Target score",
+                "The game ends when someone reaches this total; the text suggests 300 for a shorter game.",
+                minimum=1),
+        Setting("bag_limit", 10, "Bag limit",
+                "Each time a player's bags (overtricks) reach this many they pay the bag penalty; 0 turns it off.",
+                minimum=0),
+        Setting("bag_penalty", 100, "Bag penalty",
+                "Points a player loses each time their bags reach the bag limit.", minimum=0),
+        Setting("nil_value", 100, "Nil bonus",
+                "Points won for a nil hand that took no tricks, or lost if it took any.", minimum=0),
+        Setting("nil_tricks_count", True, "Nil hands' tricks count",
+                "On: every hand's tricks count toward the team, nil or not. Off: the tricks of a hand you bid "
+                "nil on (and whose nil counts) don't count toward your own contract or bags.",
+                kind="bool"),
+        Setting("lose_at", None, "Game also ends at",
+                "Leave empty, or a negative score such as -200: the game also ends when someone falls that low.",
+                kind="int_or_null", maximum=-1),
+        Setting("peek", "none", "Peeking at the dummy",
+                "What players see of the dummy before bidding: nothing, three or four cards each in secret, "
+                "or some cards flipped face up.",
+                kind="choice", choices=("none", "three", "four", "flip")),
+        Setting("flip_count", 2, "Cards flipped",
+                "With flipping, how many of the dummy's cards each player turns face up before bidding.",
+                minimum=1, maximum=4, applies_when=("peek", "flip")),
+    )
+    hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
+    required_fields = ("bids", "tricks", "dummy_tricks")
+    endless_settings: ClassVar[dict] = {"target": 10**9}
+    sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 300, "lose_at": -60},
+                                                 {"lose_at": -200, "bag_limit": 3})
+    rules = DummySpadesRules()
+    shown = DummySpadesShown()
+    referee = DummySpadesReferee()
+    stats = DummySpadesStats()
 
 def peek_line(settings: dict, bidders: list[str]) -> str:
     """What the table does with the dummy before bidding, for setting ``peek``."""
@@ -647,6 +698,11 @@ def check_card(card: Any) -> None:
                          "use a rank 2-10, J, Q, K or A and a suit letter S, H, D or C, like \"10H\"")
 
 
+# Spades are always trump; a card is its rank and suit letter ("10H").
+SPADES_TRUMP: TrickRule[str] = TrickRule(suits=lambda card: (card[-1],),
+                                         strength=lambda index, card: RANKS.index(card[:-1]))
+
+
 def trick_winner(cards: list, **context: Any) -> tuple[int, str]:
     """(index in play order of the winning card, why) for one trick of four cards:
     spades are trump, else the highest card of the suit led wins."""
@@ -658,11 +714,8 @@ def trick_winner(cards: list, **context: Any) -> tuple[int, str]:
     for i, card in enumerate(cards):
         if card in cards[:i]:
             raise ValueError(f"{card_label(card)} is in the trick twice, but the deck has only one")
-    led = cards[0][-1]
-    spades = [i for i, card in enumerate(cards) if card[-1] == "S"]
-    followers = spades or [i for i, card in enumerate(cards) if card[-1] == led]
-    best = max(followers, key=lambda i: RANKS.index(cards[i][:-1]))
-    return best, trick_reason(cards, best, led, len(followers))
+    verdict = SPADES_TRUMP.judge(cards, "S")
+    return verdict.winner, trick_reason(cards, verdict.winner, cards[0][-1], len(verdict.pool))
 
 
 def trick_reason(cards: list, best: int, led: str, rivals: int) -> str:

@@ -19,10 +19,14 @@ from .base import (
     Place,
     Problem,
     Progress,
+    Rules,
     Scored,
     Seating,
     Setting,
+    Shown,
+    Stats,
     Table,
+    Target,
     is_whole,
     name_list,
     plural,
@@ -38,30 +42,8 @@ def _points(count: int) -> str:
     return plural(count, "point")
 
 
-class ScorePad(Game):
-    key = "score_pad"
-    title = "Score pad"
-    summary = ("2 to 8 players, any game that ends a hand with points: type what each player scored; "
-               "optional target, lowest wins, fixed number of hands")
-    min_players = 2
-    max_players = 8
-    settings = (
-        Setting("target", 0, "Target",
-                "The game ends after a hand in which a total reaches this many points (0: no target).",
-                minimum=0),
-        Setting("low_wins", False, "Lowest total wins",
-                "On: the lowest total wins (as in Hearts: reaching the target ends the game, lowest wins).",
-                kind="bool"),
-        Setting("hand_count", 0, "Number of hands",
-                "The game ends after this many hands (0: no fixed number).",
-                minimum=0),
-    )
-    hand_fields = ("points",)
-    required_fields = ("points",)
-    field_words: ClassVar[dict[str, str]] = {"points": "points"}
-    sample_players = 4
-    endless_settings: ClassVar[dict] = {"target": 0, "hand_count": 0}
-    rules_template = "rules/score_pad.html"
+class ScorePadRules(Rules):
+    """Points as the table says, and the three ways a game ends."""
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -122,8 +104,21 @@ class ScorePad(Game):
             return None
         return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
 
+    def target(self, settings: dict) -> Target | None:
+        points = settings.get("target")
+        if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
+            return None
+        return Target(points, low_wins=bool(settings.get("low_wins")))
+
     def lowest_wins(self, settings: dict) -> bool:
         return bool(settings.get("low_wins"))
+
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        # now and then a hand at the edges of what may be typed, so the needs panel's
+        # "can no longer win" is reached in the generic tests too
+        if rng.random() < 0.15:
+            return {"points": [rng.choice((LEAST, MOST, 0)) for _ in range(ctx.seats)]}
+        return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
 
     # --- what each player needs ------------------------------------------------
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
@@ -190,7 +185,13 @@ class ScorePad(Game):
         second = (min if low else max)(totals[s] for s in others)
         return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
 
-    # --- at the table and how it is shown ------------------------------------------
+
+class ScorePadShown(Shown):
+    """Who deals, a points box per player, and the sheet's few rules."""
+
+    field_words: ClassVar[dict[str, str]] = {"points": "points"}
+    rules_template = "rules/score_pad.html"
+
     def table_guide(self, ctx: HandContext) -> list[str]:
         return [f"{ctx.players[ctx.dealt_by]} deals. At the end of the hand, type what each player scored."]
 
@@ -212,8 +213,8 @@ class ScorePad(Game):
         best = max(points)
         return [f"most this hand: {name_list([players[s] for s, p in enumerate(points) if p == best])} {best}"]
 
-    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
+    def rules_context(self, settings: dict) -> dict:
+        return {"least": LEAST, "most": MOST}
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         side = "lowest" if settings["low_wins"] else "highest"
@@ -232,8 +233,11 @@ class ScorePad(Game):
                          "total leads.")
         return lines
 
-    # --- statistics -------------------------------------------------------------------
-    stat_figures: ClassVar[tuple[Figure, ...]] = (
+
+class ScorePadStats(Stats):
+    """Points per hand, and how often a player had the best hand."""
+
+    figures = (
         Figure("points", "Points per hand", "per_hand"),
         Figure("best_hand", "Best score of the hand"),
     )
@@ -243,5 +247,35 @@ class ScorePad(Game):
         best = (min if ctx.settings["low_wins"] else max)(scores)
         return [{"points": score, **({"best_hand": 1} if score == best else {})} for score in scores]
 
-    def rules_context(self, settings: dict) -> dict:
-        return {"least": LEAST, "most": MOST}
+
+class ScorePad(Game):
+    key = "score_pad"
+    title = "Score pad"
+    summary = ("2 to 8 players, any game that ends a hand with points: type what each player scored; "
+               "optional target, lowest wins, fixed number of hands")
+    min_players = 2
+    max_players = 8
+    settings = (
+        Setting("target", 0, "Target",
+                "The game ends after a hand in which a total reaches this many points (0: no target).",
+                minimum=0),
+        Setting("low_wins", False, "Lowest total wins",
+                "On: the lowest total wins (as in Hearts: reaching the target ends the game, lowest wins).",
+                kind="bool"),
+        Setting("hand_count", 0, "Number of hands",
+                "The game ends after this many hands (0: no fixed number).",
+                minimum=0),
+    )
+    hand_fields = ("points",)
+    required_fields = ("points",)
+    sample_players = 4
+    endless_settings: ClassVar[dict] = {"target": 0, "hand_count": 0}
+    # each way a score pad ends: by target (highest or lowest winning), by number of hands, by both
+    sample_settings: ClassVar[tuple[dict, ...]] = (
+        {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
+        {})
+
+    rules = ScorePadRules()
+    shown = ScorePadShown()
+    referee = None  # no cards to judge
+    stats = ScorePadStats()

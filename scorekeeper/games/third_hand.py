@@ -1,14 +1,19 @@
 """Third Hand (seed 000): two players, 24 cards, one bid card each, a cut for trump.
 
 Scoring, rulings and the trick referee follow rules.md section 1.
+
+Its parts, each read alone (see ``games.base``): ``ThirdHandRules``, ``ThirdHandShown`` (how it is
+shown and printed), ``ThirdHandReferee`` and ``ThirdHandStats``, held by ``ThirdHand``; the module's
+functions are the vocabulary they share (cards, rank orders, the scoring's arithmetic).
 """
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Iterator
 from itertools import product
 from typing import Any, ClassVar
 
-from .base import (  # how it is shown
+from .base import (
     POINTS,
     TOTAL,
     CardCounter,
@@ -21,6 +26,8 @@ from .base import (  # how it is shown
     Place,
     Problem,
     Progress,
+    Referee,
+    Rules,
     Scored,
     Seating,
     Setting,
@@ -28,7 +35,10 @@ from .base import (  # how it is shown
     SheetColumn,
     SheetLayout,
     SheetRow,
+    Shown,
+    Stats,
     Table,
+    Target,
     bidding_order,
     by_player,
     check_bool,
@@ -43,6 +53,7 @@ from .base import (  # how it is shown
 )
 from .cards import SUITS, label
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
+from .tricks import TrickRule
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
@@ -67,7 +78,7 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
     seen = set()
     for bids in product((None, *RANKS), repeat=2):
         hand: dict = {"bids": list(bids), "trump": TRUMPS[0], "points": list(min(POSSIBLE_POINTS))}
-        if game.check_hand(hand, first):  # only the bids can be wrong here
+        if game.rules.check_hand(hand, first):  # only the bids can be wrong here
             continue
         holder = holder_of(list(bids))
         # the score depends on the bids only through the holder, the contract's value and doubling
@@ -77,7 +88,7 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
         seen.add(kind)
         for pair in POSSIBLE_POINTS:
             hand["points"] = list(pair)
-            scores = game.score_hand(hand, first).scores
+            scores = game.rules.score_hand(hand, first).scores
             low, high = min(low, *scores), max(high, *scores)
     return low, high
 
@@ -87,7 +98,7 @@ def points_from_counts(aces: int, nines: int, tens_and_pictures: int) -> int:
     return aces + 9 * nines + 10 * tens_and_pictures
 
 
-def _splits():
+def _splits() -> Iterator[tuple[tuple[int, int, int], tuple[int, int, int]]]:
     """Every way the 14 captured cards can fall: (cards, aces, nines) per player."""
     for cards0, aces0, nines0, aces1, nines1 in product(range(0, CARDS_CAPTURED + 1, 2),
                                                         range(5), range(5), range(5), range(5)):
@@ -115,7 +126,7 @@ POSSIBLE_TOTALS = frozenset(p0 + p1 for p0, p1 in POSSIBLE_POINTS)
 MOST_AHEAD = max(p0 - p1 for p0, p1 in POSSIBLE_POINTS)
 
 
-def _ranges(numbers) -> str:
+def _ranges(numbers: Iterable[int]) -> str:
     """100, 101, 102, 109 -> "100-102, 109"."""
     runs: list[list[int]] = []
     for n in sorted(numbers):
@@ -126,7 +137,7 @@ def _ranges(numbers) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _or_list(numbers) -> str:
+def _or_list(numbers: Iterable[int]) -> str:
     words = [str(n) for n in sorted(numbers)]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
@@ -200,25 +211,13 @@ def _bid_words(bid: str | None) -> str:
     return "passed face down" if bid is None else f"bid {bid}"
 
 
-class ThirdHand(Game):
-    key = "third_hand"
-    title = "Third Hand"
-    summary = "2 players, 24 cards: a bid card sets the high rank, a cut card sets trump, take card points"
-    min_players = 2
-    max_players = 2
-    settings = (
-        Setting("target", 500, "Target",
-                "The game ends when a total is past this (more than it); the highest total wins.",
-                minimum=1),
-        Setting("contract_values", DEFAULT_CONTRACT_VALUES, "Contract values",
-                "Card points the holder must take for each bid rank; these are house values, "
-                "since the original table was lost.",
-                kind="table", minimum=0, choices=RANKS),
-    )
-    hand_fields = ("bids", "trump", "exchanged", "points")
-    field_words: ClassVar[dict[str, str]] = {"points": "card points", "exchanged": "swap"}
-    required_fields = ("bids", "trump", "points")
-    past_target = True  # "the highest score past 500": reaching the target exactly is not enough
+class ThirdHandRules(Rules):
+    """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
+    contract made or failed, the higher hand score dealing next, playing past the target."""
+
+    def target(self, settings: dict) -> Target:
+        # "the highest score past 500": reaching the target exactly is not enough
+        return Target(settings["target"], past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -237,7 +236,7 @@ class ThirdHand(Game):
             point_problems = points_problems(hand["points"], table.players)
         return problems + point_problems
 
-    def _check_bids(self, bids, table: Table, dealer: int | None) -> list[Problem]:
+    def _check_bids(self, bids: Any, table: Table, dealer: int | None) -> list[Problem]:
         if not isinstance(bids, list) or len(bids) != table.seats:
             return [Problem("bids", "not_list", {"what": f"{table.seats} bids, one per seat (a rank or null for face "
                                                          "down)", "got": show_json(bids), "value": bids})]
@@ -303,30 +302,6 @@ class ThirdHand(Game):
         doubled = ", doubled because both bid face up" if None not in bids else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def table_guide(self, ctx: HandContext) -> list[str]:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        d, n = names[dealer], names[table.left_of(dealer)]
-        values = table.settings["contract_values"]
-        needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
-        return [
-            f"{d} deals 12 cards each to {n} and {d} (all 24 cards).",
-            f"{n} and {d} each set 4 cards aside, face down: together they are the third hand (8 cards).",
-            f"{n} bids first: one card on the table, face up to bid its rank, face down to pass.",
-            f"Then {d} (the dealer) places one card: a face-up card must outrank {n}'s face-up bid "
-            "(9 < 10 < J < Q < K < A, suits do not count, equal rank does not top), or pass face down; "
-            f"if {n} passed, {d} may bid any rank.",
-            "Both bids face up means the contract is doubled.",
-            "Cut the third hand: the cut card is turned face up and its suit is trump.",
-            "The contract holder may swap their hand with the rest of the third hand.",
-            f"The holder leads the first trick; with no contract, {n} leads.",
-            "The holder's bid rank is the high rank (K with no contract); an Ace is lowest when led and "
-            "highest when played second, unless Aces were bid.",
-            "Each player plays 7 cards: 7 tricks, 14 cards captured. Card points: A 1, K Q J 10 each, "
-            "10 is 10, 9 is 9.",
-            f"Points the holder needs to make the contract: {needs}.",
-        ]
-
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players
@@ -346,76 +321,6 @@ class ThirdHand(Game):
 
 
 # --- trick referee --------------------------------------------------------------
-
-    # --- how it is shown --------------------------------------------------
-    rules_template = "rules/third_hand.html"  # the rules page, filled in from the settings
-    sample_players = 2
-
-    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
-        players, dealer = list(ctx.players), ctx.dealer
-        order = tuple(range(len(players))) if dealer is None else tuple(bidding_order(dealer, len(players)))
-        everyone = tuple(range(len(players)))
-        return [
-            FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
-                       choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
-                       hint="Face down is a pass; face up, the card's rank."),
-            FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
-            FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
-            FieldGroup("points", "Card points captured", "seat_int", everyone,
-                       hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.", stepper=False),
-            FieldGroup("count_cards", "Count cards instead of points", "counts", everyone, optional=True,
-                       hint="Enter what each player captured; the app adds up the points "
-                            "(A 1, 9 is 9, 10 and K Q J 10 each) and checks the 14 cards.",
-                       in_details=True),
-        ]
-
-    def card_counter(self) -> CardCounter:
-        return CardCounter("points", (("aces", "Aces", 4), ("nines", "Nines", 4), ("tens", "Tens", 4),
-                                      ("pictures", "K Q J", 12)),
-                           lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
-                           _counter_problems)
-
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
-        players = list(ctx.players)
-        bids = hand.get("bids") or []
-        parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
-        if hand.get("trump"):
-            parts.append(suit_name(hand["trump"]))
-        holder = extra.get("holder")
-        if isinstance(holder, int) and 0 <= holder < len(players):
-            made = extra.get("made")
-            word = "made" if made else "failed" if made is False else ""
-            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if extra.get("doubled") else ""))
-        elif "holder" in extra:
-            parts.append("no contract")
-        if hand.get("exchanged"):
-            parts.append("exchanged")
-        return parts
-
-    stat_figures: ClassVar[tuple[Figure, ...]] = (
-        Figure("held", "Contracts held"),
-        Figure("made", "Made", of="held", trend=True),
-        Figure("failed", "Failed", of="held"),
-        Figure("doubled_made", "Doubled contracts made"),
-        Figure("doubled_failed", "Doubled contracts failed"),
-        Figure("as_holder", "Average hand score as holder", "mean"),
-        Figure("as_opponent", "Average hand score as opponent", "mean"),
-    )
-
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table = ctx.table
-        holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
-        facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
-        if holder is None:
-            return facts
-        outcome = "made" if made else "failed"
-        facts[holder] = {"held": 1, outcome: 1, "as_holder": scores[holder]}
-        if doubled:
-            facts[holder][f"doubled_{outcome}"] = 1
-        opponent = table.left_of(holder)
-        facts[opponent] = {"as_opponent": scores[opponent]}
-        return facts
 
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
@@ -469,6 +374,89 @@ class ThirdHand(Game):
             hand["exchanged"] = True
         return hand
 
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """A doubled contract, and a failed one, named with its holder."""
+        table = ctx.table
+        holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
+        if holder is None or (made and not doubled):
+            return []
+        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
+        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
+
+
+class ThirdHandShown(Shown):
+    """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
+    the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    field_words: ClassVar[dict[str, str]] = {"points": "card points", "exchanged": "swap"}
+
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        d, n = names[dealer], names[table.left_of(dealer)]
+        values = table.settings["contract_values"]
+        needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
+        return [
+            f"{d} deals 12 cards each to {n} and {d} (all 24 cards).",
+            f"{n} and {d} each set 4 cards aside, face down: together they are the third hand (8 cards).",
+            f"{n} bids first: one card on the table, face up to bid its rank, face down to pass.",
+            f"Then {d} (the dealer) places one card: a face-up card must outrank {n}'s face-up bid "
+            "(9 < 10 < J < Q < K < A, suits do not count, equal rank does not top), or pass face down; "
+            f"if {n} passed, {d} may bid any rank.",
+            "Both bids face up means the contract is doubled.",
+            "Cut the third hand: the cut card is turned face up and its suit is trump.",
+            "The contract holder may swap their hand with the rest of the third hand.",
+            f"The holder leads the first trick; with no contract, {n} leads.",
+            "The holder's bid rank is the high rank (K with no contract); an Ace is lowest when led and "
+            "highest when played second, unless Aces were bid.",
+            "Each player plays 7 cards: 7 tricks, 14 cards captured. Card points: A 1, K Q J 10 each, "
+            "10 is 10, 9 is 9.",
+            f"Points the holder needs to make the contract: {needs}.",
+        ]
+
+    rules_template = "rules/third_hand.html"  # the rules page, filled in from the settings
+
+    def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
+        players, dealer = list(ctx.players), ctx.dealer
+        order = tuple(range(len(players))) if dealer is None else tuple(bidding_order(dealer, len(players)))
+        everyone = tuple(range(len(players)))
+        return [
+            FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
+                       choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
+                       hint="Face down is a pass; face up, the card's rank."),
+            FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
+            FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
+            FieldGroup("points", "Card points captured", "seat_int", everyone,
+                       hint="A 1, K Q J 10 each, 10 is 10, 9 is 9.", stepper=False),
+            FieldGroup("count_cards", "Count cards instead of points", "counts", everyone, optional=True,
+                       hint="Enter what each player captured; the app adds up the points "
+                            "(A 1, 9 is 9, 10 and K Q J 10 each) and checks the 14 cards.",
+                       in_details=True),
+        ]
+
+    def card_counter(self) -> CardCounter:
+        return CardCounter("points", (("aces", "Aces", 4), ("nines", "Nines", 4), ("tens", "Tens", 4),
+                                      ("pictures", "K Q J", 12)),
+                           lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
+                           _counter_problems)
+
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+        players = list(ctx.players)
+        bids = hand.get("bids") or []
+        parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
+        if hand.get("trump"):
+            parts.append(suit_name(hand["trump"]))
+        holder = extra.get("holder")
+        if isinstance(holder, int) and 0 <= holder < len(players):
+            made = extra.get("made")
+            word = "made" if made else "failed" if made is False else ""
+            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if extra.get("doubled") else ""))
+        elif "holder" in extra:
+            parts.append("no contract")
+        if hand.get("exchanged"):
+            parts.append("exchanged")
+        return parts
+
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
         return SheetLayout(
@@ -509,42 +497,7 @@ class ThirdHand(Game):
             "a tie for highest plays another hand.",
         ]
 
-    # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
-        bids = hand.get("bids")
-        high = None if in_match else "K"
-        if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
-            high = high_rank_for(bids)
-        return {"trump": hand.get("trump") if hand.get("trump") in TRUMPS else None if in_match else "spades",
-                "high": high}
-
-    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
-        return []
-
-    def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
-        return Setup([Choice("trump", "Trump", suit_options(SUITS.values()), required=True),
-                      Choice("high", "High rank", highs, required=True)],
-                     hints=["The holder's bid rank is high; K with no contract."])
-
-    def referee_slots(self, context: dict) -> int:
-        return 2
-
-    def referee_options(self, decks: int) -> list[Face]:
-        return [french_face(c) for c in TRICK_CARDS]
-
-    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
-        return french_groups(TRICK_CARDS, reverse=True)
-
-    def referee_face(self, code: str) -> Face | None:
-        return french_face(code) if is_french(code, TRICK_CARDS) else None
-
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["high"])
-
-    # --- the seat picture and what a hand did -------------------------------------
+    # --- the seat picture ---------------------------------------------------------
     def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """Before the bidding: who bids first, and who leads if nobody bids. Once both bids
         are known: who holds the contract (and leads), or that nobody does."""
@@ -570,14 +523,102 @@ class ThirdHand(Game):
         return Seating(tuple(Place(names[seat], seat, roles(seat), deals=seat == dealer, leads=seat == leader)
                              for seat in range(table.seats)), (note,))
 
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """A doubled contract, and a failed one, named with its holder."""
+
+class ThirdHandReferee(Referee):
+    """Third Hand's referee: 24 cards, two to a trick; trump from the cut, the high rank
+    from the bids."""
+
+    args = ("trump", "high")  # the query keys the referee page reads
+
+    def context(self, hand: dict, ctx: HandContext | None) -> dict:
+        in_match = ctx is not None
+        bids = hand.get("bids")
+        high = None if in_match else "K"
+        if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
+            high = high_rank_for(bids)
+        return {"trump": hand.get("trump") if hand.get("trump") in TRUMPS else None if in_match else "spades",
+                "high": high}
+
+    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        context.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
+        return []
+
+    def setup(self, context: dict, in_match: bool) -> Setup:
+        highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
+        return Setup([Choice("trump", "Trump", suit_options(SUITS.values()), required=True),
+                      Choice("high", "High rank", highs, required=True)],
+                     hints=["The holder's bid rank is high; K with no contract."])
+
+    def slots(self, context: dict) -> int:
+        return 2
+
+    def options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in TRICK_CARDS]
+
+    def groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(TRICK_CARDS, reverse=True)
+
+    def face(self, code: str) -> Face | None:
+        return french_face(code) if is_french(code, TRICK_CARDS) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context["trump"], context["high"])
+
+
+class ThirdHandStats(Stats):
+    """Third Hand's statistics: contracts held, made, failed and doubled, and hand
+    scores as holder and as opponent."""
+
+    figures = (
+        Figure("held", "Contracts held"),
+        Figure("made", "Made", of="held", trend=True),
+        Figure("failed", "Failed", of="held"),
+        Figure("doubled_made", "Doubled contracts made"),
+        Figure("doubled_failed", "Doubled contracts failed"),
+        Figure("as_holder", "Average hand score as holder", "mean"),
+        Figure("as_opponent", "Average hand score as opponent", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
         table = ctx.table
-        holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
-        if holder is None or (made and not doubled):
-            return []
-        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
-        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
+        holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
+        facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
+        if holder is None:
+            return facts
+        outcome = "made" if made else "failed"
+        facts[holder] = {"held": 1, outcome: 1, "as_holder": scores[holder]}
+        if doubled:
+            facts[holder][f"doubled_{outcome}"] = 1
+        opponent = table.left_of(holder)
+        facts[opponent] = {"as_opponent": scores[opponent]}
+        return facts
+
+
+class ThirdHand(Game):
+    key = "third_hand"
+    title = "Third Hand"
+    summary = "2 players, 24 cards: a bid card sets the high rank, a cut card sets trump, take card points"
+    min_players = 2
+    max_players = 2
+    settings = (
+        Setting("target", 500, "Target",
+                "The game ends when a total is past this (more than it); the highest total wins.",
+                minimum=1),
+        Setting("contract_values", DEFAULT_CONTRACT_VALUES, "Contract values",
+                "Card points the holder must take for each bid rank; these are house values, "
+                "since the original table was lost.",
+                kind="table", minimum=0, choices=RANKS),
+    )
+    hand_fields = ("bids", "trump", "exchanged", "points")
+    required_fields = ("bids", "trump", "points")
+    sample_players = 2
+    endless_settings: ClassVar[dict] = {"target": 10**9}
+    sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 150})
+    rules = ThirdHandRules()
+    shown = ThirdHandShown()
+    referee = ThirdHandReferee()
+    stats = ThirdHandStats()
 
 TRICK_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 
@@ -587,7 +628,7 @@ def card_label(card: str) -> str:
     return label("".join(_parse(card)))
 
 
-def _parse(card) -> tuple[str, str]:
+def _parse(card: Any) -> tuple[str, str]:
     if not isinstance(card, str) or card.strip().upper() not in TRICK_CARDS:
         raise ValueError(f"unknown card {show(card)}: use a rank 9 10 J Q K A and a suit letter "
                          'S H D C, e.g. "AS" or "10H"')
@@ -624,11 +665,14 @@ def trick_winner(cards: list, trump: str, high_rank: str = "K") -> tuple[int, st
     led, second = card_label(cards[0]), card_label(cards[1])
     if (led_rank, led_suit) == (rank, suit):
         raise ValueError(f"{led} is played twice, but the deck has only one")
+    # the Ace's strength depends on when it is played: high second, low when led
+    rule: TrickRule[tuple[str, str]] = TrickRule(
+        suits=lambda card: (SUITS[card[1]],), strength=lambda index, card: _strength(card[0], index == 1, high_rank))
+    winner = rule.judge([(led_rank, led_suit), (rank, suit)], trump).winner
     if suit != led_suit:
-        if SUITS[suit] == trump:
+        if winner == 1:
             return 1, f"{second} is a trump ({trump}) and {led} is not, so the trump wins."
         return 0, f"{second} neither follows {SUITS[led_suit]} nor is a trump, so the led {led} wins."
-    winner = 1 if _strength(rank, True, high_rank) > _strength(led_rank, False, high_rank) else 0
     won, lost = (second, led) if winner else (led, second)
     if high_rank != "A" and "A" in (rank, led_rank):
         how = "played second is highest" if rank == "A" else "led is lowest"

@@ -2,12 +2,16 @@
 
 Scoring follows rules.md section 4. The module also holds the trick referee
 (``trick_winner``) and the trick-count helpers the trick-by-trick tally uses.
+
+Its parts, each read alone (see ``games.base``): ``ThirdRailRules``, ``ThirdRailShown`` (how it is
+shown and printed), ``ThirdRailReferee`` and ``ThirdRailStats``, held by ``ThirdRail``; the module's
+functions are the vocabulary they share (cards, rank orders, the scoring's arithmetic).
 """
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import (  # how it is shown
+from .base import (
     POINTS,
     TOTAL,
     FieldGroup,
@@ -16,6 +20,8 @@ from .base import (  # how it is shown
     HandContext,
     Place,
     Problem,
+    Referee,
+    Rules,
     Scored,
     Seating,
     Setting,
@@ -23,7 +29,10 @@ from .base import (  # how it is shown
     SheetColumn,
     SheetLayout,
     SheetRow,
+    Shown,
+    Stats,
     Table,
+    Target,
     TrickTally,
     by_player,
     check_choice,
@@ -42,6 +51,7 @@ from .cards import SUITS as _SUIT_LETTERS
 from .cards import label as card_label
 from .cards import singular
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
+from .tricks import TrickRule
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 # King high, Ace low: the index is the rank's strength.
@@ -122,6 +132,9 @@ def _check_trick(cards: list, trump: Any, decks: int) -> str | None:
     raise ValueError(f"trump must be one of {', '.join(SUITS)} (or S, H, D, C), got {show_json(trump)}")
 
 
+RAIL_TRICK: TrickRule[str] = TrickRule(suits=lambda card: (_suit(card),), strength=lambda index, card: _strength(card))
+
+
 def trick_winner(cards: list, trump: str | None = None, decks: int = 1) -> tuple[int, str]:
     """The index (in play order) of the card that wins the trick, and why.
 
@@ -130,10 +143,10 @@ def trick_winner(cards: list, trump: str | None = None, decks: int = 1) -> tuple
     """
     trump = _check_trick(cards, trump, decks)
     led = _suit(cards[0])
-    trumps = [i for i, c in enumerate(cards) if trump and _suit(c) == trump]
-    contenders = trumps or [i for i, c in enumerate(cards) if _suit(c) == led]
-    # Of two identical cards the earlier wins, hence -i on equal strength.
-    best = max(contenders, key=lambda i: (_strength(cards[i]), -i))
+    # of two identical cards (two decks) the earlier wins: the shared rule's tie
+    verdict = RAIL_TRICK.judge(cards, trump)
+    best, contenders = verdict.winner, list(verdict.pool)
+    trumps = contenders if verdict.by_trump else []
     label = card_label(cards[best])
     if trumps and led != trump:
         kind = "the only trump" if len(trumps) == 1 else f"the highest trump ({trump})"
@@ -173,39 +186,28 @@ def _tricks(count: int, word: str) -> str:
     return f"{count} {word} trick{'' if count == 1 else 's'}" if count else f"no {word} tricks"
 
 
-class ThirdRail(Game):
-    key = "third_rail"
-    title = "Third Rail"
-    summary = "3 to 6 players, standard deck: every third trick scores a point for its winner"
-    min_players = 3
-    max_players = 6
-    settings = (
-        Setting("target", 12, "Target",
-                "The game ends after a hand in which someone reaches this many points; the highest total wins.",
-                minimum=1),
-        Setting("scoring_from", 3, "First scoring trick",
-                "3 means tricks 3, 6, 9, … score a point; 2 means tricks 2, 5, 8, … score instead.",
-                minimum=2, maximum=3),
-        Setting("most_other_tricks_bonus", False, "Bonus for most other tricks",
-                "The player who wins the most non-scoring tricks in a hand scores 2 more.",
-                kind="bool"),
-        Setting("bonus_tie", "each", "Tied for most other tricks",
-                "With the bonus on: \"each\" gives 2 to every player tied for the most non-scoring tricks; "
-                "\"none\" gives the bonus to nobody when two or more tie.",
-                kind="choice", choices=("each", "none"), applies_when=("most_other_tricks_bonus", True)),
-        Setting("trump", False, "Flip a trump card",
-                "After the deal the dealer turns up a card, and its suit is trump for that hand.",
-                kind="bool"),
-    )
-    hand_fields = ("winners", "scoring_tricks", "other_tricks", "trump")
-    field_words: ClassVar[dict[str, str]] = {"winners": "trick winners"}
-    # Either form will do, so neither is required; check_hand insists on exactly one.
-    required_fields = ()
+def tally_of(hand: dict, table: Table) -> tuple[list[int], list[int], list[list[int]] | None]:
+    """Per seat: scoring tricks won, other tricks won, and (winners form only)
+    the numbers of the scoring tricks each won, for the explanation."""
+    if "winners" not in hand:
+        # other tricks may be left out without the bonus (then nothing reads them)
+        return list(hand["scoring_tricks"]), list(hand.get("other_tricks") or [0] * table.seats), None
+    return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
-        # Either form will do, so neither is optional on its own; other tricks only
-        # while the bonus that counts them is off (the ruling on other_tricks).
-        return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")
+
+def bonus_for(other: list[int], tie: str) -> list[int]:
+    most = max(other)
+    leaders = [seat for seat, count in enumerate(other) if count == most]
+    # Ruling (setting bonus_tie): tied players each score 2, or nobody does.
+    return leaders if len(leaders) == 1 or tie == "each" else []
+
+
+class ThirdRailRules(Rules):
+    """Third Rail's rules (rules.md section 4): every third trick scores, the bonus for
+    most other tricks, an optional trump, playing to the target."""
+
+    def target(self, settings: dict) -> Target:
+        return Target(settings["target"])
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -276,7 +278,7 @@ class ThirdRail(Game):
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table = ctx.table
         names = table.players
-        scoring, other, won = self._tally(hand, table)
+        scoring, other, won = tally_of(hand, table)
         numbers = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
         lines = [f"Tricks {_listing(numbers)} score one point each."]
         if "trump" in hand:
@@ -287,28 +289,13 @@ class ThirdRail(Game):
                          f"{count} point{'' if count == 1 else 's'}")
         if not table.settings["most_other_tricks_bonus"]:
             return Scored(scoring, lines)
-        bonus = self._bonus(other, table.settings["bonus_tie"])
+        bonus = bonus_for(other, table.settings["bonus_tie"])
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
         lines.append(self._bonus_line(other, bonus, names))
         lines.append("This hand: " + ", ".join(
             f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
             for s in range(table.seats)))
         return Scored(scores, lines)
-
-    def _tally(self, hand: dict, table: Table) -> tuple[list[int], list[int], list[list[int]] | None]:
-        """Per seat: scoring tricks won, other tricks won, and (winners form only)
-        the numbers of the scoring tricks each won, for the explanation."""
-        if "winners" not in hand:
-            # other tricks may be left out without the bonus (then nothing reads them)
-            return list(hand["scoring_tricks"]), list(hand.get("other_tricks") or [0] * table.seats), None
-        return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
-
-    @staticmethod
-    def _bonus(other: list[int], tie: str) -> list[int]:
-        most = max(other)
-        leaders = [seat for seat, count in enumerate(other) if count == most]
-        # Ruling (setting bonus_tie): tied players each score 2, or nobody does.
-        return leaders if len(leaders) == 1 or tie == "each" else []
 
     @staticmethod
     def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
@@ -323,6 +310,30 @@ class ThirdRail(Game):
         if bonus:
             return f"{tied}, so each of them scores 2 more."
         return f"{tied}; with a tie nobody scores the bonus."
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        # every scoring trick, and the bonus for the most other tricks when it is played
+        return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
+            + (2 if settings["most_other_tricks_bonus"] else 0)
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return 0  # nothing is ever taken off
+
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        players = ctx.seats
+        return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
+
+
+class ThirdRailShown(Shown):
+    """How Third Rail is shown: the winners line or the counts, trick by trick recording,
+    the guide to the scoring tricks, and the sheet's scoring and other tricks."""
+
+    field_words: ClassVar[dict[str, str]] = {"winners": "trick winners"}
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, ctx: HandContext) -> list[str]:
@@ -368,16 +379,10 @@ class ThirdRail(Game):
             lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
         return lines
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
-
     # The end of the game is the shared rule (base.Game.ending): once someone
     # reaches the target the single highest total wins; a tie plays another hand.
-
-    # --- how it is shown --------------------------------------------------
     rules_template = "rules/third_rail.html"  # the rules page, filled in from the settings
+
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         players, settings = list(ctx.players), ctx.settings
         everyone = tuple(range(len(players)))
@@ -417,96 +422,6 @@ class ThirdRail(Game):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
 
-    stat_figures: ClassVar[tuple[Figure, ...]] = (
-        Figure("scoring", "Scoring tricks per hand", "per_hand"),
-        Figure("bonus", "Most-other-tricks bonuses"),
-    )
-
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table = ctx.table
-        scoring, _, _ = self._tally(hand, table)
-        facts: list[dict[str, int]] = []
-        for seat, count in enumerate(scoring):
-            found = {"scoring": count}
-            if scores[seat] > count:  # the bonus is the only other point a hand gives
-                found["bonus"] = 1
-            facts.append(found)
-        return facts
-
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        # every scoring trick, and the bonus for the most other tricks when it is played
-        return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
-            + (2 if settings["most_other_tricks_bonus"] else 0)
-
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        return 0  # nothing is ever taken off
-
-    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        players = ctx.seats
-        return {"winners": [rng.randrange(players) for _ in range(tricks_per_hand(players))]}
-
-    # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
-        context: dict = {"players": ctx.seats if ctx else 4, "trump": None, "trump_fixed": False,
-                         "trump_each_hand": bool(ctx and ctx.settings.get("trump"))}
-        if ctx is not None and not ctx.settings.get("trump"):
-            context["trump_fixed"] = True  # a match without the trump variation
-        else:
-            context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
-        return context
-
-    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        problems = []
-        if "players" in args and not in_match:
-            raw = args.get("players", "")
-            if raw.isdecimal() and len(raw) <= 2 and 3 <= int(raw) <= 6:  # int() refuses 4,301+ digits
-                context["players"] = int(raw)
-            else:
-                problems.append(f"players: Third Rail is for 3 to 6 players, got \"{raw[:10]}\"")
-        if "trump" in args and not context["trump_fixed"]:
-            context["trump"] = args.get("trump") or None
-        return problems
-
-    def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        setup = Setup()
-        if not in_match:
-            setup.choices.append(Choice("players", "Players", tuple(
-                (str(n), f"{n} (two decks)" if n > 4 else str(n)) for n in range(3, 7))))
-        if context["trump_fixed"]:
-            setup.notes.append("This match plays without trump. King high, Ace low.")
-        else:
-            if context.get("trump_each_hand"):  # a match that flips a trump every hand: this hand's suit
-                setup.choices.append(Choice("trump", "Trump", suit_options(_SUIT_LETTERS.values()), required=True))
-            else:
-                setup.choices.append(Choice("trump", "Trump", (("", "no trump"),)
-                                            + suit_options(_SUIT_LETTERS.values())))
-        decks = self.referee_decks(context)
-        setup.hints.append(f"{context['players']} players: " + (
-            "two decks without 2s, 3s and 4s, so two identical cards can meet" if decks == 2 else "one 52-card deck")
-            + ".")
-        return setup
-
-    def referee_slots(self, context: dict) -> int:
-        return context.get("players") or 4
-
-    def referee_decks(self, context: dict) -> int:
-        return decks_for(context.get("players") or 4)
-
-    def referee_options(self, decks: int) -> list[Face]:
-        return [french_face(c) for c in cards_in_deck(decks)]
-
-    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
-        return french_groups(cards_in_deck(decks), reverse=True)  # King high, Ace low: high to low like the others
-
-    def referee_face(self, code: str) -> Face | None:
-        # one deck holds every card (two decks only leave some out), so any card of
-        # the game has a face: a 2 picked for 3-4 players must not show "?"
-        return french_face(code) if is_french(code, cards_in_deck(1)) else None
-
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context.get("trump"), self.referee_decks(context))
-
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
         hand = (SheetColumn("trump", "Trump", "the flipped card's suit", "text"),) if settings["trump"] else ()
@@ -516,9 +431,9 @@ class ThirdRail(Game):
 
     def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
         table = ctx.table
-        scoring, other, _ = self._tally(hand, table)
+        scoring, other, _ = tally_of(hand, table)
         settings = table.settings
-        bonus = self._bonus(other, settings["bonus_tie"]) if settings["most_other_tricks_bonus"] else []
+        bonus = bonus_for(other, settings["bonus_tie"]) if settings["most_other_tricks_bonus"] else []
         trump = {"trump": SheetCell(suit_name(hand["trump"]) if hand.get("trump") else "")} if settings["trump"] \
             else {}
         return SheetRow(hand=trump, seats=[{"scoring": SheetCell(str(count), "+2" if seat in bonus else "")}
@@ -583,3 +498,132 @@ class ThirdRail(Game):
             return shared
         return Seating(tuple(Place(p.name, p.seat, (*p.roles, "turns up trump"), p.deals, p.leads) if p.deals else p
                              for p in shared.places), shared.notes)
+
+
+class ThirdRailReferee(Referee):
+    """Third Rail's referee: one deck for 3 or 4 players, two (no 2s, 3s, 4s) for 5 or 6;
+    a trump only when the table plays with one."""
+
+    args = ("trump", "players")  # the query keys the referee page reads
+
+    def context(self, hand: dict, ctx: HandContext | None) -> dict:
+        context: dict = {"players": ctx.seats if ctx else 4, "trump": None, "trump_fixed": False,
+                         "trump_each_hand": bool(ctx and ctx.settings.get("trump"))}
+        if ctx is not None and not ctx.settings.get("trump"):
+            context["trump_fixed"] = True  # a match without the trump variation
+        else:
+            context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
+        return context
+
+    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        problems = []
+        if "players" in args and not in_match:
+            raw = args.get("players", "")
+            if raw.isdecimal() and len(raw) <= 2 and 3 <= int(raw) <= 6:  # int() refuses 4,301+ digits
+                context["players"] = int(raw)
+            else:
+                problems.append(f"players: Third Rail is for 3 to 6 players, got \"{raw[:10]}\"")
+        if "trump" in args and not context["trump_fixed"]:
+            context["trump"] = args.get("trump") or None
+        return problems
+
+    def setup(self, context: dict, in_match: bool) -> Setup:
+        setup = Setup()
+        if not in_match:
+            setup.choices.append(Choice("players", "Players", tuple(
+                (str(n), f"{n} (two decks)" if n > 4 else str(n)) for n in range(3, 7))))
+        if context["trump_fixed"]:
+            setup.notes.append("This match plays without trump. King high, Ace low.")
+        else:
+            if context.get("trump_each_hand"):  # a match that flips a trump every hand: this hand's suit
+                setup.choices.append(Choice("trump", "Trump", suit_options(_SUIT_LETTERS.values()), required=True))
+            else:
+                setup.choices.append(Choice("trump", "Trump", (("", "no trump"),)
+                                            + suit_options(_SUIT_LETTERS.values())))
+        decks = self.decks(context)
+        setup.hints.append(f"{context['players']} players: " + (
+            "two decks without 2s, 3s and 4s, so two identical cards can meet" if decks == 2 else "one 52-card deck")
+            + ".")
+        return setup
+
+    def slots(self, context: dict) -> int:
+        return context.get("players") or 4
+
+    def decks(self, context: dict) -> int:
+        return decks_for(context.get("players") or 4)
+
+    def options(self, decks: int) -> list[Face]:
+        return [french_face(c) for c in cards_in_deck(decks)]
+
+    def groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        return french_groups(cards_in_deck(decks), reverse=True)  # King high, Ace low: high to low like the others
+
+    def face(self, code: str) -> Face | None:
+        # one deck holds every card (two decks only leave some out), so any card of
+        # the game has a face: a 2 picked for 3-4 players must not show "?"
+        return french_face(code) if is_french(code, cards_in_deck(1)) else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context.get("trump"), self.decks(context))
+
+
+class ThirdRailStats(Stats):
+    """Third Rail's statistics: scoring and other tricks won."""
+
+    figures = (
+        Figure("scoring", "Scoring tricks per hand", "per_hand"),
+        Figure("bonus", "Most-other-tricks bonuses"),
+    )
+
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
+        table = ctx.table
+        scoring, _, _ = tally_of(hand, table)
+        facts: list[dict[str, int]] = []
+        for seat, count in enumerate(scoring):
+            found = {"scoring": count}
+            if scores[seat] > count:  # the bonus is the only other point a hand gives
+                found["bonus"] = 1
+            facts.append(found)
+        return facts
+
+
+class ThirdRail(Game):
+    key = "third_rail"
+    title = "Third Rail"
+    summary = "3 to 6 players, standard deck: every third trick scores a point for its winner"
+    min_players = 3
+    max_players = 6
+    settings = (
+        Setting("target", 12, "Target",
+                "The game ends after a hand in which someone reaches this many points; the highest total wins.",
+                minimum=1),
+        Setting("scoring_from", 3, "First scoring trick",
+                "3 means tricks 3, 6, 9, … score a point; 2 means tricks 2, 5, 8, … score instead.",
+                minimum=2, maximum=3),
+        Setting("most_other_tricks_bonus", False, "Bonus for most other tricks",
+                "The player who wins the most non-scoring tricks in a hand scores 2 more.",
+                kind="bool"),
+        Setting("bonus_tie", "each", "Tied for most other tricks",
+                "With the bonus on: \"each\" gives 2 to every player tied for the most non-scoring tricks; "
+                "\"none\" gives the bonus to nobody when two or more tie.",
+                kind="choice", choices=("each", "none"), applies_when=("most_other_tricks_bonus", True)),
+        Setting("trump", False, "Flip a trump card",
+                "After the deal the dealer turns up a card, and its suit is trump for that hand.",
+                kind="bool"),
+    )
+    hand_fields = ("winners", "scoring_tricks", "other_tricks", "trump")
+
+    # Either form will do, so neither is required; check_hand insists on exactly one.
+    required_fields = ()
+    endless_settings: ClassVar[dict] = {"target": 10**9}
+    sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 5, "most_other_tricks_bonus": True})
+    rules = ThirdRailRules()
+    shown = ThirdRailShown()
+    referee = ThirdRailReferee()
+    stats = ThirdRailStats()
+
+    def optional_fields(self, table: Table) -> tuple[str, ...]:
+        # Either form will do, so neither is optional on its own; other tricks only
+        # while the bonus that counts them is off (the ruling on other_tricks).
+        return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")

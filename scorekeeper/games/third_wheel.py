@@ -3,13 +3,17 @@ the two setters call trump and high/low and try to set the dealer.
 
 Scoring follows rules.md section 2, including the tied-setters ruling and the
 text's overtrick variants (settings ``overtrick_dealer`` and ``overtrick_setter``).
+
+Its parts, each read alone (see ``games.base``): ``ThirdWheelRules``, ``ThirdWheelShown`` (how it is
+shown and printed), ``ThirdWheelReferee`` and ``ThirdWheelStats``, held by ``ThirdWheel``; the module's
+functions are the vocabulary they share (cards, rank orders, the scoring's arithmetic).
 """
 from __future__ import annotations
 
 import functools
 from typing import Any, ClassVar, NamedTuple
 
-from .base import (  # how it is shown
+from .base import (
     POINTS,
     TOTAL,
     Ending,
@@ -21,6 +25,8 @@ from .base import (  # how it is shown
     Place,
     Problem,
     Progress,
+    Referee,
+    Rules,
     Scored,
     Seating,
     Setting,
@@ -28,7 +34,10 @@ from .base import (  # how it is shown
     SheetColumn,
     SheetLayout,
     SheetRow,
+    Shown,
+    Stats,
     Table,
+    Target,
     check_bool,
     check_choice,
     check_count,
@@ -41,6 +50,7 @@ from .base import (  # how it is shown
     times,
 )
 from .trick_referee import Choice, Face, Setup, suit_options
+from .tricks import TrickRule
 
 TRICKS = 11
 SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")
@@ -98,35 +108,14 @@ CARDS = {card.name: card for card in DECK}
 TRICK_CARDS = [card.name for card in DECK]
 
 
-class ThirdWheel(Game):
-    key = "third_wheel"
-    title = "Third Wheel"
-    summary = "3 players, Decktet: the dealer bids tricks, the setters call trump and high/low"
-    min_players = 3
-    max_players = 3
-    settings = (
-        Setting("overtrick_dealer", "bid", "Dealer over the bid",
-                "What a dealer who takes more tricks than the bid scores: the bid, "
-                "or the bid minus one point per extra trick.",
-                kind="choice", choices=("bid", "penalty")),
-        Setting("overtrick_setter", "other_setter", "Setter over the bid",
-                "When the dealer goes over, the setter with fewer tricks scores the overtricks "
-                "plus the other setter's tricks, or plus their own tricks.",
-                kind="choice", choices=("other_setter", "own_tricks"),
-                labels=(("other_setter", "other setter"), ("own_tricks", "own tricks"))),
-        Setting("deals_each", 2, "Deals each",
-                "The game ends once every player has dealt at least this many times, counting the hands "
-                "each actually dealt (0 for no limit).",
-                minimum=0),
-        Setting("target", 33, "Target score",
-                "The game ends once someone has at least this many points (0 for no target).",
-                minimum=0),
-    )
-    hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
-    required_fields = hand_fields
+class ThirdWheelRules(Rules):
+    """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
+    Wheel, the overtrick settings, the deal count and the target ending the game."""
+
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
-    field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
+    def target(self, settings: dict) -> Target | None:
+        return Target(settings["target"]) if settings["target"] else None  # 0: no target
 
     def check_settings(self, settings: dict, seats: int) -> list[Problem]:
         if settings["deals_each"] == 0 and settings["target"] == 0:
@@ -170,27 +159,6 @@ class ThirdWheel(Game):
         scores = [0] * table.seats
         scores[dealer], scores[fewer], scores[more] = points
         return Scored(scores, lines + more_lines, {}, state)
-
-    # --- at the table ---------------------------------------------------
-    def table_guide(self, ctx: HandContext) -> list[str]:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        s1 = table.left_of(dealer)
-        s2 = table.left_of(s1)
-        d = names[dealer]
-        return [
-            f"{d} deals 11 cards each to {names[s1]}, {names[s2]} and {d}; the last 3 cards form "
-            "the Wheel, set aside face down.",
-            f"{names[s1]} (setter 1, left of the dealer) calls trump: moons, suns, waves, leaves, "
-            "wyrms or knots.",
-            f"{names[s2]} (setter 2) calls the hand high or low.",
-            f"{d} may take the Wheel into hand and discard any 3 cards face down; then {d} must bid "
-            "0 or 6 to 11.",
-            f"{d} bids 0 to 11 tricks, aiming to take exactly that many, and leads the first trick.",
-            f"{names[s1]} and {names[s2]} play together to set {d}.",
-            "A card follows if it shares a suit with the card led; if the led card carries trump, "
-            "play a trump if you can. Any card carrying the trump suit is a trump.",
-        ]
 
     # --- end of game ----------------------------------------------------
     def ending(self, table: Table, progress: Progress) -> Ending:
@@ -237,9 +205,72 @@ class ThirdWheel(Game):
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
                 f"{names[table.left_of(s1)]} were the setters")
 
-    # --- how it is shown --------------------------------------------------
+    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+        deals = settings.get("deals_each")
+        if not isinstance(deals, int) or deals <= 0:
+            return None
+        if next_dealer is None:
+            return 0
+        # Dealing goes on in turn from next_dealer: the seat i places after it deals hands
+        # i, i + n, i + 2n, ...; the game lasts until the last seat short of deals has dealt.
+        seats = len(dealt)
+        last = [(seat - next_dealer) % seats + (deals - count - 1) * seats + 1
+                for seat, count in enumerate(dealt) if count < deals]
+        return max(last, default=0)
+
+    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
+
+    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
+
+    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
+        wheel = rng.random() < 0.3
+        bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
+        return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
+                "tricks": split_tricks(TRICKS, 3, rng)}
+
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
+        table, dealer = ctx.table, ctx.dealt_by
+        bid, took = hand["bid"], hand["tricks"][dealer]
+        if took >= bid:
+            return []
+        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
+                      on_sheet=False)]  # the sheet's Result column says "missed"
+
+
+# --- scoring the three outcomes ----------------------------------------------
+
+
+class ThirdWheelShown(Shown):
+    """How Third Wheel is shown: the calls and the bid in the setters' and dealer's
+    names, the bid's outcome on the sheet, the calls in the seat picture."""
+
+    field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
+
+    # --- at the table ---------------------------------------------------
+    def table_guide(self, ctx: HandContext) -> list[str]:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        s1 = table.left_of(dealer)
+        s2 = table.left_of(s1)
+        d = names[dealer]
+        return [
+            f"{d} deals 11 cards each to {names[s1]}, {names[s2]} and {d}; the last 3 cards form "
+            "the Wheel, set aside face down.",
+            f"{names[s1]} (setter 1, left of the dealer) calls trump: moons, suns, waves, leaves, "
+            "wyrms or knots.",
+            f"{names[s2]} (setter 2) calls the hand high or low.",
+            f"{d} may take the Wheel into hand and discard any 3 cards face down; then {d} must bid "
+            "0 or 6 to 11.",
+            f"{d} bids 0 to 11 tricks, aiming to take exactly that many, and leads the first trick.",
+            f"{names[s1]} and {names[s2]} play together to set {d}.",
+            "A card follows if it shares a suit with the card led; if the led card carries trump, "
+            "play a trump if you can. Any card carrying the trump suit is a trump.",
+        ]
+
     rules_template = "rules/third_wheel.html"  # the rules page, filled in from the settings
-    endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         players, dealer = list(ctx.players), ctx.dealer
@@ -270,54 +301,6 @@ class ThirdWheel(Game):
             took = tricks[dealer]
             parts.append("exact" if took == bid else f"missed by {bid - took}" if took < bid else f"over by {took - bid}")
         return parts
-
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
-        deals = settings.get("deals_each")
-        if not isinstance(deals, int) or deals <= 0:
-            return None
-        if next_dealer is None:
-            return 0
-        # Dealing goes on in turn from next_dealer: the seat i places after it deals hands
-        # i, i + n, i + 2n, ...; the game lasts until the last seat short of deals has dealt.
-        seats = len(dealt)
-        last = [(seat - next_dealer) % seats + (deals - count - 1) * seats + 1
-                for seat, count in enumerate(dealt) if count < deals]
-        return max(last, default=0)
-
-    stat_figures: ClassVar[tuple[Figure, ...]] = (
-        Figure("dealt", "Hands dealt"),
-        Figure("exact", "Exact as dealer", of="dealt", trend=True),
-        Figure("missed", "Missed as dealer", of="dealt"),
-        Figure("over", "Over as dealer", of="dealt"),
-        Figure("wheel", "Took the Wheel", of="dealt"),
-        Figure("wheel_made", "Took the Wheel and made the bid", of="wheel"),
-        Figure("as_setter", "Points per hand as setter", "mean"),
-    )
-
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table, dealer = ctx.table, ctx.dealt_by
-        took, bid = hand["tricks"][dealer], hand["bid"]
-        outcome = "exact" if took == bid else "missed" if took < bid else "over"
-        facts: list[dict[str, int]] = [{"as_setter": scores[seat]} for seat in range(table.seats)]
-        facts[dealer] = {"dealt": 1, outcome: 1}
-        if hand["wheel"]:
-            facts[dealer]["wheel"] = 1
-            if outcome == "exact":
-                facts[dealer]["wheel_made"] = 1
-        return facts
-
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
-
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
-
-    def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        wheel = rng.random() < 0.3
-        bid = rng.choice([0, 6, 7, 8, 9, 10, 11]) if wheel else rng.randrange(TRICKS + 1)
-        return {"trump": rng.choice(SUITS), "mode": rng.choice(MODES), "wheel": wheel, "bid": bid,
-                "tricks": split_tricks(TRICKS, 3, rng)}
 
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
@@ -363,41 +346,7 @@ class ThirdWheel(Game):
             f"The game ends when {ends}; the highest total wins, and players tied for it share the win.",
         ]
 
-    # --- the trick referee --------------------------------------------------
-    def referee_context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
-        return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
-                "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
-
-    def referee_read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
-        return []
-
-    def referee_setup(self, context: dict, in_match: bool) -> Setup:
-        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
-                      Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
-
-    def referee_slots(self, context: dict) -> int:
-        return 3
-
-    def referee_options(self, decks: int) -> list[Face]:
-        return [decktet_face(c) for c in DECK]
-
-    def referee_groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
-        groups = []
-        for rank in range(1, 11):
-            title = {1: "Aces (1)", 10: "Crowns (10)"}.get(rank, f"Rank {rank}")
-            groups.append((title, "decktet", [decktet_face(c) for c in DECK if c.rank == rank]))
-        return groups
-
-    def referee_face(self, code: str) -> Face | None:
-        card = CARDS.get(code)
-        return decktet_face(card) if card else None
-
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["mode"])
-
-    # --- the seat picture and what a hand did -------------------------------------
+    # --- the seat picture ---------------------------------------------------------
     def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """The setters call the hand (what they called, once typed), the dealer bids and leads."""
         table, dealer = ctx.table, ctx.dealt_by
@@ -413,17 +362,110 @@ class ThirdWheel(Game):
                        (f"{table.players[setter1]} and {table.players[setter2]} play together to set "
                         f"{table.players[dealer]}.",))
 
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
+
+class ThirdWheelReferee(Referee):
+    """Third Wheel's referee: the basic Decktet, three to a trick, trump and high or low
+    as the setters called them."""
+
+    args = ("trump", "mode")  # the query keys the referee page reads
+
+    def context(self, hand: dict, ctx: HandContext | None) -> dict:
+        in_match = ctx is not None
+        return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
+                "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
+
+    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
+        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
+        return []
+
+    def setup(self, context: dict, in_match: bool) -> Setup:
+        return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
+                      Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
+
+    def slots(self, context: dict) -> int:
+        return 3
+
+    def options(self, decks: int) -> list[Face]:
+        return [decktet_face(c) for c in DECK]
+
+    def groups(self, decks: int) -> list[tuple[str, str, list[Face]]]:
+        groups = []
+        for rank in range(1, 11):
+            title = {1: "Aces (1)", 10: "Crowns (10)"}.get(rank, f"Rank {rank}")
+            groups.append((title, "decktet", [decktet_face(c) for c in DECK if c.rank == rank]))
+        return groups
+
+    def face(self, code: str) -> Face | None:
+        card = CARDS.get(code)
+        return decktet_face(card) if card else None
+
+    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+        return trick_winner(cards, context["trump"], context["mode"])
+
+
+class ThirdWheelStats(Stats):
+    """Third Wheel's statistics: bids made exactly, missed and over, the Wheel taken, and
+    points as dealer and as setter."""
+
+    figures = (
+        Figure("dealt", "Hands dealt"),
+        Figure("exact", "Exact as dealer", of="dealt", trend=True),
+        Figure("missed", "Missed as dealer", of="dealt"),
+        Figure("over", "Over as dealer", of="dealt"),
+        Figure("wheel", "Took the Wheel", of="dealt"),
+        Figure("wheel_made", "Took the Wheel and made the bid", of="wheel"),
+        Figure("as_setter", "Points per hand as setter", "mean"),
+    )
+
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
+                   before: dict) -> list[dict[str, int]]:
         table, dealer = ctx.table, ctx.dealt_by
-        bid, took = hand["bid"], hand["tricks"][dealer]
-        if took >= bid:
-            return []
-        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
-                      on_sheet=False)]  # the sheet's Result column says "missed"
+        took, bid = hand["tricks"][dealer], hand["bid"]
+        outcome = "exact" if took == bid else "missed" if took < bid else "over"
+        facts: list[dict[str, int]] = [{"as_setter": scores[seat]} for seat in range(table.seats)]
+        facts[dealer] = {"dealt": 1, outcome: 1}
+        if hand["wheel"]:
+            facts[dealer]["wheel"] = 1
+            if outcome == "exact":
+                facts[dealer]["wheel_made"] = 1
+        return facts
 
 
-# --- scoring the three outcomes ----------------------------------------------
+class ThirdWheel(Game):
+    key = "third_wheel"
+    title = "Third Wheel"
+    summary = "3 players, Decktet: the dealer bids tricks, the setters call trump and high/low"
+    min_players = 3
+    max_players = 3
+    settings = (
+        Setting("overtrick_dealer", "bid", "Dealer over the bid",
+                "What a dealer who takes more tricks than the bid scores: the bid, "
+                "or the bid minus one point per extra trick.",
+                kind="choice", choices=("bid", "penalty")),
+        Setting("overtrick_setter", "other_setter", "Setter over the bid",
+                "When the dealer goes over, the setter with fewer tricks scores the overtricks "
+                "plus the other setter's tricks, or plus their own tricks.",
+                kind="choice", choices=("other_setter", "own_tricks"),
+                labels=(("other_setter", "other setter"), ("own_tricks", "own tricks"))),
+        Setting("deals_each", 2, "Deals each",
+                "The game ends once every player has dealt at least this many times, counting the hands "
+                "each actually dealt (0 for no limit).",
+                minimum=0),
+        Setting("target", 33, "Target score",
+                "The game ends once someone has at least this many points (0 for no target).",
+                minimum=0),
+    )
+    hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
+    required_fields = hand_fields
+    endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
+    sample_settings: ClassVar[tuple[dict, ...]] = (
+        {"deals_each": 1, "target": 0}, {"deals_each": 2, "target": 0}, {"deals_each": 1, "target": 60},
+        {"deals_each": 2, "target": 33}, {"deals_each": 3, "target": 0, "overtrick_dealer": "penalty"},
+        {"deals_each": 1, "target": 0, "overtrick_setter": "own_tricks"})
+    rules = ThirdWheelRules()
+    shown = ThirdWheelShown()
+    referee = ThirdWheelReferee()
+    stats = ThirdWheelStats()
 
 class View(NamedTuple):
     """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
@@ -525,7 +567,7 @@ def _hand_range(overtrick_dealer: str, overtrick_setter: str) -> tuple[int, int]
             for first in range(TRICKS - took + 1):
                 hand = {"trump": SUITS[0], "mode": MODES[0], "wheel": False, "bid": bid,
                         "tricks": [took, first, TRICKS - took - first]}
-                scores.update(game.score_hand(hand, game.first_context(table)).scores)
+                scores.update(game.rules.score_hand(hand, game.first_context(table)).scores)
     return min(scores), max(scores)
 
 
@@ -540,12 +582,13 @@ def card_label(card: str) -> str:
 def trick_winner(cards: list, trump: str, mode: str) -> tuple[int, str]:
     """The index (in play order) of the card that wins a trick of three, and why."""
     played = _check_trick(cards, trump, mode)
-    trumps = [i for i, card in enumerate(played) if trump in card.suits]
-    led = set(played[0].suits)
-    pool = trumps or [i for i, card in enumerate(played) if led & set(card.suits)]
-    # min() keeps the first of equal keys, which is the ruling: equal ranks, earlier card wins.
-    best = min(pool, key=lambda i: -played[i].rank if mode == "high" else played[i].rank)
-    return best, _reason(played, best, pool, trump if trumps else None, mode)
+    # a card follows when it shares a suit with the led card; the ruling on equal ranks
+    # (the earlier card wins) is the shared rule's tie
+    rule: TrickRule[Card] = TrickRule(suits=lambda card: card.suits,
+                                      strength=lambda index, card: card.rank if mode == "high" else -card.rank)
+    verdict = rule.judge(played, trump)
+    return verdict.winner, _reason(played, verdict.winner, list(verdict.pool), trump if verdict.by_trump else None,
+                                   mode)
 
 
 def _reason(played: list[Card], best: int, pool: list[int], trump: str | None, mode: str) -> str:

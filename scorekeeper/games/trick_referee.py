@@ -3,6 +3,7 @@ faces, the tap grid's groups and the choices of the "This hand" box. Each game
 module describes its own (``Game.referee_*``); ``web/referee.py`` renders it."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .cards import SIGNS, SUITS, label
@@ -61,7 +62,7 @@ def french_groups(codes: list[str], reverse: bool = False) -> list[tuple[str, st
              [french_face(c) for c in codes if c[-1] == letter]) for letter in "SHDC"]
 
 
-def suit_options(suits, titled: bool = False) -> tuple[tuple[str, str], ...]:
+def suit_options(suits: Iterable[str], titled: bool = False) -> tuple[tuple[str, str], ...]:
     from .cards import SUIT_SIGNS
 
     if titled:

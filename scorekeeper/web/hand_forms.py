@@ -401,7 +401,7 @@ def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]
     attrs: dict[str, Any] = {}
     made = kinds()
     groups: list[Kind] = []
-    for described in [*GAMES[game].hand_form(ctx), DEALER]:
+    for described in [*GAMES[game].shown.hand_form(ctx), DEALER]:
         kind = made[described.kind](described, players, GAMES[game])
         kind.add_fields(attrs)
         groups.append(kind)
@@ -435,7 +435,7 @@ def make_form(game: str, ctx: HandContext,
     if formdata is None and version is not None:
         form.version.data = str(version)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    return HandEntry(form, groups, list(ctx.players), GAMES[game].field_word, counter, number, dealer_name)
+    return HandEntry(form, groups, list(ctx.players), GAMES[game].shown.field_word, counter, number, dealer_name)
 
 
 def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:

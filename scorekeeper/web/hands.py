@@ -76,7 +76,7 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
     if final and missing:  # on save, every blank at once
         check.general.append(f"Still to fill in: {check.still}.")
     if number > len(info.match.hands):  # the referee follows the hand as it is typed (its trump...)
-        if GAMES[info.game].has_referee:
+        if GAMES[info.game].referee is not None:
             check.referee_url = page.referee_url(info, hand)
         check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if check.errors:
@@ -155,8 +155,8 @@ def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
 def preview(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
-    form = _hand_form(info, number, formdata=request.form)
-    return render_template("partial/preview.html", check=check_candidate(info, form, number), match_id=match_id)
+    entry = _hand_form(info, number, formdata=request.form)
+    return render_template("partial/preview.html", check=check_candidate(info, entry, number), match_id=match_id)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
@@ -198,17 +198,17 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
     match_id = info.id
     message = access.stale_message(match_id, based_on, info.players)
     number = len(info.match.hands) + 1
-    form = None
+    entry = None
     if not page.replayed(info).finished:
-        form = _hand_form(info, number, formdata=request.form)
-        form.form.version.data = str(info.version)
+        entry = _hand_form(info, number, formdata=request.form)
+        entry.form.version.data = str(info.version)
         # Saving the same hand again would record it twice: offer to drop it instead.
-        form.problems, form.general = {}, message[:-1] + [
+        entry.problems, entry.general = {}, message[:-1] + [
             f"Your entry is still below as hand {number}, nothing was overwritten. If it was the same hand, "
             "discard yours; save it again only if this is a different hand."]
-        form.discard_url = url_for("matches.show", match_id=match_id, _anchor="record")
-    context = page.scoreboard_context(match_id, info=info, hand_form=form)
-    if form is None:
+        entry.discard_url = url_for("matches.show", match_id=match_id, _anchor="record")
+    context = page.scoreboard_context(match_id, info=info, entry=entry)
+    if entry is None:
         context["notice"] = " ".join(message[:-1] + ["The game is over: your entry was not saved."])
     status = 200 if partials.is_partial_request() else 409
     return partials.render_page_or_partial("match.html", **context), status
@@ -220,30 +220,30 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
 def record(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
-    form = _hand_form(info, number, formdata=request.form)
-    based_on = access.posted_version(form.form.version.data)
-    check = check_candidate(info, form, number, final=True)
+    entry = _hand_form(info, number, formdata=request.form)
+    based_on = access.posted_version(entry.form.version.data)
+    check = check_candidate(info, entry, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), check.hand if check.ready else None,
                                  based_on=based_on, request_key=access.posted_request_key())
     return page.answer(outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
                        # the entry again, on the match as the other phone left it
                        stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
-                       refused=lambda refused: _refused_record(info, form, check, refused))
+                       refused=lambda refused: _refused_record(info, entry, check, refused))
 
 
 def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
     return done if isinstance(done, writes.Saved) else None
 
 
-def _refused_record(info: page.Info, form: hand_forms.HandEntry, check: Check,
+def _refused_record(info: page.Info, entry: hand_forms.HandEntry, check: Check,
                     refused: writes.Refused) -> ResponseReturnValue:
     """The hand form again, with what is wrong beside each field."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
-        check.general = other_problems(form, refused.error)
+        check.general = other_problems(entry, refused.error)
     elif refused.error is None and refused.problems:
         check.general = list(refused.problems)
-    _apply_check(form, check)
-    context = page.scoreboard_context(info.id, info=info, hand_form=form)
+    _apply_check(entry, check)
+    context = page.scoreboard_context(info.id, info=info, entry=entry)
     status = 200 if partials.is_partial_request() else 422
     return partials.render_page_or_partial("match.html", **context), status
 
@@ -260,8 +260,8 @@ def _hand_number(info: page.Info, number: int) -> None:
 def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
     match_id = info.id
     _hand_number(info, number)
-    form = _hand_form(info, number, formdata=request.form)
-    check = check_candidate(info, form, number)
+    entry = _hand_form(info, number, formdata=request.form)
+    check = check_candidate(info, entry, number)
     check.dealers = dealer_changes(info, number, check)
     return render_template("partial/preview.html", check=check, match_id=match_id)
 
@@ -281,7 +281,7 @@ def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
 
 def _tally_of(info: page.Info) -> TrickTally | None:
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info.game].trick_tally(info.settings, len(info.players))
+    return GAMES[info.game].shown.trick_tally(info.settings, len(info.players))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
@@ -292,11 +292,11 @@ def _as_counts(info: page.Info, number: int) -> bool:
     return bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
 
 
-def _edit_page(info: page.Info, form: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
+def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
     tally = _tally_of(info)
     original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
-    context = {"info": info, "entry": form, "number": number, "match_id": info.id, "original": original,
+    context = {"info": info, "entry": entry, "number": number, "match_id": info.id, "original": original,
                "by_tally": by_tally is not None, "as_counts": _as_counts(info, number),
                "posted": request.method == "POST",
                "tally_url": url_for("tally.tally", match_id=info.id, hand=number) if by_tally else None,
@@ -315,38 +315,38 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
         tally = _tally_of(info)
         shown = tally.as_counts(original) if as_counts and tally else original
         return _edit_page(info, _hand_form(info, number, hand=shown), number)
-    form = _hand_form(info, number, formdata=request.form)
+    entry = _hand_form(info, number, formdata=request.form)
     keep = request.form.get("keep_dealers") == "1"
-    check = check_candidate(info, form, number, final=True)
-    form.dealers = dealer_changes(info, number, check)
-    if keep and form.dealers and form.dealers["keep_ok"] and check.preview is None:
+    check = check_candidate(info, entry, number, final=True)
+    entry.dealers = dealer_changes(info, number, check)
+    if keep and entry.dealers and entry.dealers["keep_ok"] and check.preview is None:
         check.preview, check.general = {"keep": True}, []  # refused only for the later dealers: kept
     outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check.hand if check.ready else None,
-                                  based_on=access.posted_version(form.form.version.data),
+                                  based_on=access.posted_version(entry.form.version.data),
                                   request_key=access.posted_request_key(), keep_dealers=keep)
     return page.answer(outcome, saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
-                       stale=lambda stale: _stale_correction(info, form, number, stale),
-                       refused=lambda refused: _refused_correction(info, form, check, refused))
+                       stale=lambda stale: _stale_correction(info, entry, number, stale),
+                       refused=lambda refused: _refused_correction(info, entry, check, refused))
 
 
-def _stale_correction(info: page.Info, form: hand_forms.HandEntry, number: int,
+def _stale_correction(info: page.Info, entry: hand_forms.HandEntry, number: int,
                       stale: writes.Stale) -> ResponseReturnValue:
     """Another phone changed the match since the correction was opened: the entry stays, nothing saved."""
-    form.form.version.data = str(stale.current)
-    form.problems, form.dealers = {}, None
-    form.general = access.stale_message(info.id, stale.expected, info.players, "Your correction")
-    return _edit_page(info, form, number, 409)
+    entry.form.version.data = str(stale.current)
+    entry.problems, entry.dealers = {}, None
+    entry.general = access.stale_message(info.id, stale.expected, info.players, "Your correction")
+    return _edit_page(info, entry, number, 409)
 
 
-def _refused_correction(info: page.Info, form: hand_forms.HandEntry, check: Check,
+def _refused_correction(info: page.Info, entry: hand_forms.HandEntry, check: Check,
                         refused: writes.Refused) -> ResponseReturnValue:
     """The correction again, with what is wrong beside each field (and the later dealers it changes)."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
-        check.general = other_problems(form, refused.error)
+        check.general = other_problems(entry, refused.error)
     elif refused.error is None and refused.problems:  # nothing more fits in the match
         check.general = list(refused.problems)
-    _apply_check(form, check)
-    return _edit_page(info, form, check.number, 422)
+    _apply_check(entry, check)
+    return _edit_page(info, entry, check.number, 422)
 
 
 def _corrected(info: page.Info, number: int, done: writes.Saved | writes.AlreadySaved,

@@ -553,7 +553,7 @@ def _setup_candidate(info: page.Info, entry: SetupEntry, names: list[str], setti
     error = tried.error
     if error.header:  # the names or settings themselves
         place_problems(entry, error, problems, list(range(len(names))))
-    hands = [f"hand {n}: {words.plain(p, entry.game.field_word)}"
+    hands = [f"hand {n}: {words.plain(p, entry.game.shown.field_word)}"
              for n, found in sorted(error.hand_problems.items()) for p in found]
     if hands:
         problems["general"] = ["The hands already recorded do not fit this setup, so nothing was "

@@ -78,7 +78,7 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
     return with_loaded
 
 
-def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_forms.HandEntry | None = None,
+def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
                        changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
     """The whole match page: scoreboard plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
@@ -89,12 +89,12 @@ def scoreboard_context(match_id: int, info: Info | None = None, hand_form: hand_
         return {"info": info, "broken": error.problems, "match_id": match_id}
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
-    if hand_form is None and not result.finished and scorer:
-        hand_form = hand_forms.make_form(info.game, result.next_context(),
-                                         version=info.version, number=len(result.hands) + 1,
-                                         # not finished: someone deals
-                                         dealer_name=result.players[result.next_dealer or 0])
-    return {"info": info, "result": result, "board": board, "entry": hand_form if scorer else None,
+    if entry is None and not result.finished and scorer:
+        entry = hand_forms.make_form(info.game, result.next_context(),
+                                     version=info.version, number=len(result.hands) + 1,
+                                     # not finished: someone deals
+                                     dealer_name=result.players[result.next_dealer or 0])
+    return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer)}
 
@@ -185,15 +185,16 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
 
 
-REFEREE_ARGS = ("trump", "mode", "high", "players")  # the trick context a referee address carries
-
-
 def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it: the choices it shows, set."""
+    """The trick context as the referee's address carries it (the keys the game's referee
+    reads): the choices it shows, set."""
     from ..games import GAMES
 
-    shown = {c.name for c in GAMES[game_key].referee_setup(ctx, in_match=in_match).choices}
-    return {key: ctx[key] for key in REFEREE_ARGS if key in shown and ctx.get(key)}
+    referee = GAMES[game_key].referee
+    if referee is None:
+        return {}
+    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
+    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
 
 
 def hand_context(info: Info) -> HandContext:
@@ -223,7 +224,7 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info.game].seating(result.next_context().dealing(dealer), hand)
+    return GAMES[info.game].shown.seating(result.next_context().dealing(dealer), hand)
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
@@ -241,18 +242,20 @@ def table_order(info: Info, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
 
 
-def referee_url(info: Info, hand: dict | None = None) -> str:
+def referee_url(info: Info, hand: dict | None = None) -> str | None:
     """The referee for the hand being played in a match, set from what its form holds so
-    far (``hand``: the fields typed; none: nothing known yet)."""
+    far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
     from ..games import GAMES
 
     game = GAMES[info.game]
+    if game.referee is None:
+        return None
     params: dict = {"match": info.id}
     order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
-        ctx = game.referee_context(hand, hand_context(info))
+        ctx = game.referee.context(hand, hand_context(info))
         known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})

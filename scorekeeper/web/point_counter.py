@@ -28,7 +28,7 @@ class CardCount(Kind):
 
     def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
         super().__init__(described, players, game)
-        self.counter = game.card_counter()
+        self.counter = game.shown.card_counter()
         if self.counter is None:
             raise ValueError(f"{game.key}: a counts group needs the game's card counter")
 

@@ -4,8 +4,8 @@ rules page and Third Rail trick tally (``rules.py`` and ``tally.py`` add their
 routes to this blueprint).
 
 Nothing here decides a trick: every winner and reason comes from the game
-module's ``judge``, and every card, choice and hint from its ``referee_*``
-methods; this module only builds the card picker around them.
+module's ``referee.judge``, and every card, choice and hint from its ``referee``
+part; this module only builds the card picker around them.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import ordinal
+from ..games.base import Referee, ordinal
 from ..store import MatchRecord
 from . import hand_forms, page, partials, seats
 
@@ -27,7 +27,7 @@ Args: TypeAlias = MultiDict[str, str]
 bp = Blueprint("referee", __name__)
 
 def slot_name(index: int) -> str:
-    """A card's place in a trick outside a match: "Led", "2nd", ... "8th" (any number of players)."""
+    """A card's place in a trick by play order: "Led", "2nd", "3rd"... (any number of seats)."""
     return "Led" if index == 0 else ordinal(index + 1)
 
 
@@ -37,14 +37,14 @@ def defaults_from_match(game: str, info: MatchRecord | None) -> dict:
     the table's to say: the hand form sends what it holds, see ``page.referee_url``);
     outside a match, the game's defaults. Never the last recorded hand: it is over."""
     if not info:
-        return GAMES[game].referee_context({}, None)
-    return GAMES[game].referee_context({}, page.hand_context(info))
+        return referee_of(game).context({}, None)
+    return referee_of(game).context({}, page.hand_context(info))
 
 
 def read_context(game: str, info: MatchRecord | None, args: Args) -> tuple[dict, list[str]]:
     """The context from the form, falling back to the match's defaults."""
     ctx = defaults_from_match(game, info)
-    problems = GAMES[game].referee_read(ctx, args, in_match=bool(info))
+    problems = referee_of(game).read(ctx, args, in_match=bool(info))
     return ctx, problems
 
 
@@ -107,18 +107,30 @@ def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | 
 
 @bp.get("/referee")
 def choose() -> ResponseReturnValue:
-    return partials.render_page_or_partial("referee_index.html",
-                                           games={key: g for key, g in GAMES.items() if g.has_referee})
+    return partials.render_page_or_partial("referee_index.html", games=GAMES)
+
+
+def referee_of(game: str) -> Referee:
+    """The game's referee; a game without one has no referee page."""
+    found = GAMES[game].referee if game in GAMES else None
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.app_template_global()
+def has_referee(game: str) -> bool:
+    """Whether the game has a trick referee (the match page links to it only then)."""
+    return game in GAMES and GAMES[game].referee is not None
 
 
 @bp.get("/referee/<game>")
 def trick(game: str) -> ResponseReturnValue:
-    if game not in GAMES or not GAMES[game].has_referee:
-        abort(404)
+    referee_of(game)
     info = _match_info(game)
     args = request.args
     ctx, problems = read_context(game, info, args)
-    count = GAMES[game].referee_slots(ctx)
+    count = referee_of(game).slots(ctx)
     before = read_slots(args, count)
     args = next_lead(game, info, args, ctx, before)
     slots = apply_action(args, before)
@@ -127,21 +139,21 @@ def trick(game: str) -> ResponseReturnValue:
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
         return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots, args)), 303)
     result = None
-    unpicked = [c.label for c in GAMES[game].referee_setup(ctx, in_match=bool(info)).choices
+    unpicked = [c.label for c in referee_of(game).setup(ctx, in_match=bool(info)).choices
                 if c.required and not ctx.get(c.name)]
     if not problems and all(slots) and unpicked:
         problems.append(f"Pick this hand's {words_and([label.lower() for label in unpicked])} above first: "
                         "who wins depends on it.")
     elif not problems and all(slots):
         try:
-            best, reason = GAMES[game].judge(slots, ctx)
+            best, reason = referee_of(game).judge(slots, ctx)
         except ValueError as error:
             problems.append(str(error)[:1].upper() + str(error)[1:])
         else:
             order = play_order(info, args, count)
             verdict = (f"{order[best][:1].upper()}{order[best][1:]} wins the trick" if order
                        else f"{slot_name(best)} card wins")
-            result = {"index": best, "verdict": verdict, "face": GAMES[game].referee_face(slots[best]),
+            result = {"index": best, "verdict": verdict, "face": referee_of(game).face(slots[best]),
                       "reason": reason}
     elif "judge" in args and not problems:
         picked = sum(1 for c in slots if c)
@@ -160,7 +172,7 @@ def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots:
         return args
     order = play_order(info, args, len(slots))
     try:
-        best, _ = GAMES[game].judge(slots, ctx)
+        best, _ = referee_of(game).judge(slots, ctx)
     except (ValueError, KeyError, TypeError):
         return args
     if order is None:
@@ -213,7 +225,7 @@ def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: str) -> dict | 
         result = page.replayed(info)
     except MatchError:
         return None
-    setup = GAMES[game].referee_setup(ctx, in_match=True)
+    setup = referee_of(game).setup(ctx, in_match=True)
     unpicked = [c.label.lower() for c in setup.choices if c.required and not ctx.get(c.name)]
     return {"number": len(result.hands) + 1 if result.next_dealer is not None else None,
             "dealer": None if result.next_dealer is None else result.players[result.next_dealer],
@@ -224,8 +236,8 @@ def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: str) -> dict | 
 
 def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str], result: dict | None,
                  problems: list[str], order: list[str] | None = None, args: Args | None = None) -> dict:
-    described = GAMES[game]
-    decks = described.referee_decks(ctx)
+    described, referee = GAMES[game], referee_of(game)
+    decks = referee.decks(ctx)
     single_deck = decks == 1
     # a complete trick is over: its cards may lead the next one (a tap starts a new trick)
     used = {c for c in slots if c} if single_deck and not all(slots) else set()
@@ -235,22 +247,22 @@ def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str
         "title": described.title,
         "info": info,
         "ctx": ctx,
-        "setup": described.referee_setup(ctx, in_match=bool(info)),
-        "from_match": described.referee_from_match,
+        "setup": referee.setup(ctx, in_match=bool(info)),
+        "from_match": referee.from_match,
         "order": order,
         "table": ((args.get("table") if args is not None else None) or (page.table_order(info) if info else None) or "")[:60] if order else "",
         "lead": lead,
         # the "Led by" choice: every place, in the table's order, by its index there
         "leaders": [((i + lead) % len(order), name) for i, name in enumerate(order)] if order else [],
         "slots": [{"name": f"c{i + 1}", "label": slot_label(order, i), "code": c,
-                   "face": described.referee_face(c) if c else None,
-                   "unknown": bool(c) and described.referee_face(c) is None,
+                   "face": referee.face(c) if c else None,
+                   "unknown": bool(c) and referee.face(c) is None,
                    "winner": result is not None and result["index"] == i} for i, c in enumerate(slots)],
         "next_slot": next((next_prompt(order, i) for i, c in enumerate(slots) if not c), None),
         "any_played": any(slots),
         "complete": all(slots),
-        "options": described.referee_options(decks),
-        "groups": described.referee_groups(decks),
+        "options": referee.options(decks),
+        "groups": referee.groups(decks),
         "used": used,
         "result": result,
         "problems": problems,
@@ -273,15 +285,9 @@ def table_guide_for(info: MatchRecord) -> dict | None:
     if result.next_dealer is None:
         return None
     game = GAMES[result.game]
-    return {"lines": game.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
+    return {"lines": game.shown.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
-            "tally": game.trick_tally(result.settings, len(result.players)) is not None}
-
-
-@bp.app_template_global()
-def has_referee(game: str) -> bool:
-    """Whether the match page offers "Who won the trick?" (a score pad has no tricks)."""
-    return GAMES[game].has_referee
+            "tally": game.shown.trick_tally(result.settings, len(result.players)) is not None}
 
 

@@ -16,7 +16,7 @@ bp = Blueprint("rules", __name__)
 
 def _context(game_key: str, settings: dict, info: MatchRecord | None) -> dict:
     game = GAMES[game_key]
-    extra = game.rules_context(settings)
+    extra = game.shown.rules_context(settings)
     return {"game": game, "key": game_key, "s": settings, "shown": view.settings_shown(game_key, settings),
             "info": info, **extra}
 

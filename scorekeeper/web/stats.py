@@ -78,7 +78,7 @@ def game_figures(game_key: str, rows: list[dict]) -> list[dict]:
     hands_played = sum(r["hands"] for r in rows)
     counted: dict[str, int] = {}
     out = []
-    for figure in game.stat_figures:
+    for figure in game.stats.figures:
         facts = [r["figures"].get(figure.key) for r in rows]
         count = sum(f[0] for f in facts if f)
         points = sum(f[1] for f in facts if f)
@@ -131,7 +131,7 @@ TREND_MATCHES = 30  # the matches the accuracy chart draws, the newest
 def trend(game_key: str, rows: list[dict]) -> dict | None:
     """The game's bid accuracy match by match (its ``trend`` figure as a share of the
     count it is part of), over the last matches where it was counted."""
-    figure = next((f for f in GAMES[game_key].stat_figures if f.trend), None)
+    figure = next((f for f in GAMES[game_key].stats.figures if f.trend), None)
     if figure is None or figure.of is None:
         return None
     of = figure.of
@@ -148,7 +148,7 @@ def trend(game_key: str, rows: list[dict]) -> dict | None:
 
 
 def _label(game_key: str, key: str) -> str:
-    return next((f.label for f in GAMES[game_key].stat_figures if f.key == key), key)
+    return next((f.label for f in GAMES[game_key].stats.figures if f.key == key), key)
 
 
 def trend_svg(points: list[tuple[str, float]], label: str) -> Markup:
@@ -209,7 +209,7 @@ def hands() -> ResponseReturnValue:
     if game_key not in GAMES:
         raise Refused(400, "Say which game: game must be one of " + ", ".join(GAMES) + ".")
     key = request.args.get("figure", "")
-    figures = {f.key: f.label for f in GAMES[game_key].stat_figures}
+    figures = {f.key: f.label for f in GAMES[game_key].stats.figures}
     if key not in figures and key not in MATCH_FIGURES:
         raise Refused(400, f"No figure called {key!r} in {view.game_title(game_key)}.")
     rows = store.player_rows(get_db(), access.device(), [same_name(name)], hands=True, game=game_key)

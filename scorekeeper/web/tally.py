@@ -113,7 +113,7 @@ def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> b
 @page.with_match
 def tally(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
-    described = GAMES[info.game].trick_tally(page.replayed(info).settings, len(info.players))
+    described = GAMES[info.game].shown.trick_tally(page.replayed(info).settings, len(info.players))
     if described is None:
         abort(404)
     form = FlaskForm()

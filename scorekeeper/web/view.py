@@ -31,7 +31,7 @@ def game_title(key: str) -> str:
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
               last: list[int] | None = None, lowest_first: bool = False) -> list[dict]:
     """Players by total, highest first (lowest first where the lowest total wins, see
-    ``Game.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
+    ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
     points in the last hand, shown beside the total."""
     rows = []
     for seat, (name, total) in enumerate(zip(players, totals)):
@@ -57,38 +57,18 @@ def dealt_out_of_turn(hand: dict) -> bool:
 def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
     played; ``extra``: what the engine made of it, where it was scored)."""
-    parts = GAMES[game].hand_summary(hand, ctx, extra or {})
+    parts = GAMES[game].shown.hand_summary(hand, ctx, extra or {})
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
 
 
 def progress(game: str, settings: dict, result: MatchResult) -> dict:
-    """What the match is playing towards, read from the settings (not scored)."""
-    lines = []
-    target = settings.get("target")
-    best = max(result.totals) if result.totals else 0
-    percent = None
-    if isinstance(target, int) and target > 0:
-        past = GAMES[game].past_target
-        lines.append(f"Playing {'past' if past else 'to'} {target}")
-        percent = max(0, min(100, round(100 * best / target)))
-        if not result.finished:
-            to_go = target - best + (1 if past else 0)
-            if to_go > 0:  # the highest total, not "the leader": where the lowest wins, they differ
-                lines.append(f"the highest total needs {to_go} more to {'pass' if past else 'reach'} {target}")
-    played = len(result.hands)
-    hands_left = GAMES[game].hands_left(settings, result.dealt, result.next_dealer)
-    if hands_left is not None:
-        total_hands = played + hands_left
-        lines.append(f"{played} hand{'' if played == 1 else 's'} played" if result.finished or not hands_left
-                     else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
-        if percent is None and total_hands:
-            percent = round(100 * played / total_hands)
-    lose_at = settings.get("lose_at")
-    if isinstance(lose_at, int):
-        lines.append(f"a total of {lose_at} or below ends it too")
-    return {"lines": lines, "percent": percent, "hands_left": hands_left}
+    """What the match is playing towards, in the game's words (not scored)."""
+    found = GAMES[game]
+    line = found.shown.progress(result.next_context(), result.finished, found.rules.target(settings),
+                                found.rules.hands_left(settings, result.dealt, result.next_dealer))
+    return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
 
 
 def next_why(match: Match, result: MatchResult) -> str | None:
@@ -130,7 +110,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "players": players,
         "standings": standings(players, result.totals, result.winners if result.finished else None,
                                result.hands[-1].scores if result.hands else None,
-                               GAMES[match.game].lowest_wins(result.settings)),
+                               GAMES[result.game].rules.lowest_wins(result.settings)),
         "last_number": len(result.hands),
         "rows": rows,
         "counter": counted,  # the game's running count per seat (bags), in words
@@ -167,17 +147,17 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
     winners = set(result.winners) if result.finished else set()
     places = ", ".join(f"{row['name']} {row['total']}" + (" (won)" if row["seat"] in winners else "")
                        for row in standings(result.players, result.totals,
-                                            lowest_first=GAMES[game].lowest_wins(result.settings)))
+                                            lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"
     return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
 def seat_counter(game: str, hand: HandResult) -> list[str] | None:
     """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
-    found = GAMES[game]
-    if not found.seat_counter:
+    shown = GAMES[game].shown
+    if not shown.seat_counter:
         return None
-    return [found.counter_text(value) for value in hand.extra[found.seat_counter]]
+    return [shown.counter_text(value) for value in hand.extra[shown.seat_counter]]
 
 
 def event_text(event: base.Event) -> str:
@@ -193,7 +173,7 @@ def needs(game: str, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
     from ..games.base import Progress
 
-    found = GAMES[game].needs(Table(tuple(result.players), result.settings),
+    found = GAMES[game].rules.needs(Table(tuple(result.players), result.settings),
                               Progress(list(result.totals), len(result.hands), result.state, list(result.dealt)),
                               result.next_dealer)
     return {"table": found.table,
@@ -246,10 +226,10 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     match: Match = info.match
     game = GAMES[match.game]
     players = result.players
-    layout = game.sheet_layout(result.settings, len(players))
+    layout = game.shown.sheet_layout(result.settings, len(players))
     rows = []
     for scored, hand in zip(result.hands, match.hands):
-        cells = game.sheet_cells(hand, result.context(scored.number), scored.extra)
+        cells = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
         rows.append({
             "number": scored.number,
             "dealer": scored.dealer,
@@ -262,9 +242,9 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
             "explanation": scored.explanation,
             "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
         })
-    counter = game.seat_counter
+    counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=game.lowest_wins(result.settings))
+                         lowest_first=game.rules.lowest_wins(result.settings))
     if counter and result.hands:
         for row in standing:
             row["counter"] = result.hands[-1].extra[counter][row["seat"]]
@@ -297,12 +277,12 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""
     game = GAMES[game_key]
-    layout = game.sheet_layout(settings, seats)
+    layout = game.shown.sheet_layout(settings, seats)
     carried = None
     first = 1
     if result is not None and result.hands and not result.finished:
         last = result.hands[-1]
-        counter = game.seat_counter
+        counter = game.shown.seat_counter
         carried = {"after": last.number,
                    "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
                               else SheetCell(str(last.extra[counter][seat])) if counter and column.key == counter
@@ -325,5 +305,5 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         "numbers": list(range(first, first + BLANK_ROWS)),
         "next_dealer": next_dealer,
         "finished": bool(result and result.finished),
-        "rules": game.sheet_rules(settings, seats),
+        "rules": game.shown.sheet_rules(settings, seats),
     }

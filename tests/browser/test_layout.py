@@ -36,9 +36,9 @@ def pages_of(game: str, match_id: int) -> list[str]:
              f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
              f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
     described = GAMES[game]
-    if described.has_referee:
+    if described.referee is not None:
         pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
-    if described.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game])):
+    if described.shown.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game])):
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
     return pages
 

@@ -10,7 +10,19 @@ import pytest
 
 from scorekeeper.engine import Match, MatchError, replay, resolve_settings
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Ending, Game, HandContext, Problem, Progress, Scored, Setting, Table, rule
+from scorekeeper.games.base import (
+    Game,
+    HandContext,
+    Problem,
+    Progress,
+    Rules,
+    Scored,
+    Setting,
+    Shown,
+    Table,
+    Target,
+    rule,
+)
 from scorekeeper.samples import random_match
 
 GAME_KEYS = sorted(GAMES)
@@ -22,14 +34,14 @@ def test_each_hand_is_placed_where_the_match_stood_before_it(key):
     result = replay(match)
     game = GAMES[key]
     totals = (0,) * len(match.players)
-    state = game.start(Table(tuple(match.players), result.settings))
+    state = game.rules.start(Table(tuple(match.players), result.settings))
     dealt = [0] * len(match.players)
     for scored in result.hands:
         place = result.context(scored.number)
         assert (place.number, place.dealer, place.totals, place.dealt) == (scored.number, scored.dealer, totals,
                                                                             tuple(dealt))
         assert place.state == state and place.players == tuple(match.players)
-        totals, state = tuple(scored.totals), game.score_hand(match.hands[scored.number - 1], place).state
+        totals, state = tuple(scored.totals), game.rules.score_hand(match.hands[scored.number - 1], place).state
         dealt[scored.dealer] += 1
     after = result.next_context()
     assert (after.number, after.dealer, after.totals, after.dealt) == (len(match.hands) + 1, result.next_dealer,
@@ -56,18 +68,9 @@ def test_a_hand_dealt_out_of_turn_is_placed_with_its_own_dealer():
     assert result.context(3).dealt == (1, 0, 1)
 
 
-class Counting(Game):
-    """A game told where it is: each hand's score is its number, every hook records the
-    place it was given, and a setting says how many may play."""
-
-    key, title, summary = "counting", "Counting", "scores the hand number"
-    min_players, max_players = 2, 8
-    settings = (Setting("most", 8, "Most players", "a table larger than this is refused", minimum=2),
-                Setting("mode", "plain", "Mode", "how it counts", kind="choice", choices=("plain", "twice"),
-                        labels=(("plain", "plain counting"), ("twice", "counted twice"))),
-                Setting("factor", 2, "Factor", "what twice means", minimum=2, maximum=3,
-                        applies_when=("mode", "twice")))
-    hand_fields = ("noted",)
+class CountingRules(Rules):
+    """Each hand scores its number for everyone; every hook records the place it was given;
+    a setting says how many may play; no target: the game goes on."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, HandContext]] = []
@@ -82,10 +85,31 @@ class Counting(Game):
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         self.seen.append(("score", ctx))
-        return Scored([ctx.number] * ctx.seats, [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+        points = hand.get("points") or [ctx.number] * ctx.seats
+        return Scored(list(points), [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        return Ending(None)  # no target: it goes on
+
+class LowRules(CountingRules):
+    """The same hands, played to a target where the lowest total wins."""
+
+    def target(self, settings: dict) -> Target:
+        return Target(10, low_wins=True)
+
+
+class Counting(Game):
+    """A game told where it is, registered only here."""
+
+    key, title, summary = "counting", "Counting", "scores the hand number"
+    min_players, max_players = 2, 8
+    settings = (Setting("most", 8, "Most players", "a table larger than this is refused", minimum=2),
+                Setting("mode", "plain", "Mode", "how it counts", kind="choice", choices=("plain", "twice"),
+                        labels=(("plain", "plain counting"), ("twice", "counted twice"))),
+                Setting("factor", 2, "Factor", "what twice means", minimum=2, maximum=3,
+                        applies_when=("mode", "twice")))
+    hand_fields = ("points",)
+
+    def __init__(self) -> None:
+        self.rules = CountingRules()
 
 
 @pytest.fixture
@@ -98,7 +122,7 @@ def counting(monkeypatch):
 def test_check_and_score_are_told_the_same_place(counting):
     result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 1, [{}, {"dealer": 0}, {}]))
     assert result.totals == [6, 6, 6]
-    places = [(what, ctx.number, ctx.dealer, ctx.totals, ctx.state) for what, ctx in counting.seen]
+    places = [(what, ctx.number, ctx.dealer, ctx.totals, ctx.state) for what, ctx in counting.rules.seen]
     assert places == [("check", 1, 1, (0, 0, 0), None), ("score", 1, 1, (0, 0, 0), None),
                       ("check", 2, 0, (1, 1, 1), 1), ("score", 2, 0, (1, 1, 1), 1),
                       ("check", 3, 1, (3, 3, 3), 2), ("score", 3, 1, (3, 3, 3), 2)]
@@ -165,5 +189,36 @@ def test_random_hands_follow_the_place_they_are_dealt_in(key):
     if result.next_dealer is None:
         return
     for _ in range(10):
-        hand = game.random_hand(result.next_context(), rng)
+        hand = game.rules.random_hand(result.next_context(), rng)
         assert replay(Match(key, match.players, match.settings, 0, match.hands + [hand]), resume=result)
+
+
+def test_a_game_without_a_target_never_ends_and_says_nothing_of_one(counting):
+    result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{}] * 30))
+    assert not result.finished and result.totals == [465, 465]
+    table = Table(("Ann", "Bob"), result.settings)
+    panel = counting.rules.needs(table, Progress(result.totals, 30, result.state, result.dealt), 0)
+    assert panel.table == () and [need.lines for need in panel.seats] == [("is level with Bob on 465",),
+                                                                          ("is level with Ann on 465",)]
+    line = Shown().progress(result.next_context(), result.finished, None, None)
+    assert (line.lines, line.percent) == ((), None)
+
+
+def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
+    counting.rules = LowRules()
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    hands = [{"points": [1, 2, 3, 4, 0, 0, 0, 5]}, {"points": [1, 0, 3, 4, 0, 1, 0, 5]}]
+    result = replay(Match("counting", names, {}, 0, hands))
+    assert not result.finished  # Hal reached 10, but Eve and Gus share the lowest total
+    assert result.hands[-1].ending == "Eve and Gus are tied on 0 at the bottom: another hand is dealt"
+    hands[1]["points"][6] = 1  # Gus no longer level with Eve at the bottom
+    result = replay(Match("counting", names, {}, 0, hands))
+    assert (result.finished, result.winners) == (True, [4])
+    assert result.hands[-1].ending == "Hal reached 10 with 10, and Eve wins with the lowest total, 0"
+    early = replay(Match("counting", names, {}, 0, hands[:1]))
+    panel = counting.rules.needs(early.table, Progress(early.totals, 1, early.state, early.dealt), 1)
+    assert panel.table[0].startswith("Playing to 10: a total of 10 or more ends the game; the lowest total")
+    assert panel.seats[4].lines == ("10 more would end the game (reach 10)", "shares the lead with Fay and Gus on 0")
+    assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
+    line = Shown().progress(early.next_context(), False, LowRules().target({}), None)
+    assert (line.lines, line.percent) == (("Playing to 10: the lowest total wins", "5 more ends it"), 50)

@@ -603,12 +603,12 @@ def _rail_hand(m, s):
 
 
 def third_hand_hand(game, place, rng):
-    return game.random_hand(place, rng)
+    return game.rules.random_hand(place, rng)
 
 
 def third_wheel_hand(game, place, rng):
     seats, dealer = place.seats, place.dealer
-    hand = game.random_hand(place, rng)
+    hand = game.rules.random_hand(place, rng)
     if rng.random() < 0.3:  # exact bids and tied setters are rare at random
         hand["bid"] = hand["tricks"][dealer]
         hand["wheel"] = hand["wheel"] and (hand["bid"] == 0 or hand["bid"] >= 6)
@@ -619,7 +619,7 @@ def third_wheel_hand(game, place, rng):
 
 
 def dummy_hand(game, place, rng):
-    hand = game.random_hand(place, rng)
+    hand = game.rules.random_hand(place, rng)
     if rng.random() < 0.4:  # nils on every kind of hand, often on the dummy
         hand["nils"] = [rng.sample([0, 1, 2, "dummy"], rng.choice([0, 0, 1, 1, 2])) for _ in range(3)]
     return hand
@@ -627,7 +627,7 @@ def dummy_hand(game, place, rng):
 
 def third_rail_hand(game, place, rng):
     seats, settings = place.seats, place.settings
-    hand = game.random_hand(place, rng)
+    hand = game.rules.random_hand(place, rng)
     first = settings["scoring_from"]
     if rng.random() < 0.5:  # the counts form, other tricks left out where the rules allow
         scoring, other = [0] * seats, [0] * seats

@@ -31,7 +31,7 @@ def test_every_place_once_clockwise_and_one_dealer(key):
     game = GAMES[key]
     for seats in range(game.min_players, game.max_players + 1):
         for dealer in range(seats):
-            seating = game.seating(at(table(key, seats), dealer))
+            seating = game.shown.seating(at(table(key, seats), dealer))
             players = [p for p in seating.places if p.seat is not None]
             assert [p.seat for p in players] == list(range(seats))  # seat order = clockwise
             assert [p.name for p in players] == list(NAMES[:seats])
@@ -41,13 +41,13 @@ def test_every_place_once_clockwise_and_one_dealer(key):
 
 
 def test_the_default_is_the_shared_flow():
-    seating = Game().seating(at(Table(("Ann", "Bob", "Cy"), {}), 2))
+    seating = Game().shown.seating(at(Table(("Ann", "Bob", "Cy"), {}), 2))
     assert [(p.name, p.roles, p.deals, p.leads) for p in seating.places] == [
         ("Ann", ("leads",), False, True), ("Bob", (), False, False), ("Cy", ("deals",), True, False)]
 
 
 def test_third_hand_the_non_dealer_bids_first_and_the_holder_leads():
-    seating = GAMES["third_hand"].seating(at(table("third_hand", 2), 1))
+    seating = GAMES["third_hand"].shown.seating(at(table("third_hand", 2), 1))
     assert roles(seating, "Ann") == ("bids first", "leads if nobody bids")
     assert roles(seating, "Bob") == ("deals", "bids second")
     assert not any(p.leads for p in seating.places)  # the holder is not known before the bidding
@@ -55,14 +55,14 @@ def test_third_hand_the_non_dealer_bids_first_and_the_holder_leads():
 
 
 def test_third_wheel_setter_1_calls_trump_setter_2_high_or_low_the_dealer_leads():
-    seating = GAMES["third_wheel"].seating(at(table("third_wheel", 3), 1))
+    seating = GAMES["third_wheel"].shown.seating(at(table("third_wheel", 3), 1))
     assert roles(seating, "Cy") == ("setter 1", "calls trump")
     assert roles(seating, "Ann") == ("setter 2", "calls high or low")
     assert "bids" in roles(seating, "Bob") and [p.name for p in seating.places if p.leads] == ["Bob"]
 
 
 def test_dummy_spades_bidding_order_the_first_bidder_leads_and_the_dummy_has_a_place():
-    seating = GAMES["dummy_spades"].seating(at(table("dummy_spades", 3), 0))
+    seating = GAMES["dummy_spades"].shown.seating(at(table("dummy_spades", 3), 0))
     assert [(p.name, p.roles) for p in seating.places] == [
         ("Ann", ("deals", "bids 3rd")), ("Bob", ("bids 1st", "leads")), ("Cy", ("bids 2nd",)),
         ("Dummy", ("dealt face down",))]
@@ -73,10 +73,10 @@ def test_dummy_spades_bidding_order_the_first_bidder_leads_and_the_dummy_has_a_p
 @pytest.mark.parametrize("seats", range(3, 7))
 def test_third_rail_left_of_the_dealer_leads_and_the_dealer_turns_up_trump(seats):
     dealer = seats - 1
-    seating = GAMES["third_rail"].seating(at(table("third_rail", seats, trump=True), dealer))
+    seating = GAMES["third_rail"].shown.seating(at(table("third_rail", seats, trump=True), dealer))
     assert [p.name for p in seating.places if p.leads] == ["Ann"]
     assert roles(seating, NAMES[dealer]) == ("deals", "turns up trump")
-    plain = GAMES["third_rail"].seating(at(table("third_rail", seats, trump=False), dealer))
+    plain = GAMES["third_rail"].shown.seating(at(table("third_rail", seats, trump=False), dealer))
     assert roles(plain, NAMES[dealer]) == ("deals",)
 
 
@@ -119,39 +119,39 @@ def test_third_wheel_names_a_failed_bid():
 
 
 def test_spades_counts_bags_in_words():
-    assert [GAMES["dummy_spades"].counter_text(n) for n in (0, 1, 2)] == ["0 bags", "1 bag", "2 bags"]
+    assert [GAMES["dummy_spades"].shown.counter_text(n) for n in (0, 1, 2)] == ["0 bags", "1 bag", "2 bags"]
 
 
 # --- roles the bidding decides, drawn once the hand's fields say them ---------------------
 
 def test_third_hand_draws_the_holder_once_both_bids_are_known():
     game, t = GAMES["third_hand"], table("third_hand", 2)
-    unknown = game.seating(at(t, 0), {"bids": [None, "?"]})  # Bob's bid not chosen yet
-    assert unknown == game.seating(at(t, 0))
-    held = game.seating(at(t, 0), {"bids": [None, "Q"]})
+    unknown = game.shown.seating(at(t, 0), {"bids": [None, "?"]})  # Bob's bid not chosen yet
+    assert unknown == game.shown.seating(at(t, 0))
+    held = game.shown.seating(at(t, 0), {"bids": [None, "Q"]})
     assert [(p.name, p.roles, p.leads) for p in held.places] == [
         ("Ann", ("deals", "passed"), False), ("Bob", ("holds the Q contract", "leads"), True)]
-    doubled = game.seating(at(t, 0), {"bids": ["A", "Q"]})
+    doubled = game.shown.seating(at(t, 0), {"bids": ["A", "Q"]})
     assert doubled.notes == ("Ann holds the contract, doubled, and leads.",)
-    nobody = game.seating(at(t, 0), {"bids": [None, None]})
+    nobody = game.shown.seating(at(t, 0), {"bids": [None, None]})
     assert [p.name for p in nobody.places if p.leads] == ["Bob"] and "no contract" in nobody.notes[0]
 
 
 def test_dummy_spades_puts_the_dummy_opposite_the_declarer_once_every_bid_is_known():
     game, t = GAMES["dummy_spades"], table("dummy_spades", 3)
-    assert game.seating(at(t, 0), {"bids": [5, 4, None]}) == game.seating(at(t, 0))
+    assert game.shown.seating(at(t, 0), {"bids": [5, 4, None]}) == game.shown.seating(at(t, 0))
     for declarer in range(3):
         bids = [3, 3, 3]
         bids[declarer] = 7
-        places = game.seating(at(t, 0), {"bids": bids}).places
+        places = game.shown.seating(at(t, 0), {"bids": bids}).places
         names = [p.name for p in places]
         assert len(names) == 4 and names[(names.index(NAMES[declarer]) + 2) % 4] == "Dummy"
         assert places[names.index(NAMES[declarer])].roles[-1] == "declarer"
-    tied = game.seating(at(t, 2), {"bids": [6, 6, 6]})  # a tie goes to the earlier bidder: Ann, left of Cy
+    tied = game.shown.seating(at(t, 2), {"bids": [6, 6, 6]})  # a tie goes to the earlier bidder: Ann, left of Cy
     assert [p.name for p in tied.places if "declarer" in p.roles] == ["Ann"]
 
 
 def test_third_wheel_says_what_the_setters_called():
-    seating = GAMES["third_wheel"].seating(at(table("third_wheel", 3), 0), {"trump": "moons", "mode": "nope"})
+    seating = GAMES["third_wheel"].shown.seating(at(table("third_wheel", 3), 0), {"trump": "moons", "mode": "nope"})
     assert roles(seating, "Bob") == ("setter 1", "called moons")
     assert roles(seating, "Cy") == ("setter 2", "calls high or low")

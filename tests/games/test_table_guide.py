@@ -29,7 +29,7 @@ def line_with(lines: list[str], text: str) -> str:
 
 
 def test_base_game_has_no_guide():
-    assert Game().table_guide(at(Table(("a", "b"), {}), 0)) == []
+    assert Game().shown.table_guide(at(Table(("a", "b"), {}), 0)) == []
 
 
 @pytest.mark.parametrize("key", list(GAMES))
@@ -38,7 +38,7 @@ def test_every_game_gives_plain_sentences_for_every_dealer(key):
     for seats in range(game.min_players, game.max_players + 1):
         t = table(key, seats)
         for dealer in range(seats):
-            lines = game.table_guide(at(t, dealer))
+            lines = game.shown.table_guide(at(t, dealer))
             assert lines and all(isinstance(line, str) and line.endswith(".") for line in lines)
             assert lines[0].startswith(f"{NAMES[dealer]} deals")
 
@@ -47,7 +47,7 @@ def test_every_game_gives_plain_sentences_for_every_dealer(key):
 
 @pytest.mark.parametrize("dealer, non_dealer", [(0, "Bob"), (1, "Ann")])
 def test_third_hand_non_dealer_bids_first_and_leads_without_contract(dealer, non_dealer):
-    lines = GAMES["third_hand"].table_guide(at(table("third_hand", 2), dealer))
+    lines = GAMES["third_hand"].shown.table_guide(at(table("third_hand", 2), dealer))
     dealer_name = NAMES[dealer]
     assert lines[0] == f"{dealer_name} deals 12 cards each to {non_dealer} and {dealer_name} (all 24 cards)."
     assert "4 cards aside" in line_with(lines, "third hand (8 cards)")
@@ -59,7 +59,7 @@ def test_third_hand_non_dealer_bids_first_and_leads_without_contract(dealer, non
 
 def test_third_hand_shows_the_match_contract_values():
     values = {"9": 50, "10": 55, "J": 60, "Q": 65, "K": 70, "A": 99}
-    lines = GAMES["third_hand"].table_guide(at(table("third_hand", 2, contract_values=values), 0))
+    lines = GAMES["third_hand"].shown.table_guide(at(table("third_hand", 2, contract_values=values), 0))
     assert line_with(lines, "needs to make").endswith("9 50, 10 55, J 60, Q 65, K 70, A 99.")
 
 
@@ -67,7 +67,7 @@ def test_third_hand_shows_the_match_contract_values():
 
 @pytest.mark.parametrize("dealer, setter1, setter2", [(0, "Bob", "Cy"), (1, "Cy", "Ann"), (2, "Ann", "Bob")])
 def test_third_wheel_setters_call_trump_and_high_low(dealer, setter1, setter2):
-    lines = GAMES["third_wheel"].table_guide(at(table("third_wheel", 3), dealer))
+    lines = GAMES["third_wheel"].shown.table_guide(at(table("third_wheel", 3), dealer))
     d = NAMES[dealer]
     assert lines[0].startswith(f"{d} deals 11 cards each to {setter1}, {setter2} and {d}")
     assert "3 cards form the Wheel" in lines[0]
@@ -83,7 +83,7 @@ def test_third_wheel_setters_call_trump_and_high_low(dealer, setter1, setter2):
 @pytest.mark.parametrize("dealer, order", [(0, ("Bob", "Cy", "Ann")), (1, ("Cy", "Ann", "Bob")),
                                            (2, ("Ann", "Bob", "Cy"))])
 def test_spades_bidding_from_the_left_of_the_dealer_dealer_last(dealer, order):
-    lines = GAMES["dummy_spades"].table_guide(at(table("dummy_spades", 3), dealer))
+    lines = GAMES["dummy_spades"].shown.table_guide(at(table("dummy_spades", 3), dealer))
     first, second, last = order
     assert lines[0] == (f"{last} deals 13 cards each to {first}, {second}, {last} and the dummy hand; "
                         "the dummy's cards stay face down.")
@@ -104,7 +104,7 @@ def test_spades_bidding_from_the_left_of_the_dealer_dealer_last(dealer, order):
                 "up for all to see (9 of its 13 cards showing); the rest are turned over after the opening lead."),
 ])
 def test_spades_peek_step_follows_the_setting(peek, count, expected):
-    lines = GAMES["dummy_spades"].table_guide(at(table("dummy_spades", 3, peek=peek, flip_count=count), 0))
+    lines = GAMES["dummy_spades"].shown.table_guide(at(table("dummy_spades", 3, peek=peek, flip_count=count), 0))
     assert lines[1].startswith(expected)
 
 
@@ -118,7 +118,7 @@ def test_spades_peek_step_follows_the_setting(peek, count, expected):
 ])
 def test_third_rail_deal_and_spare_cards(seats, cards, spare):
     for dealer in range(seats):
-        lines = GAMES["third_rail"].table_guide(at(table("third_rail", seats), dealer))
+        lines = GAMES["third_rail"].shown.table_guide(at(table("third_rail", seats), dealer))
         left = NAMES[(dealer + 1) % seats]
         assert lines[0].startswith(f"{NAMES[dealer]} deals {cards}")
         assert f"starting with {left}: {spare}" in lines[0]
@@ -132,22 +132,22 @@ def test_third_rail_deal_and_spare_cards(seats, cards, spare):
     (6, 2, "13 tricks: tricks 2, 5, 8 and 11 (4 of them)"),
 ])
 def test_third_rail_scoring_tricks_for_the_player_count(seats, scoring_from, expected):
-    lines = GAMES["third_rail"].table_guide(at(table("third_rail", seats, scoring_from=scoring_from), 0))
+    lines = GAMES["third_rail"].shown.table_guide(at(table("third_rail", seats, scoring_from=scoring_from), 0))
     assert line_with(lines, "score a point").startswith(expected)
 
 
 def test_third_rail_specials_follow_the_settings():
-    plain = GAMES["third_rail"].table_guide(at(table("third_rail", 4), 2))
+    plain = GAMES["third_rail"].shown.table_guide(at(table("third_rail", 4), 2))
     assert not any("trump" in line for line in plain)
     assert not any("identical" in line for line in plain)
     assert not any("non-scoring" in line for line in plain)
-    lines = GAMES["third_rail"].table_guide(at(table("third_rail", 5, trump=True, most_other_tricks_bonus=True), 2))
+    lines = GAMES["third_rail"].shown.table_guide(at(table("third_rail", 5, trump=True, most_other_tricks_bonus=True), 2))
     assert line_with(lines, "turns up") == ("No card is left over, so Cy turns up the last card dealt to themself: "
                                             "its suit is trump this hand, and the card stays in Cy's hand.")
     assert "a trump beats any other suit" in line_with(lines, "King is high")
     assert line_with(lines, "identical")
     assert line_with(lines, "most non-scoring tricks scores 2 more").endswith("(tied players each score 2).")
-    no_tie = GAMES["third_rail"].table_guide(at(table("third_rail", 3, most_other_tricks_bonus=True, bonus_tie="none"), 0))
+    no_tie = GAMES["third_rail"].shown.table_guide(at(table("third_rail", 3, most_other_tricks_bonus=True, bonus_tie="none"), 0))
     assert line_with(no_tie, "most non-scoring tricks").endswith("(on a tie nobody scores it).")
 
 
@@ -158,5 +158,5 @@ def test_third_rail_specials_follow_the_settings():
     (6, "Ann turns up one of the 2 cards left over"),
 ])
 def test_third_rail_flipped_trump_card_for_each_player_count(seats, flipped):
-    lines = GAMES["third_rail"].table_guide(at(table("third_rail", seats, trump=True), 0))
+    lines = GAMES["third_rail"].shown.table_guide(at(table("third_rail", seats, trump=True), 0))
     assert line_with(lines, "turns up").startswith(flipped)

@@ -56,12 +56,12 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
         move = rng.choice(["save", "save", "save", "edit", "undo"]) if hands else "save"
         try:
             if move == "save":
-                hand = GAMES[key].random_hand(result.next_context(), rng)
+                hand = GAMES[key].rules.random_hand(result.next_context(), rng)
                 store.add_hand(db, match_id, hand, expected_version=record.version,
                                known=result if step % 2 else None)
             elif move == "edit":
                 number = rng.randrange(1, len(hands) + 1)
-                hand = GAMES[key].random_hand(result.context(number), rng)
+                hand = GAMES[key].rules.random_hand(result.context(number), rng)
                 store.edit_hand(db, match_id, number, hand, expected_version=record.version,
                                 keep_dealers=rng.random() < 0.5)
             else:
@@ -86,13 +86,13 @@ def test_a_save_looks_at_its_own_hand_only(db, monkeypatch):
                                                    hands=sample.hands[:60]))
     game = GAMES[key]
     asked: list[dict] = []
-    real = game.hand_facts
+    real = game.stats.hand_facts
 
     def counted(hand: dict, *args: Any) -> Any:
         asked.append(hand)
         return real(hand, *args)
 
-    monkeypatch.setattr(game, "hand_facts", counted)
+    monkeypatch.setattr(game.stats, "hand_facts", counted)
     for match_id, next_hand in ((early, sample.hands[1]), (late, sample.hands[60])):
         record = store.get_record(db, match_id)
         asked.clear()
@@ -108,8 +108,8 @@ def test_an_undo_takes_out_the_stored_facts_of_the_last_hand_without_asking_the_
     match_id = store.create_match(db, sample)
     game = GAMES[key]
     asked: list[dict] = []
-    real = game.hand_facts
-    monkeypatch.setattr(game, "hand_facts", lambda hand, *args: asked.append(hand) or real(hand, *args))
+    real = game.stats.hand_facts
+    monkeypatch.setattr(game.stats, "hand_facts", lambda hand, *args: asked.append(hand) or real(hand, *args))
     record = store.get_record(db, match_id)
     store.undo_last(db, match_id, expected_version=record.version, known=replay(record.match))
     assert asked == []  # the undone hand's stored facts are taken out as they were stored

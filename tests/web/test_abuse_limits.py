@@ -2,6 +2,8 @@
 changes one match's log keeps. Nothing a scorer does fills the disk or the memory."""
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from scorekeeper import store
@@ -45,17 +47,32 @@ def test_a_script_opening_a_link_without_its_cookie_cannot_fill_the_disk_with_de
         assert get_db().execute("select count(*) from devices").fetchone()[0] == 4
 
 
-def test_a_matchs_log_is_bounded(app, client, monkeypatch):
-    monkeypatch.setattr(store.core, "MAX_LOG", 4)  # start + 3 changes
+def fill_log(app, match_id: int, entries: int) -> None:
+    """Make match ``match_id``'s log hold ``entries`` changes, as thousands of note changes
+    would have, by copying its last entry in SQLite (5,000 saves through the app take
+    minutes: each is a transaction on disk)."""
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        columns = [row[1] for row in db.execute("pragma table_info(audit)") if not row[5]]  # not the key
+        logged = db.execute("select count(*) from audit where match_id = ?", [match_id]).fetchone()[0]
+        names = ", ".join(columns)
+        last = db.execute(f"select {names} from audit where match_id = ? order by rowid desc limit 1",
+                          [match_id]).fetchone()
+        copy = [None if name == "request_key" else value for name, value in zip(columns, last)]
+        db.executemany(f"insert into audit ({names}) values ({', '.join('?' * len(columns))})",
+                       [copy] * (entries - logged))
+
+
+def test_a_matchs_log_is_bounded(app, client):
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
-    for note in ("a", "b", "c"):
-        assert client.post(f"/matches/{match_id}/details", data={"note": note}).status_code == 303
-    refused = client.post(f"/matches/{match_id}/details", data={"note": "d"})
+    assert client.post(f"/matches/{match_id}/details", data={"note": "a"}).status_code == 303
+    fill_log(app, match_id, 4999)
+    assert client.post(f"/matches/{match_id}/details", data={"note": "b"}).status_code == 303  # the 5,000th
+    refused = client.post(f"/matches/{match_id}/details", data={"note": "c"})
     assert refused.status_code == 422
-    assert "this match's log holds 4 changes, the most one match keeps" in text(refused)
+    assert "this match's log holds 5,000 changes, the most one match keeps" in text(refused)
     saved = record(client, match_id, **WHEEL)
-    assert "this match's log holds 4 changes" in text(saved)
-    assert len(store.audit_log(store.connect(app.config["DATABASE"], migrate=False), match_id)) == 4
+    assert "this match's log holds 5,000 changes" in text(saved)
+    assert len(store.audit_log(store.connect(app.config["DATABASE"], migrate=False), match_id)) == 5000
 
 
 def test_the_board_cache_is_bounded_in_bytes():

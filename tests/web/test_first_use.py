@@ -31,7 +31,7 @@ def field_box(html: str, name: str) -> str:
 # --- messages in the form's words -------------------------------------------------------
 
 def test_engine_problems_get_the_forms_words():
-    spades, rail, hand = GAMES["dummy_spades"].field_word, GAMES["third_rail"].field_word, GAMES["third_hand"].field_word
+    spades, rail, hand = GAMES["dummy_spades"].shown.field_word, GAMES["third_rail"].shown.field_word, GAMES["third_hand"].shown.field_word
     blank_seat = Problem("bids", "not_whole", {"got": "null", "value": None}, 2, "Fay")
     assert blank_seat.message == "bids[2] (Fay): must be a whole number, got null"
     assert words.plain(blank_seat, spades, in_place=True) == "Fay: still to fill in"
@@ -65,7 +65,7 @@ def test_every_problem_code_has_words():
                Problem(None, "not_object", {"fields": "bid", "got": "7"}), Problem(None, "after_end", {"last": 4}),
                Problem("hand 1", "repeated_key", {"key": "bid"}), rule("bid", "a rule")]
     for problem in samples:
-        for said in (problem.message, words.plain(problem, GAMES["third_wheel"].field_word)):
+        for said in (problem.message, words.plain(problem, GAMES["third_wheel"].shown.field_word)):
             assert said and "{" not in said and "None" not in said, (problem, said)
 
 

@@ -92,7 +92,7 @@ def test_third_wheel_a_player_far_behind_with_hands_left_is_not_told_they_are_ou
 
 
 def test_third_wheel_with_the_penalty_a_hand_moves_players_further_apart(app, client):
-    assert GAMES["third_wheel"].least_in_a_hand({"overtrick_dealer": "penalty", "overtrick_setter": "other_setter"},
+    assert GAMES["third_wheel"].rules.least_in_a_hand({"overtrick_dealer": "penalty", "overtrick_setter": "other_setter"},
                                                 3) == -11  # bid 0, took 11
     hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]},
@@ -165,7 +165,7 @@ def test_exactly_catchable_is_not_out_because_a_tie_shares_the_win():
     table = Table(("Ann", "Bob", "Cy"), game.defaults() | {"target": 0})
     # five hands dealt in turn from Ann: Cy deals the last one
     for behind, is_out in ((22, False), (23, True)):
-        found = game.needs(table, Progress([50, 50 - behind, 50], 5, None, [2, 2, 1]), 2)
+        found = game.rules.needs(table, Progress([50, 50 - behind, 50], 5, None, [2, 2, 1]), 2)
         assert found.seats[1].out is is_out
         assert not found.seats[0].out and not found.seats[2].out
 
@@ -181,11 +181,11 @@ def test_no_random_hand_of_any_game_scores_outside_its_bounds():
         match = Match(key, [f"P{i}" for i in range(seats)], dict(game.endless_settings))
         result = replay(match)
         for _ in range(300):
-            hand = game.random_hand(result.next_context(), rng)
+            hand = game.rules.random_hand(result.next_context(), rng)
             hand.pop("dealer", None)
             match.hands.append(hand)
             result = replay(match, resume=result)
-        most, least = game.most_in_a_hand(result.settings, seats), game.least_in_a_hand(result.settings, seats)
+        most, least = game.rules.most_in_a_hand(result.settings, seats), game.rules.least_in_a_hand(result.settings, seats)
         scores = [s for h in result.hands for s in h.scores]
         assert most is not None and max(scores) <= most, key
         assert least is None or min(scores) >= least, key

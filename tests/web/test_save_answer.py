@@ -116,6 +116,14 @@ def test_answer_size_does_not_grow_with_the_match(client, long_match):
     assert big < 2 * small, (small, big)
 
 
+def _fresh_server(app, tmp_path):
+    """A second server on a copy of the file: it has seen none of this one's requests."""
+    copy = tmp_path / "fresh.sqlite"
+    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    return create_app({**app.config, "DATABASE": copy})
+
+
 def test_a_save_replays_the_match_at_most_once(client, long_match):
     match_id = long_match(30)
     client.get(f"/matches/{match_id}")  # the page the scorer saves from
@@ -132,11 +140,7 @@ def test_a_save_replays_the_match_at_most_once(client, long_match):
 def test_a_save_in_a_fresh_process_replays_once(app, client, long_match, tmp_path):
     match_id = long_match(30)
     page_version = version(client, match_id)
-    # a second server on a copy of the file has seen none of this one's requests
-    copy = tmp_path / "copy.sqlite"
-    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
-        source.backup(target)
-    fresh = create_app({**app.config, "DATABASE": copy})
+    fresh = _fresh_server(app, tmp_path)
     fresh_client = fresh.test_client()
     as_scorer(fresh, match_id, fresh_client)
     before = engine.replay_count()
@@ -146,14 +150,6 @@ def test_a_save_in_a_fresh_process_replays_once(app, client, long_match, tmp_pat
     assert "Hand 31 saved" in response.get_data(as_text=True)
     folded = engine.replay_count() - before
     assert 30 <= folded.hands <= 30 + 2, folded  # the stored 30 hands once, the new one at most twice
-
-
-def _fresh_server(app, tmp_path):
-    """A second server on a copy of the file: it has seen none of this one's requests."""
-    copy = tmp_path / "fresh.sqlite"
-    with sqlite3.connect(app.config["DATABASE"]) as source, sqlite3.connect(copy) as target:
-        source.backup(target)
-    return create_app({**app.config, "DATABASE": copy})
 
 
 @pytest.mark.parametrize("number", [1, 15, 30])

@@ -54,7 +54,8 @@ def test_low_wins_ends_at_the_target_and_play_again_offers_the_next_match(client
     page = text(client.get(f"/matches/{match_id}"))
     assert "Playing to 100: a total of 100 or more ends the game; the lowest total then wins" in page
     # Bob leads on 10; Ann's 90 is the highest total, not the leader's
-    assert "the highest total needs 10 more to reach 100" in page and "leader needs" not in page
+    assert "Playing to 100: the lowest total wins" in page and "10 more ends it" in page
+    assert "leader needs" not in page
     record(client, match_id, **points(10, 0, 0, 20))
     page = text(client.get(f"/matches/{match_id}"))
     assert "Ann reached 100 with 100; Bob has the lowest total, 10, and wins" in page

@@ -52,7 +52,7 @@ def random_play(key: str, rng: random.Random, settings_of: Callable[[int], dict]
         if result.next_dealer is None:
             break
         dealer = rng.randrange(seats) if rng.random() < 0.15 else result.next_dealer
-        hand = game.random_hand(result.next_context().dealing(dealer), rng)
+        hand = game.rules.random_hand(result.next_context().dealing(dealer), rng)
         if dealer != result.next_dealer:
             hand["dealer"] = dealer
         match.hands.append(hand)
@@ -89,7 +89,7 @@ def test_no_slips_in_what_a_game_says(key):
             texts = [*hand.explanation, hand.ending or "", view.next_why(Match(
                 match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
                 web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
-                " · ".join(game.hand_summary(match.hands[number - 1], result.context(number), hand.extra)),
+                " · ".join(game.shown.hand_summary(match.hands[number - 1], result.context(number), hand.extra)),
                 " · ".join(view.progress(key, result.settings, result)["lines"])]
             if not result.finished:  # the "What each player needs" panel
                 panel = view.needs(key, result)
@@ -99,9 +99,9 @@ def test_no_slips_in_what_a_game_says(key):
                 said += 1
         table = Table(tuple(match.players), replay(Match(key, match.players, match.settings)).settings)
         for dealer in range(table.seats):
-            for text in game.table_guide(game.first_context(table, dealer)):
+            for text in game.shown.table_guide(game.first_context(table, dealer)):
                 found += slips(text)
-        for text in game.sheet_rules(table.settings, table.seats):
+        for text in game.shown.sheet_rules(table.settings, table.seats):
             found += slips(text)
     assert said > 500
     assert not found, "\n".join(sorted(set(found))[:20])
