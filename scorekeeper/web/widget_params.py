@@ -1,0 +1,33 @@
+"""A faster ``wtforms.widgets.core.html_params`` giving the very same text.
+
+Every save's answer draws the next hand's form, and WTForms builds each input's
+attributes with one ``Markup.format`` per attribute: about a quarter of a save's
+CPU went there. This builds the same attributes (sorted, keys cleaned as WTForms
+cleans them, each escaped the same way) with plain string joins. ``install`` puts
+it where the WTForms widgets look it up; tests/web/test_widget_params.py holds it
+to WTForms' own output.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup, escape
+from wtforms.widgets import core
+
+_QUOTE, _ENTITY = Markup('"'), Markup("&quot;")
+original = core.html_params
+
+
+def html_params(**kwargs: Any) -> Markup:
+    parts: list[str] = []
+    for key, value in sorted(kwargs.items()):
+        name = escape(core.clean_key(key))
+        if value is True:
+            parts.append(name)
+        elif value is not False:
+            parts.append(f'{name}="{escape(value).replace(_QUOTE, _ENTITY)}"')
+    return Markup(" ".join(parts))
+
+
+def install() -> None:
+    core.html_params = html_params
