@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from markupsafe import Markup, escape
+from wtforms import widgets
 from wtforms.widgets import core
 
 _QUOTE, _ENTITY = Markup('"'), Markup("&quot;")
@@ -30,4 +31,11 @@ def html_params(**kwargs: Any) -> Markup:
 
 
 def install() -> None:
+    """Where WTForms looks it up: the widgets module (most widgets call it by name),
+    the package (labels call ``widgets.html_params``) and the widget classes that hold
+    it as a static method (Input and its kinds)."""
     core.html_params = html_params
+    widgets.html_params = html_params
+    for holder in vars(core).values():
+        if isinstance(holder, type) and "html_params" in vars(holder):
+            holder.html_params = staticmethod(html_params)  # type: ignore[attr-defined]

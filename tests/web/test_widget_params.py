@@ -29,9 +29,34 @@ def test_same_text_as_wtforms(params: dict[str, Any]) -> None:
 
 
 def test_installed_into_the_widgets(tmp_path: Path) -> None:
+    """Every input, label and select of a page is drawn by it once the app is made."""
+    from wtforms import Form, IntegerField, SelectField, widgets
     from wtforms.widgets import core
 
     from scorekeeper.web import create_app
 
     create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "x"})
-    assert core.html_params is widget_params.html_params
+    assert core.html_params is widgets.html_params is widget_params.html_params
+    calls: list[dict[str, Any]] = []
+    real = widget_params.html_params
+
+    def counted(**kwargs: Any) -> Markup:
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    widget_params.html_params = counted  # type: ignore[assignment]
+    try:
+        widget_params.install()
+
+        class Hand(Form):
+            bid = IntegerField("Bid", render_kw={"data_sum": "tricks"})
+            trump = SelectField("Trump", choices=[("s", "Spades"), ("h", "Hearts")])
+
+        form = Hand()
+        html = form.bid() + form.bid.label() + form.trump()
+    finally:
+        widget_params.html_params = real  # type: ignore[assignment]
+        widget_params.install()
+    assert 'data-sum="tricks"' in html
+    names = {c.get("name") for c in calls}
+    assert {"bid", "trump"} <= names and any(c.get("for") == "bid" for c in calls)
