@@ -26,7 +26,10 @@ def html_params(**kwargs: Any) -> Markup:
         if value is True:
             parts.append(name)
         elif value is not False:
-            parts.append(f'{name}="{escape(value).replace(_QUOTE, _ENTITY)}"')
+            text = escape(value)
+            if '"' in text:  # only a value already marked safe can still hold one
+                text = text.replace(_QUOTE, _ENTITY)
+            parts.append(f'{name}="{text}"')
     return Markup(" ".join(parts))
 
 
