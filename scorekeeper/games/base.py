@@ -575,7 +575,7 @@ class Rules:
         lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
         settings, totals, names = table.settings, progress.totals, table.players
         target = self.target(settings)
-        low = target is not None and target.low_wins
+        low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
         general: list[str] = []
         if target is not None:
             general.append(self.target_needs(target))

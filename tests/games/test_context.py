@@ -222,3 +222,18 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
     assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
     line = Shown().progress(early.next_context(), False, LowRules().target({}), None)
     assert (line.lines, line.percent) == (("Playing to 10: the lowest total wins", "5 more ends it"), 50)
+
+
+class LowNoTargetRules(CountingRules):
+    """The lowest total wins, and no target ends the game (a fixed number of hands might)."""
+
+    def lowest_wins(self, settings: dict) -> bool:
+        return True
+
+
+def test_the_needs_panel_ranks_the_lowest_first_without_a_target(counting):
+    counting.rules = LowNoTargetRules()
+    result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{"points": [3, 0, 5]}]))
+    panel = counting.rules.needs(result.table, Progress(result.totals, 1, result.state, result.dealt), 1)
+    assert panel.table == ()
+    assert [need.lines for need in panel.seats] == [("is 3 behind Bob",), ("leads Ann by 3",), ("is 5 behind Bob",)]
