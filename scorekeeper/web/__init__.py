@@ -18,7 +18,7 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, compress, db, errors, security, sharing, widget_params
+from . import access, compress, db, errors, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -51,7 +51,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Named after the package, so templates/ and static/ are found inside it, installed or not.
     app = Flask("scorekeeper", instance_relative_config=True)
     app.url_map.converters["match_id"] = MatchIdConverter
-    widget_params.install()  # the same form inputs, drawn in less CPU
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
