@@ -659,6 +659,11 @@ def _pad_all_played(m: re.Match, s: Seen) -> None:
     assert int(m["hands"]) == s.settings["hand_count"] == s.number and s.finished
 
 
+@PAD(r"its one hand was played")
+def _pad_one_played(m: re.Match, s: Seen) -> None:
+    assert s.settings["hand_count"] == s.number == 1 and s.finished
+
+
 @PAD(rf"(?P<who>{W}) has the (?P<side>highest|lowest) total, (?P<total>{N}), and wins")
 def _pad_wins(m: re.Match, s: Seen) -> None:
     side, best = _pad_best(s)
