@@ -117,3 +117,16 @@ def test_rules_page_and_stats(client):
     stats = page_of(client.get("/stats", query_string={"player": "Cy"}))
     words = stats.text
     assert "Score pad" in words and "Points per hand" in words and "4.5" in words
+
+
+def test_history_names_the_lowest_total_as_leader_where_the_lowest_wins(client):
+    low = start(client, "score_pad", FOUR, target=100, low_wins=True)
+    record(client, low, **points(90, 10, 26, 30))
+    high = start(client, "score_pad", ["Eve", "Fay"], target=100)
+    record(client, high, **points(5, 40))
+    page = text(client.get("/"))
+    # Hearts style: Bob's 10 leads, not Ann's 90
+    assert "Leader: Bob (10)" in page and "Leader: Ann" not in page
+    assert "Leader: Fay (40)" in page
+    record(client, low, **points(0, 16, 0, 30))
+    assert "Tied: Bob, Cy (26)" in text(client.get("/"))
