@@ -133,5 +133,6 @@ def _place(place: Place, wrapped: list[str], x: float, y: float, width: float, f
 
 
 def seating_shown(seating: Seating) -> dict:
-    """What a page shows of the seat picture: the drawing and the sentences under it."""
-    return {"svg": seat_picture(seating), "notes": seating.notes}
+    """What a page shows of the seat picture: the drawing and the sentences under it
+    (``leads``: whether some place leads, so the caption may speak of the lead card)."""
+    return {"svg": seat_picture(seating), "notes": seating.notes, "leads": any(p.leads for p in seating.places)}

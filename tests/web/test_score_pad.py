@@ -130,3 +130,13 @@ def test_history_names_the_lowest_total_as_leader_where_the_lowest_wins(client):
     assert "Leader: Fay (40)" in page
     record(client, low, **points(0, 16, 0, 30))
     assert "Tied: Bob, Cy (26)" in text(client.get("/"))
+
+
+def test_seat_picture_speaks_of_the_lead_card_only_where_some_place_leads(client):
+    pad = start(client, "score_pad", FOUR)
+    caption = page_of(client.get(f"/matches/{pad}")).find("figcaption")
+    assert caption is not None and "D deals." in caption.text
+    assert "small card" not in caption.text  # the score pad marks no leader: no card is drawn
+    spades = start(client, "third_wheel", ["Gil", "Hal", "Ivy"])
+    caption = page_of(client.get(f"/matches/{spades}")).find("figcaption")
+    assert caption is not None and "the small card shows who leads" in caption.text
