@@ -78,8 +78,9 @@ class Setting:
     maximum: int | None = None
     choices: tuple = ()
     # How each choice reads on the setup form and wherever the value is shown:
-    # (value, label) pairs; a choice not listed reads as its value.
-    labels: tuple[tuple[str, str], ...] = ()
+    # (value, label) pairs; a choice not listed reads as its value. A number may have
+    # them too, for a value that means something other than itself ((0, "none")).
+    labels: tuple[tuple[Any, str], ...] = ()
     # (another setting's name, the value it must have): this setting is offered and
     # checked only then (the flip count only when the dummy is flipped). When it does
     # not apply, a value that would be refused falls back to the default unsaid.
@@ -97,14 +98,15 @@ class Setting:
 
     def text(self, value: Any) -> str:
         """The value as a person reads it (the settings list, the match log): on/off,
-        "9 60, 10 65, …" (a break only between pairs), "off" for none, a choice's label."""
+        "9 60, 10 65, …" (a break only between pairs), "off" for none, a choice's label
+        (or a number's, where ``labels`` names one: "none" for a target of 0)."""
         if self.kind == "bool":
             return "on" if value else "off"
         if self.kind == "table" and isinstance(value, dict):
             return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
         if value is None:
             return "off"
-        if self.kind == "choice":
+        if self.kind == "choice" or self.labels:
             return self.choice_label(value)
         return str(value)
 

@@ -258,13 +258,13 @@ class ScorePad(Game):
     settings = (
         Setting("target", 0, "Target",
                 "The game ends after a hand in which a total reaches this many points (0: no target).",
-                minimum=0),
+                minimum=0, labels=((0, "none"),)),
         Setting("low_wins", False, "Lowest total wins",
                 "On: the lowest total wins (as in Hearts: reaching the target ends the game, lowest wins).",
                 kind="bool"),
         Setting("hand_count", 0, "Number of hands",
                 "The game ends after this many hands (0: no fixed number).",
-                minimum=0),
+                minimum=0, labels=((0, "none"),)),
     )
     hand_fields = ("points",)
     required_fields = ("points",)

@@ -140,3 +140,15 @@ def test_seat_picture_speaks_of_the_lead_card_only_where_some_place_leads(client
     spades = start(client, "third_wheel", ["Gil", "Hal", "Ivy"])
     caption = page_of(client.get(f"/matches/{spades}")).find("figcaption")
     assert caption is not None and "the small card shows who leads" in caption.text
+
+
+def test_settings_say_none_where_0_means_no_target_and_no_fixed_number_of_hands(client):
+    from .test_setup import log_words, setup_form
+    match_id = start(client, "score_pad", FOUR)
+    record(client, match_id, **points(5, 6, 7, 8))
+    sheet = text(client.get(f"/matches/{match_id}/print"))
+    assert "Target none" in sheet and "Number of hands none" in sheet
+    assert "Target 0" not in sheet and "Number of hands 0" not in sheet
+    changed = client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), setting_target="50"))
+    assert changed.status_code in (200, 303)
+    assert "Target: none → 50" in log_words(client, match_id)
