@@ -699,10 +699,16 @@ class Shown:
         if hands_left is not None:
             total_hands = played + hands_left
             lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
-                         else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
+                         else self.hand_of(played + 1, total_hands, hands_left))
             if percent is None and total_hands:
                 percent = round(100 * played / total_hands)
         return MatchProgress(tuple(lines), percent, hands_left)
+
+    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
+        """The progress line's count of hands: hand ``number`` of ``total_hands``, ``hands_left``
+        of them still to play (this one too). Where the count is of deals, a deal out of turn
+        adds a hand, so the count holds only if the deal goes round in turn."""
+        return f"hand {number} of {total_hands} if the deal goes round in turn"
 
     # --- the score sheet (print view and blank sheets) ---------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:

@@ -201,6 +201,10 @@ class ScorePadShown(Shown):
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
                              for seat, name in enumerate(ctx.players)))
 
+    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
+        # The number of hands is fixed, whoever deals: a deal out of turn adds none.
+        return f"hand {number} of {total_hands}: {plural(hands_left, 'hand')} left"
+
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",

@@ -152,3 +152,13 @@ def test_settings_say_none_where_0_means_no_target_and_no_fixed_number_of_hands(
     changed = client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), setting_target="50"))
     assert changed.status_code in (200, 303)
     assert "Target: none → 50" in log_words(client, match_id)
+
+
+def test_progress_line_counts_the_fixed_hands_without_the_deal_going_round_in_turn(client):
+    match_id = start(client, "score_pad", FOUR, hand_count=3)
+    record(client, match_id, **points(7, -2, 0, 1))
+    page = text(client.get(f"/matches/{match_id}"))
+    # the number of hands is fixed whoever deals: no assumption about the deal to state
+    assert "hand 2 of 3: 2 hands left" in page
+    assert "if the deal goes round in turn" not in page
+    assert "deal out of turn" not in page
