@@ -85,6 +85,8 @@ class Setting:
     # checked only then (the flip count only when the dummy is flipped). When it does
     # not apply, a value that would be refused falls back to the default unsaid.
     applies_when: tuple[str, Any] | None = None
+    # A caution the setup form shows beside the setting (where its default comes from).
+    note: str = ""
 
     def applies(self, settings: dict) -> bool:
         """Whether this setting means anything with these (other) settings."""
@@ -200,7 +202,7 @@ class TrickTally:
     tricks: int
     is_scoring: Callable[[int], bool]  # trick number (from 1) -> scores a point
     count: Callable[[list[int]], tuple[list[int], list[int]]]  # winners -> (points, other tricks) per seat
-    suits: tuple[str, ...]
+    suits: tuple[tuple[str, str, str], ...]  # the trumps offered: (name, sign, colour), see cards.faces
     trump_on: bool
     bonus: bool  # most other tricks earn a bonus
     to_hand: Callable[[list[int], str | None], dict]  # winners, trump -> the hand as recorded

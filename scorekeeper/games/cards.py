@@ -8,6 +8,13 @@ SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LETTERS = {name: letter for letter, name in SUITS.items()}
 SUIT_SIGNS = {name: SIGNS[letter] for letter, name in SUITS.items()}
+# The ink each suit is printed in, so a suit shown on a page looks as it does on the card.
+COLOURS = {"spades": "black", "hearts": "red", "diamonds": "red", "clubs": "black"}
+
+
+def faces(suits: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Each suit as a page shows it: (name, sign, colour)."""
+    return tuple((suit, SUIT_SIGNS[suit], COLOURS[suit]) for suit in suits)
 
 
 def label(code: str) -> str:

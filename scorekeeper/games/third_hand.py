@@ -608,7 +608,8 @@ class ThirdHand(Game):
         Setting("contract_values", DEFAULT_CONTRACT_VALUES, "Contract values",
                 "Card points the holder must take for each bid rank; these are house values, "
                 "since the original table was lost.",
-                kind="table", minimum=0, choices=RANKS),
+                kind="table", minimum=0, choices=RANKS,
+                note="House defaults — the published table was lost, change them if your table plays other values."),
     )
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")

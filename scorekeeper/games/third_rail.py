@@ -48,6 +48,7 @@ from .base import (
     played as _played,
 )
 from .cards import SUITS as _SUIT_LETTERS
+from .cards import faces as suit_faces
 from .cards import label as card_label
 from .cards import singular
 from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_french, suit_options
@@ -481,7 +482,7 @@ class ThirdRailShown(Shown):
             return {**counted, **{k: v for k, v in hand.items() if k not in ("winners", "scoring_tricks", "other_tricks")}}
 
         return TrickTally(tricks_per_hand(seats), lambda number: is_scoring_trick(number, scoring_from), count,
-                          SUITS, bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")),
+                          suit_faces(SUITS), bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")),
                           to_hand, from_hand, as_counts)
 
     def rules_context(self, settings: dict) -> dict:

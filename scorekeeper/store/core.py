@@ -67,8 +67,9 @@ def match_row(db: Database, match_id: int, deleted: bool = False) -> dict[str, A
 
 
 def stored_hands(db: Database, match_id: int) -> list[dict[str, Any]]:
-    return [json.loads(r["data"]) for r in
-            db.query("select data from hands where match_id = ? order by position", [match_id])]
+    # read on every request of a match, once per hand: plain rows, no dict per row
+    return [json.loads(data) for (data,) in
+            db.execute("select data from hands where match_id = ? order by position", [match_id]).fetchall()]
 
 
 def to_match(row: dict[str, Any], hands: list[dict[str, Any]]) -> Match:

@@ -75,7 +75,9 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
         check.counted_into = entry.word(counter.into)
     if final and missing:  # on save, every blank at once
         check.general.append(f"Still to fill in: {check.still}.")
-    if number > len(info.match.hands):  # the referee follows the hand as it is typed (its trump...)
+    # the referee follows the hand as it is typed (its trump...); only the preview shows
+    # them: a save's answer never does, so a save does not draw them
+    if number > len(info.match.hands) and not final:
         if GAMES[info.game].referee is not None:
             check.referee_url = page.referee_url(info, hand)
         check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)

@@ -27,8 +27,6 @@ from .db import get_db
 bp = Blueprint("matches", __name__)
 
 MAX_SEATS = max(g.max_players for g in GAMES.values()) if GAMES else 6
-CONTRACT_NOTE = ("House defaults — the published table was lost, "
-                 "change them if your table plays other values.")
 
 
 # --- forms ----------------------------------------------------------------------
@@ -86,7 +84,7 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
     shown: list[SettingShown] = []
     for s in game.settings:
         fname = f"setting_{s.name}"
-        item = SettingShown(s.name, s.label, s.help, s.kind, [fname], CONTRACT_NOTE if s.kind == "table" else "",
+        item = SettingShown(s.name, s.label, s.help, s.kind, [fname], s.note,
                             # offered only while another setting has a given value (the form hides it otherwise)
                             None if s.applies_when is None else
                             {"field": f"setting_{s.applies_when[0]}", "value": _form_value(s.applies_when[1])})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -132,7 +133,17 @@ def _place(place: Place, wrapped: list[str], x: float, y: float, width: float, f
     return "".join(parts)
 
 
+# A hand's picture is drawn again on every save and poll of its match (the table guide
+# shows it), and the same few seatings come round: the drawing is a pure function of
+# the (frozen) Seating, so it is kept.
+_drawn = lru_cache(maxsize=512)(seat_picture)
+
+
 def seating_shown(seating: Seating) -> dict:
     """What a page shows of the seat picture: the drawing and the sentences under it
     (``leads``: whether some place leads, so the caption may speak of the lead card)."""
-    return {"svg": seat_picture(seating), "notes": seating.notes, "leads": any(p.leads for p in seating.places)}
+    try:
+        svg = _drawn(seating)
+    except TypeError:  # a game gave a list where a tuple belongs: unhashable, drawn afresh
+        svg = seat_picture(seating)
+    return {"svg": svg, "notes": seating.notes, "leads": any(p.leads for p in seating.places)}

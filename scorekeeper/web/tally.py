@@ -22,7 +22,6 @@ from flask_wtf import FlaskForm
 from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import TrickTally
-from ..games.cards import SUIT_SIGNS
 from . import access, hand_forms, page, partials, writes
 from .db import get_db
 
@@ -249,7 +248,6 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
         "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
         "leader": None if dealer is None else players[(dealer + 1) % len(players)],
         "trump_on": described.trump_on, "trump": taps.trump, "suits": described.suits,
-        "signs": SUIT_SIGNS,
         "bonus": described.bonus, "number": number, "dealers": dealers,
         "hand_no": number or len(match.hands) + 1,
     }

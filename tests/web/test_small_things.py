@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from .helpers import page_of, record, start, text
 from .test_referee import make_match
@@ -67,6 +68,14 @@ def test_the_tally_adds_the_bonus_once_every_trick_is_in(app, client):
     cells = [e.text for e in page.find_all("td", cls="tally-pts")]
     assert cells == ["2 (0 + 2 bonus)", "0", "5"]
     assert "If saved: Ann +2, Bob 0, Cy +5" in page.text
+
+
+def test_the_tally_offers_each_trump_in_its_cards_ink(app, client):
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy"], settings={"trump": True})
+    html = client.get(f"/matches/{match_id}/tally").get_data(as_text=True)
+    chips = re.findall(r'name="trump" value="(\w+)"[^>]*><span><span class="suit-(\w+)">(.)</span>', html)
+    assert chips == [("hearts", "red", "♥"), ("diamonds", "red", "♦"), ("clubs", "black", "♣"),
+                     ("spades", "black", "♠")]
 
 
 def test_installable_a_manifest_and_icons(client):
