@@ -71,7 +71,7 @@ class ScorePadRules(Rules):
         side = "lowest" if low else "highest"
         reached = [seat for seat, total in enumerate(totals) if target and total >= target]
         if hand_count and progress.hands_played >= hand_count:
-            cause = f"all {plural(hand_count, 'hand')} were played"
+            cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
             if reached:
                 cause = f"{self._reached(names, totals, reached, target)} and {cause}"
             return Ending(leaders, self._won(names, leaders, best, side, cause))

@@ -49,6 +49,7 @@ class Seen:
     winners: list[int]
     extra: dict
     extra_before: dict
+    game: str = ""  # the game's key: a few rules (who deals next in Third Hand) are one game's own
 
     @property
     def settings(self) -> dict:
@@ -139,7 +140,7 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
         scored = after.hands[-1]
         seen = Seen(Table(tuple(after.players), after.settings), hand, scored.number, scored.dealer, in_turn,
                     scored.scores, scored.totals, list(result.totals), list(after.dealt), after.finished,
-                    after.winners, scored.extra, result.hands[-1].extra if result.hands else {})
+                    after.winners, scored.extra, result.hands[-1].extra if result.hands else {}, game_key)
         errors = [error for line in scored.explanation for error in check_line(line, seen, rules)]
         errors += [f"hand {seen.number}: nothing says /{said}/ in {scored.explanation}" for said in must_say(seen)
                    if not any(re.search(said, line) for line in scored.explanation)]

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import Game, HandContext
 from scorekeeper.games.third_rail import tricks_per_hand
 
 from .linecheck import NL, N, Rules, Seen, T, W, count_of, names_in, play_and_check, random_settings
@@ -21,7 +23,7 @@ NEXT = Rules()
 def next_in_turn(s: Seen) -> int:
     """Who deals next by the rules: Third Hand's higher hand score (a tie: the
     non-dealer); elsewhere the deal passes left of whoever dealt."""
-    if s.table.seats == 2:
+    if s.game == "third_hand":
         first, second = s.scores
         return 1 - s.dealer if first == second else (0 if first > second else 1)
     return (s.dealer + 1) % s.table.seats
@@ -154,15 +156,18 @@ def must_say(s: Seen) -> list[str]:
     name, was = s.players[s.dealer], s.players[s.in_turn]
     if s.dealer != s.in_turn:  # says so, and what it means in the game
         said.append(rf"^{name} dealt this hand out of turn \(it was {was}'s deal\): "
-                    rf"(?:{name} counts as this hand's dealer, so|it counts as one of {name}'s deals)")
+                    rf"(?:{name} counts as this hand's dealer, so|it counts as one of {name}'s deals"
+                    rf"|the score pad only counts it as {name}'s deal)")
     target = s.settings.get("target") or 0
-    past = s.table.seats == 2  # Third Hand: past the target, not only reaching it
+    past = s.game == "third_hand"  # Third Hand: past the target, not only reaching it
     if not s.finished and target and max(s.totals) >= target:  # why a reached target does not end it
-        said.append("tied on .* at the top: another hand is dealt" if not past or max(s.totals) > target
-                    else "is not past")
+        said.append("tied on .* (?:at the top|for the (?:highest|lowest) total): another hand is dealt"
+                    if not past or max(s.totals) > target else "is not past")
     deals = s.settings.get("deals_each") or 0
     if not s.finished and deals and s.number >= s.table.seats * deals:  # why the usual hands do not end it
         said.append("^Every player deals")
+    if s.game == "score_pad":  # every player's points
+        said += [rf"^{player} scored -?\d+ points?\.$" for player in s.players]
     return said
 
 
@@ -599,6 +604,86 @@ def _rail_hand(m, s):
             assert int(numbers[4]) == scoring[seat] + 2 == s.scores[seat]
 
 
+# --- Score pad --------------------------------------------------------------------------------
+
+PAD = Rules()
+
+
+def _pad_best(s: Seen) -> tuple[str, list[int]]:
+    """rules.md 5: the best total is the lowest with low_wins, else the highest."""
+    low = s.settings["low_wins"]
+    best = min(s.totals) if low else max(s.totals)
+    return ("lowest" if low else "highest"), [seat for seat, t in enumerate(s.totals) if t == best]
+
+
+def _pad_hands_done(s: Seen) -> bool:
+    return bool(s.settings["hand_count"]) and s.number >= s.settings["hand_count"]
+
+
+def _pad_reached(s: Seen) -> list[int]:
+    target = s.settings["target"]
+    return [seat for seat, t in enumerate(s.totals) if target and t >= target]
+
+
+def _pad_ends(s: Seen) -> bool:
+    """rules.md 5, "End": the fixed number of hands ends it whatever the totals; a total
+    at or over the target ends it unless the best total is tied (then another hand)."""
+    return _pad_hands_done(s) or (bool(_pad_reached(s)) and len(_pad_best(s)[1]) == 1)
+
+
+@PAD(rf"^(?P<who>{W}) scored (?P<points>{N}) (?P<word>points?)\.$")
+def _pad_scored(m: re.Match, s: Seen) -> None:
+    seat = s.seat(m["who"])
+    points = int(m["points"])
+    assert points == s.hand["points"][seat] == s.scores[seat] == s.totals[seat] - s.before[seat]
+    assert m["word"] == ("point" if points == 1 else "points")
+
+
+@PAD(rf"the score pad only counts it as (?P<who>{W})'s deal")
+def _pad_out_of_turn(m: re.Match, s: Seen) -> None:
+    assert s.seat(m["who"]) == s.dealer != s.in_turn
+
+
+@PAD(r"^Game over: ")
+def _pad_over(m: re.Match, s: Seen) -> None:
+    assert _pad_ends(s) and s.finished
+
+
+@PAD(rf"(?P<who>{W}) deals next")
+def _pad_goes_on(m: re.Match, s: Seen) -> None:
+    assert not _pad_ends(s) and not s.finished
+
+
+@PAD(r"all (?P<hands>\d+) hands? were played")
+def _pad_all_played(m: re.Match, s: Seen) -> None:
+    assert int(m["hands"]) == s.settings["hand_count"] == s.number and s.finished
+
+
+@PAD(r"its one hand was played")
+def _pad_one_played(m: re.Match, s: Seen) -> None:
+    assert s.settings["hand_count"] == s.number == 1 and s.finished
+
+
+@PAD(rf"(?P<who>{W}) has the (?P<side>highest|lowest) total, (?P<total>{N}), and wins")
+def _pad_wins(m: re.Match, s: Seen) -> None:
+    side, best = _pad_best(s)
+    assert m["side"] == side and best == [s.seat(m["who"])] == s.winners
+    assert int(m["total"]) == s.totals[best[0]]
+
+
+@PAD(rf"(?P<names>{NL}) are tied on (?P<total>{N}) for the (?P<side>highest|lowest) total"
+     r"(?: and (?P<share>share the win)|: (?P<again>another hand is dealt))")
+def _pad_tied(m: re.Match, s: Seen) -> None:
+    side, best = _pad_best(s)
+    assert m["side"] == side and s.seats(m["names"]) == best and len(best) > 1
+    assert int(m["total"]) == s.totals[best[0]]
+    if m["share"]:  # only the last of a fixed number of hands shares a win
+        assert _pad_hands_done(s) and s.finished and s.winners == best
+    else:
+        assert _pad_reached(s) and not _pad_hands_done(s) and not s.finished
+
+
+
 # --- the matches ---------------------------------------------------------------------------
 
 
@@ -644,12 +729,31 @@ def third_rail_hand(game, place, rng):
     return hand
 
 
+def score_pad_hand(game: Game, place: HandContext, rng: random.Random) -> dict:
+    """Points as a table types them: mostly small, some negative, now and then the edges
+    of what may be typed, and often equal points so that totals tie (at the target, at
+    the last hand) as well as apart."""
+    seats = place.seats
+    roll = rng.random()
+    if roll < 0.06:
+        return {"points": [rng.choice((-100_000, 100_000, 99_999, -1, 1, 0)) for _ in range(seats)]}
+    points = [rng.randint(-15, 40) for _ in range(seats)]
+    if roll < 0.3:  # everybody alike: totals tied stay tied
+        points = [points[0]] * seats
+    elif roll < 0.45:  # two alike
+        a, b = rng.sample(range(seats), 2)
+        points[b] = points[a]
+    return {"points": points}
+
+
 GAME_CASES = {
     "third_hand": (third_hand_hand, [HAND], {"target": [1, 60, 150, 300]}, (2, 2)),
     "third_wheel": (third_wheel_hand, [WHEEL], {"target": [0, 11, 20, 33], "deals_each": [0, 1, 2, 3]}, (3, 3)),
     "dummy_spades": (dummy_hand, [SPADES], {"target": [50, 150, 300], "bag_limit": [0, 1, 3, 10],
                                             "lose_at": [None, -1, -100]}, (3, 3)),
     "third_rail": (third_rail_hand, [RAIL], {"target": [1, 5, 12]}, (3, 6)),
+    "score_pad": (score_pad_hand, [PAD], {"target": [0, 0, 1, 20, 60, 150], "hand_count": [0, 0, 1, 2, 3, 7]},
+                  (2, 8)),
 }
 
 
@@ -683,3 +787,11 @@ def test_every_what_happens_next_sentence_is_met():
         play_many(key, 60)
     unused = [p.pattern for p, _ in NEXT.patterns if not NEXT.hits[p.pattern]]
     assert not unused, unused
+
+
+def test_every_real_game_has_its_lines_checked() -> None:
+    """A game added to the registry without a case here would escape every check above;
+    only the tests' own games (tests/oddball.py, registered by conftest) may."""
+    real = {key for key, game in GAMES.items() if type(game).__module__.split(".")[0] != "tests"}
+    assert "oddball" in GAMES and "oddball" not in real  # the test-only game is known and left out
+    assert real - set(GAME_CASES) == set(), f"no GAME_CASES entry for {sorted(real - set(GAME_CASES))}"

@@ -29,6 +29,7 @@ SLIPS = [
     (re.compile(r"(?<![\d−-])\b(\d+)[–-]\1\b(?![\d])"), "a range from a number to itself"),
     (re.compile(r"\b([A-Za-z]{2,}) \1\b"), "a word said twice"),
     (re.compile(r"  "), "two spaces"),
+    (re.compile(r"\ball 1 [a-z]+\b|\b1 [a-z]+ were\b"), "all of one"),
 ]
 
 
@@ -39,6 +40,7 @@ def slips(text: str) -> list[str]:
 def test_the_slip_finder_finds_each_slip():
     assert slips("the end of the hand ; it is added") and slips("one of the 1 cards left over")
     assert slips("1–1") and slips("Fay reached 200 with with 208") and slips("every player has dealt 1 times")
+    assert slips("all 1 hand were played")
     assert not slips("21 points, 11 tricks, 1 trick, 1–5, 5 - 5 = 0, 0.5, Ann 1, Bob 1, -1 points")
 
 
