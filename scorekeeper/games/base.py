@@ -78,8 +78,9 @@ class Setting:
     maximum: int | None = None
     choices: tuple = ()
     # How each choice reads on the setup form and wherever the value is shown:
-    # (value, label) pairs; a choice not listed reads as its value.
-    labels: tuple[tuple[str, str], ...] = ()
+    # (value, label) pairs; a choice not listed reads as its value. A number may have
+    # them too, for a value that means something other than itself ((0, "none")).
+    labels: tuple[tuple[Any, str], ...] = ()
     # (another setting's name, the value it must have): this setting is offered and
     # checked only then (the flip count only when the dummy is flipped). When it does
     # not apply, a value that would be refused falls back to the default unsaid.
@@ -99,14 +100,15 @@ class Setting:
 
     def text(self, value: Any) -> str:
         """The value as a person reads it (the settings list, the match log): on/off,
-        "9 60, 10 65, …" (a break only between pairs), "off" for none, a choice's label."""
+        "9 60, 10 65, …" (a break only between pairs), "off" for none, a choice's label
+        (or a number's, where ``labels`` names one: "none" for a target of 0)."""
         if self.kind == "bool":
             return "on" if value else "off"
         if self.kind == "table" and isinstance(value, dict):
             return ", ".join(f"{k}\u00a0{v}" for k, v in value.items())
         if value is None:
             return "off"
-        if self.kind == "choice":
+        if self.kind == "choice" or self.labels:
             return self.choice_label(value)
         return str(value)
 
@@ -699,10 +701,16 @@ class Shown:
         if hands_left is not None:
             total_hands = played + hands_left
             lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
-                         else f"hand {played + 1} of {total_hands} if the deal goes round in turn")
+                         else self.hand_of(played + 1, total_hands, hands_left))
             if percent is None and total_hands:
                 percent = round(100 * played / total_hands)
         return MatchProgress(tuple(lines), percent, hands_left)
+
+    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
+        """The progress line's count of hands: hand ``number`` of ``total_hands``, ``hands_left``
+        of them still to play (this one too). Where the count is of deals, a deal out of turn
+        adds a hand, so the count holds only if the deal goes round in turn."""
+        return f"hand {number} of {total_hands} if the deal goes round in turn"
 
     # --- the score sheet (print view and blank sheets) ---------------------------
     def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:

@@ -201,6 +201,10 @@ class ScorePadShown(Shown):
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
                              for seat, name in enumerate(ctx.players)))
 
+    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
+        # The number of hands is fixed, whoever deals: a deal out of turn adds none.
+        return f"hand {number} of {total_hands}: {plural(hands_left, 'hand')} left"
+
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
@@ -258,13 +262,13 @@ class ScorePad(Game):
     settings = (
         Setting("target", 0, "Target",
                 "The game ends after a hand in which a total reaches this many points (0: no target).",
-                minimum=0),
+                minimum=0, labels=((0, "none"),)),
         Setting("low_wins", False, "Lowest total wins",
                 "On: the lowest total wins (as in Hearts: reaching the target ends the game, lowest wins).",
                 kind="bool"),
         Setting("hand_count", 0, "Number of hands",
                 "The game ends after this many hands (0: no fixed number).",
-                minimum=0),
+                minimum=0, labels=((0, "none"),)),
     )
     hand_fields = ("points",)
     required_fields = ("points",)

@@ -22,16 +22,26 @@ from ..games import GAMES
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
-DERIVED_VERSION = 2  # 2: the facts of each hand in rows of their own (m009)
+DERIVED_VERSION = 3  # 2: the facts of each hand in rows of their own (m009); 3: leaders, low-wins places
 
 Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, values added]
 
 
+def _places(result: MatchResult) -> list[int]:
+    """Each seat's place (1 = leads; ties share it), ranked as the game's rules rank
+    totals: the lowest first where the lowest wins."""
+    low = GAMES[result.game].rules.lowest_wins(result.settings)
+    totals = result.totals
+    return [1 + sum(1 for t in totals if (t < mine if low else t > mine)) for mine in totals]
+
+
 def summary_values(result: MatchResult) -> dict[str, Any]:
-    """What the history list shows of a match: hands, finished, winners and totals (the
-    engine's, as of the last write), and the players' names folded as the rules compare
-    them (search)."""
+    """What the history list shows of a match: hands, finished, winners, totals and the
+    seats that lead (the engine's, as of the last write), and the players' names folded
+    as the rules compare them (search)."""
+    places = _places(result)
     return {
+        "leaders": json.dumps([seat for seat, place in enumerate(places) if place == 1]),
         "hands": len(result.hands),
         "finished": int(bool(result.finished)),
         "winners": json.dumps(list(result.winners or [])) if result.finished else None,
@@ -57,8 +67,9 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
 
 def _player_rows(match_id: int, result: MatchResult, figures: Figures) -> list[list[Any]]:
     rows = []
+    places = _places(result)
     for seat, name in enumerate(result.players):
-        place = 1 + sum(1 for t in result.totals if t > result.totals[seat])
+        place = places[seat]
         rows.append([match_id, seat, name, same_name(name), result.game, int(bool(result.finished)),
                      int(bool(result.finished) and seat in result.winners), place, len(result.hands), None,
                      json.dumps(figures[seat], separators=(",", ":"))])
@@ -151,7 +162,7 @@ def rebuild(db: Database, match_id: int) -> None:
         result = replay(match)
     except MatchError:
         _upsert_summary(db, {
-            "match_id": match_id, "hands": len(match.hands), "finished": 0, "winners": None, "totals": None,
+            "match_id": match_id, "hands": len(match.hands), "finished": 0, "winners": None, "totals": None, "leaders": None,
             "names": "\x1f".join(same_name(n) for n in match.players), "imported": int(imported),
             "derived_version": DERIVED_VERSION})
         db.execute("delete from match_players where match_id = ?", [match_id])

@@ -47,7 +47,7 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
                        f"join matches m on m.id = d.match_id where {where}", params).fetchone()[0]
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
-        f"s.imported, d.score from device_matches d join matches m on m.id = d.match_id "
+        f"s.imported, d.score, s.leaders from device_matches d join matches m on m.id = d.match_id "
         f"join summaries s on s.match_id = m.id where {where} "
         "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
         [*params, per_page, max(0, page - 1) * per_page]).fetchall()
@@ -56,11 +56,12 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
 
 def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
     keys = ("id", "game", "players", "date", "note", "updated_at", "hands", "finished", "winners", "totals",
-            "imported", "score")
+            "imported", "score", "leaders")
     out = dict(zip(keys, row))
     out["players"] = json.loads(out["players"])
     out["winners"] = loads(out["winners"])
     out["totals"] = loads(out["totals"])
+    out["leaders"] = loads(out["leaders"])
     out["finished"], out["imported"] = bool(out["finished"]), bool(out["imported"])
     return out
 
@@ -114,11 +115,11 @@ def all_matches(db: Database, search: str = "") -> list[dict]:
         where, params = "m.deleted_at is null and instr(s.names, ?) > 0", [folded]
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
-        f"s.imported, 1, m.scorer_token, m.watcher_token from matches m join summaries s on s.match_id = m.id "
+        f"s.imported, 1, s.leaders, m.scorer_token, m.watcher_token from matches m join summaries s on s.match_id = m.id "
         f"where {where} order by coalesce(m.date, '') desc, m.id desc", params).fetchall()
     out = []
     for row in rows:
-        match = _summary_row(row[:12])
-        match["scorer_token"], match["watcher_token"] = row[12], row[13]
+        match = _summary_row(row[:13])
+        match["scorer_token"], match["watcher_token"] = row[13], row[14]
         out.append(match)
     return out

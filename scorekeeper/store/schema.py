@@ -153,3 +153,11 @@ def m009_hand_facts(db: Database) -> None:
         pk=("match_id", "number", "seat", "fact"),
         foreign_keys=[("match_id", "matches", "id")],
     )
+
+
+@migrations()
+def m010_summary_leaders(db: Database) -> None:
+    """The seats that lead a match (as its game's rules rank totals: the lowest where
+    the lowest wins), kept in its summary so the history names them without the
+    match's settings; derived rows: ``derived`` writes them (DERIVED_VERSION 3)."""
+    db.table("summaries").add_column("leaders", str)

@@ -251,10 +251,11 @@ def _status(m: dict) -> str:
     names = m["players"]
     if m["finished"]:
         return "Won by " + ", ".join(names[s] for s in m["winners"] or [])
-    if m["hands"] and m["totals"]:
-        top = view.standings(names, m["totals"])
-        leaders = [r["name"] for r in top if r["place"] == 1]
-        return ("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(leaders) + f" ({max(m['totals'])})"
+    if m["hands"] and m["totals"] and m["leaders"]:
+        # the seats that lead as the game's rules rank totals (the lowest where the lowest wins)
+        leaders = m["leaders"]
+        return (("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(names[s] for s in leaders)
+                + f" ({m['totals'][leaders[0]]})")
     return "No hands yet"
 
 

@@ -140,9 +140,10 @@ _drawn = lru_cache(maxsize=512)(seat_picture)
 
 
 def seating_shown(seating: Seating) -> dict:
-    """What a page shows of the seat picture: the drawing and the sentences under it."""
+    """What a page shows of the seat picture: the drawing and the sentences under it
+    (``leads``: whether some place leads, so the caption may speak of the lead card)."""
     try:
         svg = _drawn(seating)
     except TypeError:  # a game gave a list where a tuple belongs: unhashable, drawn afresh
         svg = seat_picture(seating)
-    return {"svg": svg, "notes": seating.notes}
+    return {"svg": svg, "notes": seating.notes, "leads": any(p.leads for p in seating.places)}

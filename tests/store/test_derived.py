@@ -131,3 +131,22 @@ def test_a_save_over_rows_older_code_wrote_rewrites_them_whole(db):
     store.add_hand(db, match_id, sample.hands[11], expected_version=record.version, known=replay(record.match))
     assert derived_rows(db, match_id) == rebuilt_rows(db, match_id)
     assert derived_rows(db, match_id)[1][0][-1] != "{}" and derived_rows(db, match_id)[2]
+
+
+def test_rows_older_code_wrote_name_the_lowest_total_as_leader_where_the_lowest_wins(db):
+    """Version 2 rows had no leaders and placed the highest total first even where the
+    lowest wins: a start-up rebuilds them so the history and the stats rank as the rules do."""
+    from scorekeeper.engine import Match
+    match = Match(game="score_pad", players=["Ann", "Bob", "Cy"],
+                  settings={"target": 100, "low_wins": True, "hand_count": 0},
+                  hands=[{"points": [90, 10, 26]}])
+    match_id = store.create_match(db, match)
+    db.execute("update summaries set derived_version = 2, leaders = null")
+    db.execute("update match_players set place = 4 - place")
+    db.conn.commit()
+    assert store.refresh_stale(db) == 1
+    leaders, = db.execute("select leaders from summaries where match_id = ?", [match_id]).fetchone()
+    assert leaders == "[1]"
+    places = db.execute("select name, place from match_players where match_id = ? order by place",
+                        [match_id]).fetchall()
+    assert places == [("Bob", 1), ("Cy", 2), ("Ann", 3)]

@@ -117,3 +117,48 @@ def test_rules_page_and_stats(client):
     stats = page_of(client.get("/stats", query_string={"player": "Cy"}))
     words = stats.text
     assert "Score pad" in words and "Points per hand" in words and "4.5" in words
+
+
+def test_history_names_the_lowest_total_as_leader_where_the_lowest_wins(client):
+    low = start(client, "score_pad", FOUR, target=100, low_wins=True)
+    record(client, low, **points(90, 10, 26, 30))
+    high = start(client, "score_pad", ["Eve", "Fay"], target=100)
+    record(client, high, **points(5, 40))
+    page = text(client.get("/"))
+    # Hearts style: Bob's 10 leads, not Ann's 90
+    assert "Leader: Bob (10)" in page and "Leader: Ann" not in page
+    assert "Leader: Fay (40)" in page
+    record(client, low, **points(0, 16, 0, 30))
+    assert "Tied: Bob, Cy (26)" in text(client.get("/"))
+
+
+def test_seat_picture_speaks_of_the_lead_card_only_where_some_place_leads(client):
+    pad = start(client, "score_pad", FOUR)
+    caption = page_of(client.get(f"/matches/{pad}")).find("figcaption")
+    assert caption is not None and "D deals." in caption.text
+    assert "small card" not in caption.text  # the score pad marks no leader: no card is drawn
+    spades = start(client, "third_wheel", ["Gil", "Hal", "Ivy"])
+    caption = page_of(client.get(f"/matches/{spades}")).find("figcaption")
+    assert caption is not None and "the small card shows who leads" in caption.text
+
+
+def test_settings_say_none_where_0_means_no_target_and_no_fixed_number_of_hands(client):
+    from .test_setup import log_words, setup_form
+    match_id = start(client, "score_pad", FOUR)
+    record(client, match_id, **points(5, 6, 7, 8))
+    sheet = text(client.get(f"/matches/{match_id}/print"))
+    assert "Target none" in sheet and "Number of hands none" in sheet
+    assert "Target 0" not in sheet and "Number of hands 0" not in sheet
+    changed = client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), setting_target="50"))
+    assert changed.status_code in (200, 303)
+    assert "Target: none → 50" in log_words(client, match_id)
+
+
+def test_progress_line_counts_the_fixed_hands_without_the_deal_going_round_in_turn(client):
+    match_id = start(client, "score_pad", FOUR, hand_count=3)
+    record(client, match_id, **points(7, -2, 0, 1))
+    page = text(client.get(f"/matches/{match_id}"))
+    # the number of hands is fixed whoever deals: no assumption about the deal to state
+    assert "hand 2 of 3: 2 hands left" in page
+    assert "if the deal goes round in turn" not in page
+    assert "deal out of turn" not in page
