@@ -797,21 +797,6 @@ class Stats:
         the previous hand's (empty for the first)."""
         return [{} for _ in range(ctx.seats)]
 
-    def match_facts(self, table: Table, hands: list[dict], results: list[Any]) -> list[dict[str, dict]]:
-        """Per seat, every fact of a replayed match: key -> {"n": [hand numbers], "p": values
-        added}, from ``hand_facts`` of each hand and the engine's ``HandResult`` of it."""
-        facts: list[dict[str, dict]] = [{} for _ in range(table.seats)]
-        before: dict = {}
-        for hand, result in zip(hands, results):
-            for seat, found in enumerate(self.hand_facts(hand, result.context, result.scores,
-                                                         result.extra, before)):
-                for key, value in found.items():
-                    fact = facts[seat].setdefault(key, {"n": [], "p": 0})
-                    fact["n"].append(result.number)
-                    fact["p"] += value
-            before = result.extra
-        return facts
-
 
 class Game:
     """One game: what it is (key, title, players, settings, the fields a hand records)
