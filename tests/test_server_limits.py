@@ -13,7 +13,6 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
-
 from test_durability import serve  # the real server on a temp database, started and listening
 
 
