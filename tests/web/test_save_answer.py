@@ -221,3 +221,17 @@ def test_the_next_hand_form_follows_a_renamed_player_and_the_hands_seating(app, 
     assert "Thomas" in renamed and "Tom" not in renamed
     other = start(client, "third_wheel", ["Ann", "Tom", "Dee"])
     assert "Dee" in _form_labels(client.get(f"/matches/{other}").get_data(as_text=True))
+
+
+def test_the_exports_and_the_printed_sheet_reuse_the_scoreboards_replay(client, long_match):
+    match_id = long_match(30)
+    client.get(f"/matches/{match_id}")  # the scoreboard, where Export and Print are
+    before = engine.replay_count()
+    csv = client.get(f"/matches/{match_id}/export.csv")
+    printed = client.get(f"/matches/{match_id}/print")
+    assert csv.status_code == printed.status_code == 200
+    import csv as csv_module
+    rows = list(csv_module.reader(csv.get_data(as_text=True).splitlines(keepends=True)))
+    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 31)]
+    assert ">30<" in printed.get_data(as_text=True).replace(" ", "")
+    assert engine.replay_count().hands - before.hands == 0  # the same version: nothing folded again
