@@ -475,6 +475,8 @@ def make_form(game: str, ctx: HandContext,
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
         entry.made, entry.bound = form_class(formdata=formdata, **data), True
+        if formdata is None and version is not None:  # a recorded hand, to correct at this version
+            entry.made.version.data = str(version)
     return entry
 
 
