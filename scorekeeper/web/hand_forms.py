@@ -433,7 +433,7 @@ def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]
 
 # A form class depends only on what the game describes and the seat names, which stay
 # the same hand after hand: made once, not twice per save (and its blank drawing, see
-# ``blank_drawing``, is kept with it). Kinds hold nothing of a request once built.
+# ``draw_groups``, is kept by it). Kinds hold nothing of a request once built.
 @functools.lru_cache(maxsize=256)
 def _built(game: str, described_groups: tuple[FieldGroup, ...],
            players: tuple[str, ...]) -> tuple[type[RecordHandForm], list[Kind]]:
