@@ -29,10 +29,12 @@ from scorekeeper.games.base import (
     FieldGroup,
     Game,
     HandContext,
+    Place,
     Problem,
     Progress,
     Rules,
     Scored,
+    Seating,
     Setting,
     Shown,
     Table,
@@ -146,7 +148,7 @@ class OddballShown(Shown):
     rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
 
     def table_guide(self, ctx: HandContext) -> list[str]:
-        return [f"{ctx.players[ctx.dealt_by]} deals the marbles."]
+        return [f"{ctx.players[ctx.dealt_by]} deals the marbles and leads the first trick."]
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [
@@ -191,6 +193,12 @@ class OddballShown(Shown):
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         return [str(hand.get("weather", ""))]
+
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
+        """Unlike the shared flow, the dealer leads the first trick too."""
+        dealer = ctx.dealt_by
+        return Seating(tuple(Place(name, seat, ("deals", "leads") if seat == dealer else (), deals=seat == dealer,
+                                   leads=seat == dealer) for seat, name in enumerate(ctx.players)))
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]

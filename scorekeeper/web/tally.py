@@ -23,7 +23,7 @@ from flask_wtf import FlaskForm
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import TallyChoice, TrickTally
+from ..games.base import HandContext, TallyChoice, TrickTally
 from . import access, hand_forms, page, partials, writes
 from .db import get_db
 
@@ -241,6 +241,16 @@ def _columns(described: TrickTally, players: list[str], winners: list[int],
     return rows
 
 
+def _leader(info: page.Info, ctx: HandContext, dealer: int | None) -> dict:
+    """Who leads the first trick, as the game seats the hand (its seat picture's leader),
+    and whether that is the dealer's left."""
+    if dealer is None:
+        return {"leader": None, "leads_left": False}
+    seating = GAMES[info.game].shown.seating(ctx.dealing(dealer))
+    seat = next((p.seat for p in seating.places if p.leads and p.seat is not None), None)
+    return {"leader": None if seat is None else ctx.players[seat], "leads_left": seat == ctx.table.left_of(dealer)}
+
+
 def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
     replayed = page.replay_of(info)
     result = replayed.result()
@@ -279,7 +289,7 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
         "next_number": next_number, "next_marked": not done and described.marked(next_number),
         "mark": described.mark, "notes": described.notes,
         "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
-        "leader": None if dealer is None else players[(dealer + 1) % len(players)],
+        **_leader(info, prefix.next_context(), dealer),
         "choice": described.choice, "pick": taps.pick, "number": number, "dealers": dealers,
         "hand_no": number or len(match.hands) + 1,
     }

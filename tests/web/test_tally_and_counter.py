@@ -62,6 +62,11 @@ def test_a_hand_tapped_trick_by_trick_shows_the_games_words_and_saves_its_hand(c
     assert [th.text for th in page.find_all("th", scope="col")] == ["Player"] + [c.label for c in tally.columns]
     for note in tally.notes:
         assert note in page.text
+    # the first trick's leader is the one the game seats (its seat picture's), not assumed
+    ctx = GAMES[key].first_context(Table(tuple(names), dict(GAMES[key].defaults(), **settings)), 0)
+    leader = next(p.name for p in GAMES[key].shown.seating(ctx).places if p.leads)
+    left = "left of " if leader == names[1] else ""
+    assert f"{leader} leads ({left}{names[0]}" in page.text
     pick = None
     if tally.choice is not None:
         legend = page.find("legend")
