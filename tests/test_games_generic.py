@@ -178,11 +178,11 @@ def test_a_card_counter_describes_its_kinds_and_fills_a_seat_count(key):
     hand form; counts at the limits make whole points and any problems in words."""
     game = GAMES[key]
     counter = game.shown.card_counter()
-    names = [kind.name for kind in counter.kinds]
-    assert len(names) == len(set(names)) and all(k.label and k.least <= k.most for k in counter.kinds)
+    kinds = [kind.name for kind in counter.kinds]
+    assert len(kinds) == len(set(kinds)) and all(k.label and k.least <= k.most for k in counter.kinds)
     assert counter.heading and counter.counted and counter.typed
-    for names_, table_settings in _tables(key):
-        groups = game.shown.hand_form(game.first_context(Table(tuple(names_), table_settings)))
+    for names, table_settings in _tables(key):
+        groups = game.shown.hand_form(game.first_context(Table(tuple(names), table_settings)))
         assert any(g.kind == "counts" for g in groups)
         assert [g.kind for g in groups if g.name == counter.into] == ["seat_int"]
     for limit in ("least", "most"):
