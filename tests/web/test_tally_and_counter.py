@@ -92,7 +92,7 @@ def test_a_hand_tapped_trick_by_trick_shows_the_games_words_and_saves_its_hand(c
             if column.settles is None or number < tally.tricks:  # the settling column ends as the score
                 assert cells == [str(v) for v in values], column.label
     assert _announced(page) == f"All {tally.tricks} tricks are in."
-    stars = page.find_all("span", cls="tally-star")
+    stars = page.find_all("span", cls="tally-sign")
     marked_count = sum(tally.mark.marked(n) for n in range(1, tally.tricks + 1)) if tally.mark else 0
     assert len(stars) == marked_count
     assert all(s.text == tally.mark.sign and s.attrs["aria-label"] == tally.mark.name for s in stars if tally.mark)
