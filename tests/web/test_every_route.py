@@ -138,9 +138,11 @@ def test_every_route_answers_hostile_names_and_values_without_a_500(routes):
     any_id = next(iter(ids.values()))
     pages = ["/", "/matches/new", "/import", "/players", "/referee", *(f"/referee/{g}" for g in GAMES),
              *(f"/matches/{i}" for i in ids.values()), f"/matches/{any_id}/setup", f"/matches/{any_id}/details",
-             f"/matches/{any_id}/tally", f"/matches/{any_id}/hands/2/edit", f"/matches/{any_id}/delete"]
+             f"/matches/{any_id}/hands/2/edit", f"/matches/{any_id}/delete",
+             # every game's tally (a 404 without one) and its correction: each names its own pick
+             *(f"/matches/{i}/tally{q}" for i in ids.values() for q in ("", "?hand=1"))]
     names = sorted(names_read_in_source() | form_names(client, pages) | set(RESERVED))
-    assert {"players", "appendix", "match", "player", "figure", "tap"} <= set(names)  # the finder finds
+    assert {"players", "appendix", "match", "player", "figure", "tap", "change"} <= set(names)  # the finder finds
     rules = [r for r in routes.app.url_map.iter_rules()]
     assert len(rules) > 30
     failures = []
