@@ -103,7 +103,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
         record = store.get_record(db, store.create_match(db, match))
     finally:
         db.close()
-    rows = list(exports.csv_rows(record))
+    rows = list(exports.csv_rows(record, result))
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].shown.seat_counter

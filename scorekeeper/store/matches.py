@@ -85,15 +85,20 @@ class MatchRecord:
 
 # --- reading -----------------------------------------------------------------
 
-def get_record(db: Database, match_id: int) -> MatchRecord:
-    """The stored match (not deleted) as a MatchRecord; raises NotFound."""
+def get_record(db: Database, match_id: int, read_before: Callable[[int], Match | None] | None = None) -> MatchRecord:
+    """The stored match (not deleted) as a MatchRecord; raises NotFound. ``read_before``
+    gives the match as already read at a version, if it was: every write bumps the
+    version, so its hands are the stored ones and are not read and parsed again (a long
+    match's hands are most of what reading it costs)."""
     row = match_row(db, match_id)
+    seen = read_before(row["version"]) if read_before is not None else None
+    hands = list(seen.hands) if seen is not None else stored_hands(db, match_id)
     return MatchRecord(
         id=row["id"], game=row["game"], players=json.loads(row["players"]), settings=json.loads(row["settings"]),
         first_dealer=row["first_dealer"], date=row["date"], note=row["note"], created_at=row["created_at"],
         updated_at=row["updated_at"], version=row["version"], scorer_token=row["scorer_token"],
         watcher_token=row["watcher_token"], previous_id=row["previous_id"],
-        match=to_match(row, stored_hands(db, match_id)))
+        match=to_match(row, hands))
 
 
 def linked_matches(db: Database, match_id: int) -> dict[str, Any]:

@@ -97,11 +97,12 @@ def _register_blueprints(app: Flask) -> None:
 
 
 def _register_filters(app: Flask) -> None:
-    from . import view
+    from . import hand_forms, view
 
     app.jinja_env.filters["signed"] = view.signed
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
+    app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups
     from .changes import hand_changes, setup_changes
 
     app.jinja_env.globals["hand_changes"] = hand_changes  # the match log: what a correction changed

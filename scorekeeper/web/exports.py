@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from .. import store
-from ..engine import MatchError, replay
+from ..engine import MatchError, MatchResult, replay
 from ..games import GAMES
 from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
@@ -170,11 +170,11 @@ def export_json(match_id: int) -> ResponseReturnValue:
     return download(dumps(info.match), "application/json", file_stem(info) + ".json")
 
 
-def csv_rows(info: MatchRecord) -> Iterator[list[str | int]]:
+def csv_rows(info: MatchRecord, result: MatchResult) -> Iterator[list[str | int]]:
     """A header, then a row per hand: the score sheet's own columns (each hand's bids,
     tricks, contract... as the game prints them), each player's points and total, and the
     explanation. A mark a printed cell carries ("dec", "H") follows its text in the cell."""
-    sheet = view.score_sheet(info, replay(info.match))
+    sheet = view.score_sheet(info, result)
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
     for name in sheet["players"]:
@@ -210,7 +210,7 @@ def export_csv(match_id: int) -> ResponseReturnValue:
     info = page.load(match_id)
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark: spreadsheets then read the UTF-8 (accents, suit signs)
-    csv.writer(out).writerows([safe_cell(cell) for cell in row] for row in csv_rows(info))
+    csv.writer(out).writerows([safe_cell(cell) for cell in row] for row in csv_rows(info, page.replayed(info)))
     return download(out.getvalue(), "text/csv", file_stem(info) + ".csv")
 
 

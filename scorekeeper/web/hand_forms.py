@@ -12,11 +12,15 @@ beside the inputs (the kinds, the names, the problems found) travels in a
 """
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from flask import get_template_attribute
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
@@ -375,9 +379,12 @@ class HandEntry:
     """A hand form and what its page needs beside it: the kinds in display order, the
     seat names, how the game names its fields, the card counter (if the game has one),
     the hand's number and dealer, and what the check found (``problems`` by field,
-    ``general`` above the form, a dealer change to offer, a way to discard the entry)."""
+    ``general`` above the form, a dealer change to offer, a way to discard the entry).
 
-    form: RecordHandForm
+    The form itself (``form``) is made when first read: a blank one is drawn from the
+    drawing of its class (``draw_groups``) and often never needs to be."""
+
+    form_class: type[RecordHandForm]
     groups: list[Kind]
     players: list[str]
     word: Callable[[str], str]
@@ -388,6 +395,29 @@ class HandEntry:
     general: list[str] = field(default_factory=list)
     dealers: dict | None = None
     discard_url: str | None = None
+    version: int | None = None  # the match version a blank form is drawn for
+    made: RecordHandForm | None = None
+    bound: bool = False  # to what was posted or to a recorded hand
+
+    @property
+    def form(self) -> RecordHandForm:
+        if self.made is None:
+            self.made = self.form_class(formdata=None)
+            if self.version is not None:
+                self.made.version.data = str(self.version)
+        return self.made
+
+    @property
+    def blank(self) -> bool:
+        """Made for a new hand, nothing typed yet: drawn as every blank one of its class."""
+        return not self.bound
+
+    @property
+    def version_text(self) -> str:
+        """What the form's hidden version field holds."""
+        if self.made is None:
+            return "" if self.version is None else str(self.version)
+        return self.made.version.data or ""
 
     @property
     def open_groups(self) -> set[str]:
@@ -397,12 +427,21 @@ class HandEntry:
 
 def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
     """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
-    players = list(ctx.players)
+    form_class, groups = _built(game, tuple(GAMES[game].shown.hand_form(ctx)), tuple(ctx.players))
+    return form_class, list(groups)
+
+
+# A form class depends only on what the game describes and the seat names, which stay
+# the same hand after hand: made once, not twice per save (and its blank drawing, see
+# ``draw_groups``, is kept by it). Kinds hold nothing of a request once built.
+@functools.lru_cache(maxsize=256)
+def _built(game: str, described_groups: tuple[FieldGroup, ...],
+           players: tuple[str, ...]) -> tuple[type[RecordHandForm], list[Kind]]:
     attrs: dict[str, Any] = {}
     made = kinds()
     groups: list[Kind] = []
-    for described in [*GAMES[game].shown.hand_form(ctx), DEALER]:
-        kind = made[described.kind](described, players, GAMES[game])
+    for described in [*described_groups, DEALER]:
+        kind = made[described.kind](described, list(players), GAMES[game])
         kind.add_fields(attrs)
         groups.append(kind)
     _mark_sums(attrs, groups)
@@ -430,12 +469,32 @@ def make_form(game: str, ctx: HandContext,
               number: int = 0, dealer_name: str | None = None) -> HandEntry:
     """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
     form_class, groups = build(game, ctx)
-    data = hand_to_data(groups, hand) if hand is not None else {}
-    form = form_class(formdata=formdata, **data)
-    if formdata is None and version is not None:
-        form.version.data = str(version)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    return HandEntry(form, groups, list(ctx.players), GAMES[game].shown.field_word, counter, number, dealer_name)
+    entry = HandEntry(form_class, groups, list(ctx.players), GAMES[game].shown.field_word, counter, number,
+                      dealer_name, version=version)
+    if formdata is not None or hand is not None:
+        data = hand_to_data(groups, hand) if hand is not None else {}
+        entry.made, entry.bound = form_class(formdata=formdata, **data), True
+        if formdata is None and version is not None:  # a recorded hand, to correct at this version
+            entry.made.version.data = str(version)
+    return entry
+
+
+# The drawing of a blank form by its class (``_built``: one per match and seating).
+# Drawing it is most of a save's answer (WTForms builds every attribute of every input
+# anew: about 40% of the CPU a save costs), and a blank one is the same every time.
+_BLANK_DRAWINGS: weakref.WeakKeyDictionary[type, Markup] = weakref.WeakKeyDictionary()
+
+
+def draw_groups(entry: HandEntry) -> Markup:
+    """The form's inputs group by group (the ``hand_groups`` macro of ``_macros.html``)."""
+    as_blank = entry.blank and not entry.problems
+    drawn = _BLANK_DRAWINGS.get(entry.form_class) if as_blank else None
+    if drawn is None:
+        drawn = Markup(get_template_attribute("_macros.html", "hand_groups")(entry))
+        if as_blank:
+            _BLANK_DRAWINGS[entry.form_class] = drawn
+    return drawn
 
 
 def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:

@@ -27,15 +27,22 @@ Info = store.MatchRecord  # a stored match as the pages read it
 T = TypeVar("T")
 
 
+def _cache() -> ReplayCache:
+    cache: ReplayCache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
+    return cache
+
+
+def _database() -> str:
+    return current_app.config.get("DATABASE") or ""
+
+
 def replay_of(info: Info) -> MatchReplay:
     """The stored match's replay for this request (one per match and version): the
     scoreboard, the table guide, the form, the preview and the save all read it."""
-    cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
     made = g.setdefault("replays", {})
     key = (info.id, info.version)
     if key not in made:
-        made[key] = MatchReplay(cache, current_app.config.get("DATABASE") or "", info.id, info.version,
-                                info.match)
+        made[key] = MatchReplay(_cache(), _database(), info.id, info.version, info.match)
     return made[key]
 
 
@@ -61,7 +68,10 @@ def load(match_id: int) -> Info:
         if not access.can_read(match_id):
             abort(404)  # the same answer as for a match that does not exist
         try:
-            loaded[match_id] = store.get_record(get_db(), match_id)
+            # a match replayed at its stored version (by an earlier request or this one's
+            # save) is not read hand by hand again
+            loaded[match_id] = store.get_record(get_db(), match_id,
+                                                lambda version: _cache().match(_database(), match_id, version))
         except store.NotFound:
             abort(404)
     return loaded[match_id]

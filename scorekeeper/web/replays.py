@@ -32,7 +32,20 @@ class ReplayCache:
     def __init__(self, size: int = 64) -> None:
         self.size = size
         self._items: OrderedDict[Key, MatchResult] = OrderedDict()
+        self._matches: OrderedDict[tuple[str, int, int], Match] = OrderedDict()
         self._lock = threading.Lock()
+
+    def match(self, database: str, match_id: int, version: int) -> Match | None:
+        """The match as stored at this version, if a replay of it was made."""
+        with self._lock:
+            return self._matches.get((database, match_id, version))
+
+    def keep_match(self, database: str, match_id: int, version: int, match: Match) -> None:
+        with self._lock:
+            self._matches[(database, match_id, version)] = match
+            self._matches.move_to_end((database, match_id, version))
+            while len(self._matches) > self.size:
+                self._matches.popitem(last=False)
 
     def get(self, key: Key) -> MatchResult | None:
         with self._lock:
@@ -58,6 +71,7 @@ class ReplayCache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._matches.clear()
 
 
 class MatchReplay:
@@ -67,6 +81,7 @@ class MatchReplay:
     def __init__(self, cache: ReplayCache, database: str, match_id: int, version: int, match: Match) -> None:
         self.cache, self.database, self.match_id, self.version = cache, database, match_id, version
         self.match = match
+        cache.keep_match(database, match_id, version, match)
         self._snapshots: dict[int, MatchResult] = {}
         # the last hand tried as hand N: a save checks the very hand its form's check just scored
         self._tried: tuple[int, dict, MatchResult | MatchError] | None = None

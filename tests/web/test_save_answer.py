@@ -192,3 +192,46 @@ def test_chart_loads_on_its_own(client, long_match):
     assert response.status_code == 200
     assert "<svg" in response.get_data(as_text=True)
 
+
+
+def _form_labels(html: str) -> list[str]:
+    """What the next hand's form asks, label by label, as a reader of the page sees it."""
+    record = html.split('id="hand-form"', 1)[1].split("</form>", 1)[0]
+    return [" ".join(re.sub(r"<[^>]+>", " ", label).split())
+            for label in re.findall(r"<label[^>]*>(.*?)</label>", record, re.S)]
+
+
+def test_the_next_hand_form_follows_a_renamed_player_and_the_hands_seating(app, client):
+    """A blank form's drawing is kept per match seating (hand_forms.draw_groups): a
+    renamed player, another match's names and the bidding order moving round with the
+    deal each show at once in the next hand's form."""
+    from .helpers import start
+    from .test_setup import setup_form
+
+    match_id = start(client, "third_wheel", ["Ann", "Tom", "Cy"])
+    first = _form_labels(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert "Tom" in first
+    answer = client.post(f"/matches/{match_id}/hands", headers={"HX-Request": "true"},
+                         data=dict(WHEEL, version=version(client, match_id), request_key=uuid.uuid4().hex))
+    second = _form_labels(answer.get_data(as_text=True))
+    assert "Ann took the Wheel" in first
+    assert "Tom took the Wheel" in second and "Ann took the Wheel" not in second  # the hand moved on
+    client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), player_1="Thomas"))
+    renamed = _form_labels(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert "Thomas" in renamed and "Tom" not in renamed
+    other = start(client, "third_wheel", ["Ann", "Tom", "Dee"])
+    assert "Dee" in _form_labels(client.get(f"/matches/{other}").get_data(as_text=True))
+
+
+def test_the_exports_and_the_printed_sheet_reuse_the_scoreboards_replay(client, long_match):
+    match_id = long_match(30)
+    client.get(f"/matches/{match_id}")  # the scoreboard, where Export and Print are
+    before = engine.replay_count()
+    csv = client.get(f"/matches/{match_id}/export.csv")
+    printed = client.get(f"/matches/{match_id}/print")
+    assert csv.status_code == printed.status_code == 200
+    import csv as csv_module
+    rows = list(csv_module.reader(csv.get_data(as_text=True).splitlines(keepends=True)))
+    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 31)]
+    assert ">30<" in printed.get_data(as_text=True).replace(" ", "")
+    assert engine.replay_count().hands - before.hands == 0  # the same version: nothing folded again
