@@ -4,6 +4,8 @@ the big screen with six-digit totals for eight players on a phone held sideways,
 tablet and a TV. Screenshots go to screenshots/ (git-ignored) for a person to look at."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from scorekeeper.engine import Match
@@ -134,5 +136,35 @@ def test_eight_six_digit_totals_fit_the_big_screen(browser, live_server, size):
                 assert row["li"]["bottom"] <= size["height"], row
             big = size["width"] >= 1024
             assert row["totalPx"] >= (40 if big else 20) and row["namePx"] >= (24 if big else 13), row
+    finally:
+        context.close()
+
+
+# --- the printed sheet: eight players, four-digit points ----------------------------------
+
+# the width print lays a page out in, in CSS px: the paper less the sheet's 11 mm margins
+PAPER = {"A4": round((210 - 22) / 25.4 * 96), "Letter": round((8.5 * 25.4 - 22) / 25.4 * 96)}
+
+
+def test_eight_players_with_four_digit_points_print_across_the_page_at_full_size(browser, live_server):
+    rng = random.Random(8)
+    match = Match("score_pad", BIG_TOTALS.players, dict(BIG_TOTALS.settings), 0,
+                  [{"points": [rng.randint(-9999, 9999) for _ in range(8)]} for _ in range(20)])
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        match_id = import_file(page, live_server, dumps(match))
+        for size, width in PAPER.items():
+            page.set_viewport_size({"width": width, "height": 1000})
+            for path in ("/print", "/print/blank"):
+                page.goto(f"{live_server}/matches/{match_id}{path}")
+                page.emulate_media(media="print")
+                # nothing wider than the paper: the browser would shrink the whole sheet to fit
+                wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                assert wide[0] <= wide[1], (size, path, wide)
+                smallest = page.evaluate("Math.min(...[...document.querySelectorAll('table.grid tbody td')]"
+                                         ".map(td => parseFloat(getComputedStyle(td).fontSize)))")
+                assert smallest >= 7 * 96 / 72 - 0.01, (size, path, smallest)  # 7 pt at least
+                page.emulate_media(media="screen")
     finally:
         context.close()
