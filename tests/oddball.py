@@ -2,14 +2,19 @@
 ``SCOREKEEPER_EXTRA_GAMES=tests.oddball``, read at app creation, so the real server
 the browser tests start has it too). It is unlike every real game on purpose:
 exactly 8 seats, no target, hand fields nobody else uses (``marbles``, ``weather``,
-``rainbow``), no referee, no trick tally, no card counter, and a setting that only
-matters when another is on (``fog_factor`` with ``fog_doubles``). Anything the web
-layer assumes about the real games fails on it in the generic and browser suites.
+``rainbow``, ``rounds``), no referee, a setting that only matters when another is on
+(``fog_factor`` with ``fog_doubles``), and a trick tally and a card counter of shapes
+unlike Third Rail's and Third Hand's (5 tricks for 8 players, three running columns,
+its own marked tricks and a weather pick instead of a trump; three kinds of marble
+with their own limits instead of four kinds of card). Anything the web layer assumes
+about the real games fails on it in the generic and browser suites.
 
 Play: each player says how many marbles they hold (0..9, one point each); in fog
 (with ``fog_doubles`` on) every marble counts ``fog_factor`` times. A rainbow gives
 the dealer 1 more. The game ends after ``last_hand`` hands (0: never); the highest
-total wins and a tie shares the win.
+total wins and a tie shares the win. Instead of the marbles, a hand may give the
+winner of each of 5 ``rounds`` (tricks): a round wins 1 marble, rounds 2 and 4 win 2.
+Marbles may also be counted by kind: glass and clay 1 each, a steelie 2.
 """
 from __future__ import annotations
 
@@ -18,25 +23,37 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from scorekeeper.games.base import (
+    CardCounter,
+    CountKind,
     Ending,
     FieldGroup,
     Game,
     HandContext,
+    Place,
     Problem,
     Progress,
     Rules,
     Scored,
+    Seating,
     Setting,
     Shown,
     Table,
+    TallyChoice,
+    TallyColumn,
+    TrickMark,
+    TrickTally,
     check_bool,
     check_choice,
     check_seat_counts,
     is_whole,
     name_list,
+    rule,
 )
 
 WEATHERS = ("clear", "fog")
+ROUNDS = 5  # tricks a hand, whatever the number of players
+DOUBLE = (2, 4)  # the rounds that win two marbles
+MOST = 9  # marbles a player may hold
 # What a process the tests start needs to register this game too (scorekeeper.games reads it).
 ENV = {"SCOREKEEPER_EXTRA_GAMES": __name__,
        "PYTHONPATH": os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[1]),
@@ -49,15 +66,27 @@ class OddballRules(Rules):
     tie_shares_win = True
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
-        problems = check_seat_counts(hand, "marbles", ctx.table, 9) + check_choice(hand, "weather", WEATHERS)
+        problems = self._check_marbles(hand, ctx.table) + check_choice(hand, "weather", WEATHERS)
         return problems + (check_bool(hand, "rainbow") if "rainbow" in hand else [])
+
+    def _check_marbles(self, hand: dict, table: Table) -> list[Problem]:
+        if "rounds" in hand and "marbles" in hand:
+            return [rule("rounds", "give either marbles or the winner of every round, not both")]
+        if "rounds" not in hand:
+            return check_seat_counts(hand, "marbles", table, MOST)
+        rounds = hand["rounds"]
+        if not isinstance(rounds, list) or len(rounds) != ROUNDS:
+            return [rule("rounds", f"must list the winner of each of the {ROUNDS} rounds")]
+        return [rule("rounds", f"round {i + 1}: seat {seat!r} is not a seat at this table")
+                for i, seat in enumerate(rounds) if not is_whole(seat) or not 0 <= seat < table.seats]
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table, dealer = ctx.table, ctx.dealt_by
         factor = table.settings["fog_factor"] if hand["weather"] == "fog" and table.settings["fog_doubles"] else 1
-        scores = [count * factor for count in hand["marbles"]]
+        marbles = hand["marbles"] if "marbles" in hand else rounds_won(hand["rounds"], table.seats)[0]
+        scores = [count * factor for count in marbles]
         lines = [f"{name} held {count} marble{'' if count == 1 else 's'}: {count * factor}"
-                 for name, count in zip(table.players, hand["marbles"])]
+                 for name, count in zip(table.players, marbles)]
         if hand.get("rainbow"):
             scores[dealer] += 1
             lines.append(f"{table.players[dealer]} dealt under a rainbow: 1 more")
@@ -79,7 +108,10 @@ class OddballRules(Rules):
         return 0 if next_dealer is None else max(0, last - sum(dealt))
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
-        return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": rng.choice(WEATHERS)}
+        weather = rng.choice(WEATHERS)
+        if ctx.number % 2:  # every other hand trick by trick, so a correction can open the tally
+            return {"rounds": [rng.randrange(ctx.seats) for _ in range(ROUNDS)], "weather": weather}
+        return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": weather}
 
     def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
         return 9 * (settings["fog_factor"] if settings["fog_doubles"] else 1) + 1
@@ -89,23 +121,84 @@ class OddballRules(Rules):
 
 
 
+def rounds_won(rounds: list[int], seats: int) -> list[list[int]]:
+    """Per seat, from each round's winner so far: marbles won, rounds won, two-marble rounds won."""
+    marbles, won, doubles = [0] * seats, [0] * seats, [0] * seats
+    for number, seat in enumerate(rounds, start=1):
+        double = number in DOUBLE
+        marbles[seat] += 2 if double else 1
+        won[seat] += 1
+        doubles[seat] += double
+    return [marbles, won, doubles]
+
+
+def _marble_problems(counts: dict[int, dict[str, int] | None], names: tuple[str, ...]) -> list[str]:
+    """Nobody holds more than 9 marbles, however they are made up."""
+    return [f"{names[seat]} counted {held} marbles, but nobody holds more than {MOST}"
+            for seat, counted in counts.items() if counted is not None and (held := _held(counted)) > MOST]
+
+
+def _held(counted: dict[str, int]) -> int:
+    return counted["glass"] + counted["clay"] + 2 * counted["steel"]
+
+
 class OddballShown(Shown):
-    """Its own fields, a guide line, a sheet line."""
+    """Its own fields, a guide line, a sheet line, a tally of rounds, a marble counter."""
 
     rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
 
     def table_guide(self, ctx: HandContext) -> list[str]:
-        return [f"{ctx.players[ctx.dealt_by]} deals the marbles."]
+        return [f"{ctx.players[ctx.dealt_by]} deals the marbles and leads the first trick."]
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [
             FieldGroup("marbles", "Marbles held", "seat_int", tuple(range(ctx.seats))),
             FieldGroup("weather", "Weather", "radio", choices=tuple((w, w) for w in WEATHERS)),
             FieldGroup("rainbow", "A rainbow over the dealer", "bool", optional=True),
+            FieldGroup("rounds", "Or the winner of each of the 5 tricks", "winners", optional=True, in_details=True,
+                       hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(ctx.players)) + ".",
+                       alternative_to=("marbles",)),
+            FieldGroup("count_marbles", "Count marbles by kind instead", "counts", tuple(range(ctx.seats)),
+                       optional=True, in_details=True, hint="Glass and clay count 1 each, a steelie 2."),
         ]
+
+    def card_counter(self) -> CardCounter:
+        return CardCounter("marbles", (CountKind("glass", "Glass", 9), CountKind("clay", "Clay", 9),
+                                       CountKind("steel", "Steelies", 4, word="steelies")),
+                           _held, _marble_problems, heading="Marbles held", counted="counted marbles",
+                           typed="marbles held")
+
+    def trick_tally(self, settings: dict, seats: int) -> TrickTally:
+        def to_hand(rounds: list[int], weather: str | None) -> dict:
+            return {"rounds": list(rounds), "weather": weather or "clear"}
+
+        def from_hand(hand: dict) -> tuple[list[int], str | None] | None:
+            if not isinstance(hand.get("rounds"), list):
+                return None
+            return list(hand["rounds"]), "fog" if hand.get("weather") == "fog" else None
+
+        def as_counts(hand: dict) -> dict:
+            return {"marbles": rounds_won(hand["rounds"], seats)[0], **{k: v for k, v in hand.items() if k != "rounds"}}
+
+        notes = [f"Tricks {DOUBLE[0]} and {DOUBLE[1]} win two marbles each."]
+        if settings["fog_doubles"]:
+            notes.append(f"In fog every marble counts {settings['fog_factor']} times: added in once all {ROUNDS} "
+                         "tricks are in.")
+        return TrickTally(ROUNDS, (TallyColumn("Marbles", settles="for fog"), TallyColumn("Tricks"),
+                                   TallyColumn("Two-marble tricks")),
+                          lambda rounds: rounds_won(rounds, seats), to_hand, from_hand, as_counts,
+                          mark=TrickMark(lambda number: number in DOUBLE, "worth two marbles", "◆", "two-marble trick"),
+                          choice=TallyChoice("weather", "Weather this hand", "clear", (("fog", "", ""),)),
+                          notes=tuple(notes))
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         return [str(hand.get("weather", ""))]
+
+    def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
+        """Unlike the shared flow, the dealer leads the first trick too."""
+        dealer = ctx.dealt_by
+        return Seating(tuple(Place(name, seat, ("deals", "leads") if seat == dealer else (), deals=seat == dealer,
+                                   leads=seat == dealer) for seat, name in enumerate(ctx.players)))
 
     def sheet_rules(self, settings: dict, seats: int) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
@@ -123,8 +216,9 @@ class Oddball(Game):
         Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
                 minimum=2, maximum=5, applies_when=("fog_doubles", True)),
     )
-    hand_fields = ("marbles", "weather", "rainbow")
-    required_fields = ("marbles", "weather")
+    hand_fields = ("marbles", "weather", "rainbow", "rounds")
+    # Marbles or rounds will do, so neither is required; check_hand insists on exactly one.
+    required_fields = ("weather",)
     sample_players = 8
     sample_settings: ClassVar[tuple[dict, ...]] = ({"last_hand": 6}, {"last_hand": 3, "fog_doubles": True,
                                                                        "fog_factor": 4}, {})

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps, loads
 from scorekeeper.samples import NAMES, random_match
 
@@ -121,3 +122,76 @@ def test_a_hand_resumed_after_the_end_is_still_refused(key):
         replay(extra, resume=result)
     last = len(ended.hands)
     assert caught.value.problems == [f"hand {last + 1}: recorded after the game ended (it ended after hand {last})"]
+
+
+# --- a trick tally and a card counter, for every game that offers one ---------------------
+
+def _tables(key):
+    """Each player count of the game with each of its sample settings."""
+    game = GAMES[key]
+    for seats in range(game.min_players, game.max_players + 1):
+        for variant in ({}, *game.sample_settings):
+            yield NAMES[:seats], dict(game.defaults(), **variant)
+
+
+TALLY_KEYS = sorted(key for key in GAMES if any(GAMES[key].shown.trick_tally(settings, len(names)) is not None
+                                                for names, settings in _tables(key)))
+COUNTER_KEYS = sorted(key for key, game in GAMES.items() if game.shown.card_counter() is not None)
+
+
+def test_more_than_one_shape_of_tally_and_counter_is_registered():
+    """The generic tests below meet at least two games each (a real one and the tests'
+    own), whose tallies differ in tricks, columns and picks and counters in kinds."""
+    assert len(TALLY_KEYS) >= 2 and len(COUNTER_KEYS) >= 2
+    tallies = [GAMES[k].shown.trick_tally(GAMES[k].defaults(), GAMES[k].min_players) for k in TALLY_KEYS]
+    assert len({(t.tricks, tuple(c.label for c in t.columns)) for t in tallies if t}) == len(TALLY_KEYS)
+    assert len({tuple(k.name for k in GAMES[key].shown.card_counter().kinds) for key in COUNTER_KEYS}) \
+        == len(COUNTER_KEYS)
+
+
+@pytest.mark.parametrize("key", TALLY_KEYS)
+def test_a_trick_tally_makes_hands_the_game_scores_and_reads_back(key):
+    """Every column counts every seat at every trick; the taps with any pick make a hand
+    the game accepts, that reads back as the same taps, and whose counts score the same."""
+    game, rng = GAMES[key], random.Random(7)
+    for names, table_settings in _tables(key):
+        tally = game.shown.trick_tally(table_settings, len(names))
+        if tally is None:
+            continue
+        assert tally.tricks > 0 and tally.columns and all(c.label for c in tally.columns)
+        assert sum(c.settles is not None for c in tally.columns) <= 1
+        if tally.mark is not None:
+            assert tally.mark.announce and tally.mark.sign and tally.mark.name
+        winners = [rng.randrange(len(names)) for _ in range(tally.tricks)]
+        for taken in range(tally.tricks + 1):
+            counted = tally.count(winners[:taken])
+            assert [len(column) for column in counted] == [len(names)] * len(tally.columns)
+            assert all(isinstance(n, int) for column in counted for n in column)
+        picks = [None] + ([value for value, _, _ in tally.choice.options] if tally.choice else [])
+        for pick in picks:
+            hand = tally.to_hand(winners, pick)
+            assert tally.from_hand(hand) == (winners, pick)
+            by_tricks = replay(Match(key, names, table_settings, hands=[hand]))
+            as_counts = replay(Match(key, names, table_settings, hands=[tally.as_counts(hand)]))
+            assert tally.from_hand(tally.as_counts(hand)) is None
+            assert as_counts.hands[0].scores == by_tricks.hands[0].scores
+
+
+@pytest.mark.parametrize("key", COUNTER_KEYS)
+def test_a_card_counter_describes_its_kinds_and_fills_a_seat_count(key):
+    """Its kinds are named once, labelled, with limits; it fills a per-seat number of the
+    hand form; counts at the limits make whole points and any problems in words."""
+    game = GAMES[key]
+    counter = game.shown.card_counter()
+    kinds = [kind.name for kind in counter.kinds]
+    assert len(kinds) == len(set(kinds)) and all(k.label and k.least <= k.most for k in counter.kinds)
+    assert counter.heading and counter.counted and counter.typed
+    for names, table_settings in _tables(key):
+        groups = game.shown.hand_form(game.first_context(Table(tuple(names), table_settings)))
+        assert any(g.kind == "counts" for g in groups)
+        assert [g.kind for g in groups if g.name == counter.into] == ["seat_int"]
+    for limit in ("least", "most"):
+        counts = {kind.name: getattr(kind, limit) for kind in counter.kinds}
+        assert isinstance(counter.points(counts), int)
+        problems = counter.problems({0: counts, 1: None}, tuple(NAMES[:2]))
+        assert all(isinstance(p, str) and p for p in problems)

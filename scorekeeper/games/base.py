@@ -154,7 +154,7 @@ class FieldGroup:
     ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
     ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``nils`` (ticks per
     seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
-    ``counts`` (the game's card counter, see ``Game.card_counter``)."""
+    ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
 
     name: str
     legend: str
@@ -180,34 +180,104 @@ class FieldGroup:
 
 
 @dataclass(frozen=True)
+class CountKind:
+    """One kind of thing a counter counts per player, in the game's words: ``name``
+    keys it in the counts the game reads, ``label`` heads its input, ``word`` names it
+    in a message ("Ann's pictures: ..."; the label when empty), and a count outside
+    ``least``..``most`` is refused before the game's own check sees it."""
+
+    name: str
+    label: str
+    most: int
+    least: int = 0
+    word: str = ""
+
+    @property
+    def said(self) -> str:
+        return self.word or self.label
+
+
+@dataclass(frozen=True)
 class CardCounter:
-    """Cards a player may count instead of typing their points (the ``counts`` group
-    of the hand form); the counts become the hand field ``into``."""
+    """Things a player may count instead of typing their points (the ``counts`` group
+    of the hand form): any number of ``kinds``; ``points`` makes one player's counts
+    (by kind name) into the value of the seat-count hand field ``into``. ``problems``
+    says what is impossible about the counts by seat (None: not counted), given the
+    players' names; each kind's limits are checked before it is asked."""
 
     into: str
-    kinds: tuple[tuple[str, str, int], ...]  # (name, label, most of that kind)
-    points: Callable[[dict], int]  # one player's counts -> their points
-    # counts by seat (None: not counted) and the players' names -> what is impossible
-    problems: Callable[[dict, tuple[str, ...]], list[str]]
+    kinds: tuple[CountKind, ...]
+    points: Callable[[dict[str, int]], int]
+    problems: Callable[[dict[int, dict[str, int] | None], tuple[str, ...]], list[str]]
+    # Its words when a typed number and the counts disagree (Third Hand's: "Card points and
+    # counted cards disagree (Ann: 70 typed, but the counted cards make 60). Clear the points
+    # or the counts, or make them match."): the typed value heading the sentence, what was
+    # counted, and the typed value as cleared.
+    heading: str = "Points"
+    counted: str = "counted things"
+    typed: str = "points"
+
+
+@dataclass(frozen=True)
+class TallyColumn:
+    """One running column per player under a trick tally, as the game names it
+    ("Points", "Other tricks"). The column ``settles`` (at most one does) becomes the
+    hand's score once every trick is in; where the score differs from its running
+    count, the difference is named with that word: "5 (3 + 2 bonus)"."""
+
+    label: str
+    settles: str | None = None
+
+
+@dataclass(frozen=True)
+class TrickMark:
+    """A mark some tricks carry, in the game's words (Third Rail's scoring tricks):
+    the next trick is announced "Trick 3 of 16, {announce}", and a marked trick in the
+    list of tricks so far carries ``sign``, read aloud as ``name``."""
+
+    marked: Callable[[int], bool]  # trick number (from 1) -> carries the mark
+    announce: str
+    sign: str
+    name: str
+
+
+@dataclass(frozen=True)
+class TallyChoice:
+    """One optional pick the hand records beside its tricks (Third Rail: the trump turned
+    up). ``name`` is its form field (and its name in the tally's address); ``blank`` is the
+    label of picking nothing; each option is (value, sign, ink), the sign drawn before the
+    value in its ink (``cards.faces`` gives a suit's), both may be empty."""
+
+    name: str
+    legend: str
+    blank: str
+    options: tuple[tuple[str, str, str], ...]
 
 
 @dataclass(frozen=True)
 class TrickTally:
     """A hand recorded trick by trick, the winner of each tapped in turn. The game
-    says how taps become a hand (``to_hand``), which recorded hands were taken trick
-    by trick (``from_hand``: their winners and trump, else None) so a correction
-    opens them the same way, and how such a hand reads as per-player counts
-    (``as_counts``) when the scorer chooses to correct it as counts instead."""
+    names and computes the running ``columns`` (``count``: the winners so far -> one
+    list per column, a number per seat), may mark some tricks (``mark``), offer one
+    pick beside the tricks (``choice``) and put ``notes`` under the counts. It says how
+    taps become a hand (``to_hand``), which recorded hands were taken trick by trick
+    (``from_hand``: their winners and pick, else None) so a correction opens them the
+    same way, and how such a hand reads as per-player counts (``as_counts``) when the
+    scorer chooses to correct it as counts instead."""
 
     tricks: int
-    is_scoring: Callable[[int], bool]  # trick number (from 1) -> scores a point
-    count: Callable[[list[int]], tuple[list[int], list[int]]]  # winners -> (points, other tricks) per seat
-    suits: tuple[tuple[str, str, str], ...]  # the trumps offered: (name, sign, colour), see cards.faces
-    trump_on: bool
-    bonus: bool  # most other tricks earn a bonus
-    to_hand: Callable[[list[int], str | None], dict]  # winners, trump -> the hand as recorded
+    columns: tuple[TallyColumn, ...]
+    count: Callable[[list[int]], list[list[int]]]
+    to_hand: Callable[[list[int], str | None], dict]  # winners, pick -> the hand as recorded
     from_hand: Callable[[dict], tuple[list[int], str | None] | None]
     as_counts: Callable[[dict], dict]  # a hand recorded trick by trick -> the same hand as counts
+    mark: TrickMark | None = None
+    choice: TallyChoice | None = None
+    notes: tuple[str, ...] = ()
+
+    def marked(self, number: int) -> bool:
+        """Whether trick ``number`` (from 1) carries the game's mark."""
+        return self.mark is not None and self.mark.marked(number)
 
 
 @dataclass(frozen=True)

@@ -214,8 +214,17 @@ class ScorePadShown(Shown):
         players, points = ctx.players, hand.get("points")
         if not isinstance(points, list) or len(points) != len(players) or not all(is_whole(p) for p in points):
             return []
-        best = max(points)
-        return [f"most this hand: {name_list([players[s] for s, p in enumerate(points) if p == best])} {best}"]
+        # the best score as the game is won: the lowest where the lowest total wins (Hearts)
+        low = bool(ctx.settings.get("low_wins"))
+        best = (min if low else max)(points)
+        tied = [players[s] for s, p in enumerate(points) if p == best]
+        others = [players[s] for s, p in enumerate(points) if p != best]
+        side = "lowest" if low else "most"
+        if not others:
+            return [f"everyone scored {best}"]
+        if len(tied) >= 3 and len(others) < len(tied):  # said once, not as a list of nearly every name
+            return [f"{side} this hand: {best}, all but {name_list(others)}"]
+        return [f"{side} this hand: {name_list(tied)} {best}"]
 
     def rules_context(self, settings: dict) -> dict:
         return {"least": LEAST, "most": MOST}

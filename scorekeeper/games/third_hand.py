@@ -17,6 +17,7 @@ from .base import (
     POINTS,
     TOTAL,
     CardCounter,
+    CountKind,
     Event,
     FieldGroup,
     Figure,
@@ -435,10 +436,11 @@ class ThirdHandShown(Shown):
         ]
 
     def card_counter(self) -> CardCounter:
-        return CardCounter("points", (("aces", "Aces", 4), ("nines", "Nines", 4), ("tens", "Tens", 4),
-                                      ("pictures", "K Q J", 12)),
+        return CardCounter("points", tuple(CountKind(kind, label, DECK[kind], word=kind) for kind, label in
+                                           (("aces", "Aces"), ("nines", "Nines"), ("tens", "Tens"),
+                                            ("pictures", "K Q J"))),
                            lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
-                           _counter_problems)
+                           _counter_problems, heading="Card points", counted="counted cards", typed="points")
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         players = list(ctx.players)
@@ -682,11 +684,11 @@ def trick_winner(cards: list, trump: str, high_rank: str = "K") -> tuple[int, st
                     f"{suit_order(high_rank)}, so {won} beats {lost}.")
 
 
-def _counter_problems(counts: dict, names: tuple[str, ...]) -> list[str]:
+def _counter_problems(counts: dict[int, dict[str, int] | None], names: tuple[str, ...]) -> list[str]:
     """The card counter's check: both players counted, or one (the other typed a number)."""
-    if all(counts.values()):
-        return check_capture_counts(counts[0], counts[1], names)
+    first, second = counts.get(0), counts.get(1)
+    if first is not None and second is not None:
+        return check_capture_counts(first, second, names)
     # one player counted: check their own cards; the other typed a number
-    seat = next(s for s, c in counts.items() if c is not None)
-    return check_capture_counts(counts[seat], dict.fromkeys(counts[seat], 0),
-                                (names[seat], names[1 - seat]), all_cards=False)
+    seat, own = next((s, c) for s, c in counts.items() if c is not None)
+    return check_capture_counts(own, dict.fromkeys(own, 0), (names[seat], names[1 - seat]), all_cards=False)

@@ -32,7 +32,10 @@ from .base import (
     Shown,
     Stats,
     Table,
+    TallyChoice,
+    TallyColumn,
     Target,
+    TrickMark,
     TrickTally,
     by_player,
     check_choice,
@@ -463,11 +466,12 @@ class ThirdRailShown(Shown):
 
     # --- trick by trick and the rules page ---------------------------------
     def trick_tally(self, settings: dict, seats: int) -> TrickTally:
-        scoring_from = settings["scoring_from"]
+        scoring_from, tricks = settings["scoring_from"], tricks_per_hand(seats)
 
-        def count(winners: list[int]) -> tuple[list[int], list[int]]:
+        def count(winners: list[int]) -> list[list[int]]:
             points, other, _ = tally_winners(winners, seats, scoring_from)
-            return points, other
+            return [points, other]
+
         def to_hand(winners: list[int], trump: str | None) -> dict:
             return {"winners": list(winners), **({"trump": trump} if trump else {})}
 
@@ -481,9 +485,16 @@ class ThirdRailShown(Shown):
             counted = {"scoring_tricks": points, "other_tricks": other}
             return {**counted, **{k: v for k, v in hand.items() if k not in ("winners", "scoring_tricks", "other_tricks")}}
 
-        return TrickTally(tricks_per_hand(seats), lambda number: is_scoring_trick(number, scoring_from), count,
-                          suit_faces(SUITS), bool(settings.get("trump")), bool(settings.get("most_other_tricks_bonus")),
-                          to_hand, from_hand, as_counts)
+        bonus = bool(settings.get("most_other_tricks_bonus"))
+        notes = (f"Most other tricks scores 2 more at the end of the hand; it is added in once all {tricks} "
+                 "tricks are in.",) if bonus else ()
+        trump = TallyChoice("trump", "Trump this hand (the flipped suit, optional)", "not recorded",
+                            suit_faces(SUITS)) if settings.get("trump") else None
+        return TrickTally(tricks, (TallyColumn("Points", settles="bonus"), TallyColumn("Other tricks")), count,
+                          to_hand, from_hand, as_counts,
+                          mark=TrickMark(lambda number: is_scoring_trick(number, scoring_from), "a scoring trick",
+                                         "★", "scoring trick"),
+                          choice=trump, notes=notes)
 
     def rules_context(self, settings: dict) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),

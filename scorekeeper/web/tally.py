@@ -1,7 +1,9 @@
-"""A hand trick by trick, for a game that offers it (``Game.trick_tally``; Third
-Rail): the scorer taps the winner of every trick; when
-all are in, the hand is saved in the ``winners`` form through ``store.add_hand``
-(the same path as the hand form: validated by the engine and audited).
+"""A hand trick by trick, for a game that offers it (``Shown.trick_tally``; Third
+Rail, the tests' own game): the scorer taps the winner of every trick; when all are
+in, the game makes the taps a hand (``TrickTally.to_hand``), saved through the same
+write path as the hand form (validated by the engine and audited). Every word under
+the taps (the running columns, the marked tricks, the notes, the pick beside the
+tricks) is the game's; nothing here knows which game it is.
 
 Works without JavaScript: the winners so far travel in a hidden field and every
 tap is a form POST that redirects to ``GET /matches/<id>/tally?w=0,1,2``; with
@@ -21,7 +23,7 @@ from flask_wtf import FlaskForm
 
 from ..engine import MatchError
 from ..games import GAMES
-from ..games.base import TrickTally
+from ..games.base import HandContext, TallyChoice, TrickTally
 from . import access, hand_forms, page, partials, writes
 from .db import get_db
 
@@ -59,31 +61,38 @@ def _hand_number(info: page.Info, raw: str | None) -> int | None:
 
 @dataclass
 class Taps:
-    """The hand being tapped: the winners so far, the trump, the version of the match
-    it was opened on, and the recorded hand it corrects (None: the next hand)."""
+    """The hand being tapped: the winners so far, the pick beside them (the game's
+    ``TallyChoice``: Third Rail's trump), the version of the match it was opened on,
+    and the recorded hand it corrects (None: the next hand)."""
 
     winners: list[int]
-    trump: str | None
+    pick: str | None
     version: str
     number: int | None
 
 
+def _pick(choice: TallyChoice | None, raw: str | None) -> str | None:
+    """The pick as sent (the engine says what is wrong with a bad one), or None without a choice."""
+    return (raw or None) if choice is not None else None
+
+
 def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
     """The taps as the request carries them (or as recorded, or as kept on this phone)."""
-    players, tricks = info.players, described.tricks
+    players, tricks, choice = info.players, described.tricks, described.choice
+    named = choice.name if choice is not None else ""
     number = _hand_number(info, source.get("hand"))
     recorded = described.from_hand(info.match.hands[number - 1]) if number else None
     if number and recorded is None:
         abort(404)  # a hand recorded as counts is corrected on its edit page
     if recorded is not None and "w" not in source:  # opening a correction: every trick as recorded
-        winners, trump = recorded[0][:tricks], recorded[1]
+        winners, pick = recorded[0][:tricks], _pick(choice, recorded[1])
     elif number is None and "w" not in source and (kept := _kept(info.id)):
         # reopened from the match page: go on from the last tap instead of trick 1
-        winners, trump = _winners(kept.get("w", ""), len(players), tricks), kept.get("trump") or None
+        winners, pick = _winners(kept.get("w", ""), len(players), tricks), _pick(choice, kept.get("pick"))
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
-        trump = source.get("trump") or None
-    return Taps(winners, trump, source.get("version") or str(info.version), number)
+        pick = _pick(choice, source.get(named) if named else None)
+    return Taps(winners, pick, source.get("version") or str(info.version), number)
 
 
 def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> bool:
@@ -123,10 +132,10 @@ def tally(info: page.Info) -> ResponseReturnValue:
     elif request.method == "POST" and _tapped(taps, request.form, len(info.players), described.tricks):
         # the taps live in the address (?w=0,1,2), so a reload, a locked screen or a
         # discarded tab resumes the tally instead of starting again at trick 1
-        target = state_url(match_id, taps)
+        target = state_url(match_id, taps, described.choice)
         if taps.number is None:
-            _keep(match_id, {"w": ",".join(str(s) for s in taps.winners), "trump": taps.trump}
-                  if taps.winners or taps.trump else None)
+            _keep(match_id, {"w": ",".join(str(s) for s in taps.winners), "pick": taps.pick}
+                  if taps.winners or taps.pick else None)
         if not partials.is_partial_request():
             return redirect(target, 303)
         response = make_response(partials.render_page_or_partial(
@@ -152,7 +161,7 @@ def tally(info: page.Info) -> ResponseReturnValue:
 
 def _save(info: page.Info, described: TrickTally, taps: Taps, keep: bool) -> writes.Outcome:
     """The tapped hand written, as the next hand or as the correction of one."""
-    hand = described.to_hand(taps.winners, taps.trump)
+    hand = described.to_hand(taps.winners, taps.pick)
     replayed, based_on, key = page.replay_of(info), access.posted_version(taps.version), access.posted_request_key()
     if taps.number is None:
         return writes.record_hand(get_db(), replayed, hand, based_on=based_on, request_key=key)
@@ -199,17 +208,47 @@ def _keep(match_id: int, taps: dict | None) -> None:
     session["tallies"] = dict(list(tallies.items())[-KEPT_TALLIES:])
 
 
-def state_url(match_id: int, taps: Taps) -> str:
-    """``/matches/<id>/tally?w=0,1,2&version=7``: the tally so far, readable in the address bar."""
+def state_url(match_id: int, taps: Taps, choice: TallyChoice | None) -> str:
+    """``/matches/<id>/tally?w=0,1,2&version=7``: the tally so far, readable in the address bar
+    (the pick under the choice's own name: ``&trump=hearts``)."""
     params = {"hand": str(taps.number)} if taps.number else {}
     if taps.winners or taps.number:
         params["w"] = ",".join(str(s) for s in taps.winners)
-    if taps.trump:
-        params["trump"] = taps.trump
+    if taps.pick and choice is not None:
+        params[choice.name] = taps.pick
     if taps.version:
         params["version"] = taps.version
     base = url_for("tally.tally", match_id=match_id)
     return base + ("?" + urlencode(params, safe=",") if params else "")
+
+
+def _columns(described: TrickTally, players: list[str], winners: list[int],
+             scores: list[int] | None) -> list[dict]:
+    """Each player's row under the taps: a cell per column of the game's, the column that
+    settles showing the hand's score once it is known (and what the engine added, in the
+    column's word, where that differs from the running count)."""
+    counted = described.count(winners)
+    rows = []
+    for seat, name in enumerate(players):
+        cells = []
+        for column, values in zip(described.columns, counted):
+            value, extra = values[seat], None
+            if column.settles is not None and scores is not None:
+                value, extra = scores[seat], scores[seat] - values[seat]
+            cells.append({"label": column.label, "value": value, "settles": column.settles is not None,
+                          "counted": values[seat], "extra": extra or None, "word": column.settles})
+        rows.append({"name": name, "cells": cells})
+    return rows
+
+
+def _leader(info: page.Info, ctx: HandContext, dealer: int | None) -> dict:
+    """Who leads the first trick, as the game seats the hand (its seat picture's leader),
+    and whether that is the dealer's left."""
+    if dealer is None:
+        return {"leader": None, "leads_left": False}
+    seating = GAMES[info.game].shown.seating(ctx.dealing(dealer))
+    seat = next((p.seat for p in seating.places if p.leads and p.seat is not None), None)
+    return {"leader": None if seat is None else ctx.players[seat], "leads_left": seat == ctx.table.left_of(dealer)}
 
 
 def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[str], form: FlaskForm) -> dict:
@@ -217,21 +256,22 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
     result = replayed.result()
     players, match, number, winners = result.players, info.match, taps.number, taps.winners
     tricks = described.tricks
-    points, other = described.count(winners)
-    history = [{"number": n, "name": players[seat], "seat": seat, "scoring": described.is_scoring(n)}
+    history = [{"number": n, "name": players[seat], "seat": seat, "marked": described.marked(n)}
                for n, seat in enumerate(winners, start=1)]
     done = len(winners) == tricks
     preview = None
+    scores: list[int] | None = None
     dealers = None
     prefix = replayed.upto(len(match.hands) if number is None else number - 1)
     dealer = match.hands[number - 1].get("dealer", prefix.next_dealer) if number else prefix.next_dealer
     if done:
-        hand = described.to_hand(winners, taps.trump)
+        hand = described.to_hand(winners, taps.pick)
         shown = len(match.hands) + 1 if number is None else number
         after = None
         try:
             after = replayed.with_hand(shown, hand)
-            preview = {"scores": after.hands[shown - 1].scores, "totals": after.totals,
+            scores = list(after.hands[shown - 1].scores)
+            preview = {"scores": scores, "totals": after.totals,
                        "explanation": after.hands[shown - 1].explanation}
         except MatchError as error:
             problems = problems + _lines(error)
@@ -242,12 +282,14 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
     next_number = len(winners) + 1
     return {
         "info": info, "match_id": info.id, "form": form, "players": players, "winners": winners,
-        "w": " ".join(str(s) for s in winners), "tricks": tricks, "points": points, "other": other,
+        "w": " ".join(str(s) for s in winners), "tricks": tricks,
+        "columns": [c.label for c in described.columns],
+        "rows": _columns(described, list(players), winners, scores),
         "history": history, "done": done, "preview": preview, "problems": problems, "version": taps.version,
-        "next_number": next_number, "next_scoring": not done and described.is_scoring(next_number),
+        "next_number": next_number, "next_marked": not done and described.marked(next_number),
+        "mark": described.mark, "notes": described.notes,
         "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
-        "leader": None if dealer is None else players[(dealer + 1) % len(players)],
-        "trump_on": described.trump_on, "trump": taps.trump, "suits": described.suits,
-        "bonus": described.bonus, "number": number, "dealers": dealers,
+        **_leader(info, prefix.next_context(), dealer),
+        "choice": described.choice, "pick": taps.pick, "number": number, "dealers": dealers,
         "hand_no": number or len(match.hands) + 1,
     }

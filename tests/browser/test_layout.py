@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
@@ -19,7 +20,8 @@ LONG = ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay", "Bartholomew
 NAMES = {key: LONG[:game.max_players] for key, game in GAMES.items()}
 # Settings under which the random hands never end the game (else the game's endless settings).
 SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "target": 0},
-            "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000}}
+            "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000},
+            "oddball": {"last_hand": 0, "fog_doubles": True, "fog_factor": 5}}
 
 
 def import_match(page, live_server, game: str, settings: dict | None = None, hands: int = 6) -> int:
@@ -38,9 +40,23 @@ def pages_of(game: str, match_id: int) -> list[str]:
     described = GAMES[game]
     if described.referee is not None:
         pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
-    if described.shown.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game])):
+    tally = described.shown.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game]))
+    if tally is not None:
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
+        # every trick in, the last pick chosen: the settled column says what the game added
+        every = ",".join(str(n % len(NAMES[game])) for n in range(tally.tricks))
+        pick = f"&{tally.choice.name}={tally.choice.options[-1][0]}" if tally.choice else ""
+        pages.append(f"/matches/{match_id}/tally?w={every}{pick}")
     return pages
+
+
+def counts_legend(game: str) -> str | None:
+    """The summary that opens the game's card counter on its match page, if it has one."""
+    described = GAMES[game]
+    if described.shown.card_counter() is None:
+        return None
+    ctx = described.first_context(Table(tuple(NAMES[game]), dict(described.defaults(), **SETTINGS.get(game, {}))))
+    return next(g.legend for g in described.shown.hand_form(ctx) if g.kind == "counts")
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +95,14 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
                 found[path] = problems[:5]
             if page.locator("svg.seats").count():
                 drawn.append(path)
+        for game, match_id in ids.items():  # a card counter opened: a row of counts per player
+            legend = counts_legend(game)
+            if legend is not None:
+                page.goto(f"{live_server}/matches/{match_id}")
+                page.locator("summary", has_text=legend).click()
+                problems = layout_problems(page)
+                if problems:
+                    found[f"{game} card counter"] = problems[:5]
         assert not found, found
         # the seat picture was among them: each game's scoreboard and big screen
         assert {f"/matches/{i}{end}" for i in ids.values() for end in ("", "/screen")} <= set(drawn)
@@ -126,12 +150,16 @@ def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, match
             violations = axe_check(page)
             if violations:
                 found[path] = violations
-        page.goto(f"{live_server}/matches/{ids['third_hand']}")
-        page.locator("summary", has_text="Count cards instead").click()  # what opens on the page counts too
-        page.locator("#share > summary").click()
-        violations = axe_check(page)
-        if violations:
-            found["match page, opened"] = violations
+        for game, match_id in ids.items():  # what opens on the page counts too: a card counter, sharing
+            legend = counts_legend(game)
+            if legend is None:
+                continue
+            page.goto(f"{live_server}/matches/{match_id}")
+            page.locator("summary", has_text=legend).click()
+            page.locator("#share > summary").click()
+            violations = axe_check(page)
+            if violations:
+                found[f"{game} match page, opened"] = violations
         assert found == {}, "\n".join(f"{path}: {v}" for path, vs in found.items() for v in vs)
     finally:
         context.close()

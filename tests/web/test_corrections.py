@@ -40,7 +40,7 @@ def test_the_tally_opens_a_recorded_hand_filled_in_and_saves_the_correction(app,
     page = page_of(client.get(f"/matches/{match_id}/tally?hand=1"))
     assert "Correct hand 1 trick by trick" in page.text
     assert "All 17 tricks are in." in page.text
-    assert len(page.find_all("li", cls="scoring")) == 5
+    assert len(page.find_all("li", cls="marked")) == 5
     assert page.value("w") == " ".join(map(str, WINNERS))
     # trick 3 (a scoring trick) was Bob's, not Cy's
     v = page.value("version")

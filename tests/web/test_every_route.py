@@ -6,6 +6,7 @@ surrogate, empty, repeated keys, and the names ``url_for`` keeps for itself (``_
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -106,8 +107,9 @@ def make_app(database: Path | str) -> Flask:
                        "MATCHES_PER_MINUTE": 10**6, "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6})
 
 
-# Every rule of the URL map, each its own test (the app is made without opening its database)
-RULES = sorted(make_app("unused.sqlite").url_map.iter_rules(), key=lambda rule: rule.endpoint)
+# Every rule of the URL map, each its own test (read from an app on a throwaway database in a temp folder)
+RULES = sorted(make_app(Path(tempfile.mkdtemp(prefix="routes-")) / "rules.sqlite").url_map.iter_rules(),
+               key=lambda rule: rule.endpoint)
 
 
 @pytest.fixture(scope="module")
@@ -118,10 +120,11 @@ def routes(tmp_path_factory) -> Routes:
     any_id = next(iter(walk.matches.values()))
     pages = ["/", "/matches/new", "/import", "/players", "/referee", *(f"/referee/{g}" for g in GAMES),
              *(f"/matches/{i}" for i in walk.matches.values()), f"/matches/{any_id}/setup",
-             f"/matches/{any_id}/details", f"/matches/{any_id}/tally", f"/matches/{any_id}/hands/2/edit",
-             f"/matches/{any_id}/delete"]
+             f"/matches/{any_id}/details", f"/matches/{any_id}/hands/2/edit", f"/matches/{any_id}/delete",
+             # every game's tally (a 404 without one) and its correction: each names its own pick
+             *(f"/matches/{i}/tally{q}" for i in walk.matches.values() for q in ("", "?hand=1"))]
     walk.names = sorted(names_read_in_source() | form_names(walk.client, pages) | set(RESERVED))
-    assert {"players", "appendix", "match", "player", "figure", "tap"} <= set(walk.names)  # the finder finds
+    assert {"players", "appendix", "match", "player", "figure", "tap", "change"} <= set(walk.names)  # the finder finds
     return walk
 
 

@@ -162,3 +162,25 @@ def test_progress_line_counts_the_fixed_hands_without_the_deal_going_round_in_tu
     assert "hand 2 of 3: 2 hands left" in page
     assert "if the deal goes round in turn" not in page
     assert "deal out of turn" not in page
+
+
+def test_each_hands_row_names_its_best_score_the_way_the_game_is_won(client):
+    """A hand's row says who did best in it as the table counts it: the lowest score where
+    the lowest total wins (Hearts), and a score most of the table shared said once, not as
+    a list of nearly every name."""
+    def row(match_id: int, number: int) -> str:
+        """The head of a hand's row: its number, dealer and summary (before its Edit link)."""
+        found = page_of(client.get(f"/matches/{match_id}")).find(id=f"hand-{number}")
+        assert found is not None
+        return " ".join(found.text.split()).split(" Edit")[0]
+
+    hearts = start(client, "score_pad", FOUR, target=100, low_wins=True)
+    record(client, hearts, **points(26, -5, 0, 9))
+    assert "lowest this hand: Bob -5" in row(hearts, 1) and "Ann 26" not in row(hearts, 1)
+    eight = start(client, "score_pad", LONG)
+    record(client, eight, **points(3, 3, 3, -3, 3, 3, 3, 3))
+    record(client, eight, **points(0, 0, 0, 0, 0, 0, 0, 0))
+    record(client, eight, **points(9, 9, 1, 0, 0, 0, 0, 0))
+    assert "most this hand: 3, all but Dee" in row(eight, 1) and "Bartholomew" not in row(eight, 1)
+    assert "everyone scored 0" in row(eight, 2)
+    assert "most this hand: Alexandra Featherstonehaugh and Bartholomew Cholmondeley 9" in row(eight, 3)
