@@ -20,7 +20,9 @@ from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems
 LONG = ["Alexandra Whitfield", "Bartholomew Jones", "Christopher", "Dee", "Evangeline Marsh", "Fay",
         "Maximiliana Featherstonehaugh", "Henrietta Woolf"]
 TRULY_LONG = "Maximiliana Featherstonehaugh"
-CROWDED = sorted((key, seats) for key, game in GAMES.items() for seats in range(max(7, game.min_players), game.max_players + 1))
+# every game and player count of seven or more
+CROWDED = sorted((key, seats) for key, game in GAMES.items()
+                 for seats in range(max(7, game.min_players), game.max_players + 1))
 
 # Each place of the picture as drawn (``names``: the whole names, in seat order): its name's
 # lines and the boxes of its name box, name and dealer button, in screen pixels.
