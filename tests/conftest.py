@@ -1,6 +1,21 @@
 """Shared fixtures (flaskr style): an app on a real SQLite file in tmp_path."""
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+
+# Compiled modules kept outside the source tree where PYTHONDONTWRITEBYTECODE keeps them
+# out of it. Without them each process of a run compiles every module it imports again:
+# each xdist worker rewrites and compiles every test module (3 s), and each server, bench
+# and CLI the tests start compiles the app (0.3 s, some forty times a run). Set here, before
+# the app is imported, and in the environment, for the workers and the processes the tests start.
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"scorekeeper-pycache-{os.getuid()}")
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+
 import shutil
 from collections.abc import Callable
 from typing import Any, ClassVar

@@ -8,6 +8,7 @@ The environment is new each session, made without pip of its own (the test
 environment's pip installs into it)."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -78,8 +79,24 @@ def wheelhouse(wheel: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> Path:
-    """A fresh virtual environment with the built wheel installed: its folder."""
-    tmp = tmp_path_factory.mktemp("wheel")
+    """A fresh virtual environment with the built wheel installed: its folder. Under
+    pytest-xdist the workers share one, made by whichever asks first, in the run's own
+    temp folder (the parent of each worker's), behind a lock (as xdist's docs suggest)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: the folder is this session's own
+        return install(tmp_path_factory.mktemp("wheel"))
+    shared = tmp_path_factory.getbasetemp().parent / "wheel"
+    with open(f"{shared}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (shared / "done").exists():
+            shutil.rmtree(shared, ignore_errors=True)  # what a worker that died mid-install left
+            shared.mkdir()
+            install(shared)
+            (shared / "done").touch()
+    return shared / "venv"
+
+
+def install(tmp: Path) -> Path:
+    """The wheel built from a copy of the source and installed into a new venv in ``tmp``."""
     # From a copy without build leftovers: an editable install's egg-info would smuggle in
     # files the package declaration forgot.
     source = tmp / "source"

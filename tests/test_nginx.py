@@ -24,10 +24,22 @@ HOST = "scores.example.org"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def configure(tmp: Path, app_port: int, http_port: int, https_port: int) -> Path:
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory) -> Path:
+    """A self-signed certificate for HOST (cert.pem, key.pem in the folder), made once: every
+    test's nginx serves the same one. An elliptic-curve key: each TLS handshake (a thousand in
+    one test) costs a fraction of an RSA key's, and a certificate authority issues either."""
+    folder = tmp_path_factory.mktemp("certificate")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-days", "2", "-subj", f"/CN={HOST}", "-keyout", str(folder / "key.pem"),
+                    "-out", str(folder / "cert.pem")], check=True, capture_output=True)
+    return folder
+
+
+def configure(tmp: Path, app_port: int, http_port: int, https_port: int, certificate: Path) -> Path:
     """The sample with its CHANGE values filled in, inside a minimal nginx.conf."""
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
-                    "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
+    shutil.copy(certificate / "cert.pem", tmp / "cert.pem")
+    shutil.copy(certificate / "key.pem", tmp / "key.pem")
     sample = (ROOT / "deploy" / "nginx.conf").read_text()
     site = (sample.replace("127.0.0.1:5000", f"127.0.0.1:{app_port}")
             .replace("listen 80;", f"listen 127.0.0.1:{http_port};")
@@ -55,7 +67,7 @@ http {{
 
 
 @pytest.fixture
-def hosted(tmp_path, monkeypatch):
+def hosted(tmp_path, monkeypatch, certificate):
     """The app behind nginx, configured as the README says; yields a function making HTTPS requests."""
     assert Path(NGINX).exists(), "nginx is missing: the README's test command installs it (apt-get install nginx)"
     monkeypatch.setenv("SCOREKEEPER_PROXIES", "1")
@@ -63,7 +75,7 @@ def hosted(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_MATCHES_PER_MINUTE", "2")
     server, app_port = serve(tmp_path / "db.sqlite")
     http_port, https_port = free_port(), free_port()
-    nginx = subprocess.Popen([NGINX, "-c", str(configure(tmp_path, app_port, http_port, https_port)),
+    nginx = subprocess.Popen([NGINX, "-c", str(configure(tmp_path, app_port, http_port, https_port, certificate)),
                               "-p", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
     context.check_hostname = False  # we connect to 127.0.0.1 and name the host in the headers
@@ -196,32 +208,33 @@ async def hold_connections(port: int, context: ssl.SSLContext, count: int, stop:
 
 
 def test_one_address_holding_a_thousand_connections_does_not_lock_out_another(hosted):
-    """Against waitress alone, 1,000 such connections made 10 of 11 ordinary requests time out."""
+    """Against waitress alone, 1,000 such connections made 10 of 11 ordinary requests time out.
+    Behind nginx, the other phone is answered while they are held, and nginx answers the
+    flood itself (429) past its share instead of queueing it at waitress. The timeouts only
+    guard against a hang: how fast the answers come is not what is checked."""
     stop, opened = threading.Event(), [0, 0]  # connections opened, flood requests refused
     attack = threading.Thread(target=asyncio.run, args=(hold_connections(hosted.https_port, hosted.context, 1000,
                                                                          stop, opened),))
     attack.start()
     try:
         deadline = time.monotonic() + 60
-        while opened[0] < 1000 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        while (opened[0] < 1000 or opened[1] <= 100) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert opened[0] >= 1000, f"only {opened[0]} connections opened"
-        time.sleep(3)  # the flood is flowing and the slow headers are trickling
-        took = []
+        # nginx refuses the flood past its share (without limit_req/limit_conn it would all reach waitress)
+        assert opened[1] > 100, f"only {opened[1]} of the flood's requests refused"
+        refused_before = opened[1]
         for _ in range(11):  # another phone, from another address
-            started = time.monotonic()
             connection = http.client.HTTPSConnection("127.0.0.1", hosted.https_port, context=hosted.context,
-                                                     timeout=10, source_address=("127.0.0.2", 0))
+                                                     timeout=30, source_address=("127.0.0.2", 0))
             try:
                 connection.request("GET", "/", headers={"Host": HOST})
                 response = connection.getresponse()
-                assert response.status == 200 and b"Start a match" in response.read()
+                assert response.status == 200 and b"Start a match" in response.read()  # its own share: never a 429
             finally:
                 connection.close()
-            took.append(time.monotonic() - started)
-        # without the limits: 1.7 to 2.7 s each (the flood queued at waitress ahead of them); with: 0.00 to 0.08 s
-        assert max(took) < 1, [round(t, 2) for t in took]
-        assert opened[1] > 100  # nginx answered the flood itself (429), past its share
+        # the attack went on the whole time: its connections held and its flood still refused
+        assert opened[1] > refused_before and attack.is_alive()
     finally:
         stop.set()
         attack.join(timeout=30)
