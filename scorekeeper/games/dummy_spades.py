@@ -470,7 +470,7 @@ class DummySpades(Game):
                 minimum=1),
         Setting("bag_limit", 10, "Bag limit",
                 "Each time a player's bags (overtricks) reach this many they pay the bag penalty; 0 turns it off.",
-                minimum=0),
+                minimum=0, labels=((0, "off"),)),
         Setting("bag_penalty", 100, "Bag penalty",
                 "Points a player loses each time their bags reach the bag limit.", minimum=0),
         Setting("nil_value", 100, "Nil bonus",

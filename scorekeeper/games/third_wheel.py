@@ -450,10 +450,10 @@ class ThirdWheel(Game):
         Setting("deals_each", 2, "Deals each",
                 "The game ends once every player has dealt at least this many times, counting the hands "
                 "each actually dealt (0 for no limit).",
-                minimum=0),
+                minimum=0, labels=((0, "no limit"),)),
         Setting("target", 33, "Target score",
                 "The game ends once someone has at least this many points (0 for no target).",
-                minimum=0),
+                minimum=0, labels=((0, "none"),)),
     )
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields

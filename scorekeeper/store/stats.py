@@ -9,15 +9,16 @@ from sqlite_utils import Database
 
 
 def player_rows(db: Database, device: str | None, name_keys: list[str], hands: bool = False,
-                game: str | None = None) -> list[dict]:
+                game: str | None = None, players: bool = False) -> list[dict]:
     """The stats rows of the players ``name_keys`` (names folded as the rules compare
     them) in the matches ``device`` may open, oldest first, with the match's date.
     ``figures`` holds each fact's [count, values added]; with ``hands``, ``facts`` holds
-    each fact as {"n": the hand numbers it counts, "p": values added} and ``players`` the match's names. ``game``:
-    that game's matches only."""
+    each fact as {"n": the hand numbers it counts, "p": values added} and ``players`` the
+    match's names; with ``players`` only the names (reading every hand's facts is most of
+    what ``hands`` costs). ``game``: that game's matches only."""
     marks = ", ".join("?" for _ in name_keys)
     only, params = ("and p.game = ?", [game]) if game else ("", [])
-    extra = "null, m.players" if hands else "null, null"
+    extra = "null, m.players" if hands or players else "null, null"
     rows = db.execute(
         "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.figures, "
         f"m.date, {extra} from device_matches d join match_players p on p.match_id = d.match_id "
@@ -32,6 +33,7 @@ def player_rows(db: Database, device: str | None, name_keys: list[str], hands: b
         item["figures"] = json.loads(item["figures"])
         if hands:
             item["facts"] = {key: {"n": [], "p": points} for key, (_count, points) in item["figures"].items()}
+        if hands or players:
             item["players"] = json.loads(item["players"])
         item["finished"], item["won"] = bool(item["finished"]), bool(item["won"])
         out.append(item)

@@ -1,6 +1,7 @@
 """What a correction changed, in words, for the match log: the fields of the
-hand's input that differ, "points: 60/80 → 70/70". Only arranges the stored
-inputs; nothing here scores."""
+hand's input that differ, "points: Ann 60 → 70, Bob 80 → 70" (a number per seat:
+only the seats that changed, by name). Only arranges the stored inputs; nothing
+here scores."""
 from __future__ import annotations
 
 import json
@@ -39,8 +40,20 @@ def hand_changes(before: Any, after: Any, players: list[str] | None = None) -> l
             if players and isinstance(value, int) and 0 <= value < len(players):
                 return f"{players[value]} (out of turn)"
         return _value(value)
-    return [f"{key.replace('_', ' ')}: {shown(key, before.get(key))} → {shown(key, after.get(key))}"
-            for key in keys if before.get(key) != after.get(key)]
+    def changed(key: str) -> str:
+        old, new = before.get(key), after.get(key)
+        if players and isinstance(old, list) and isinstance(new, list) and _by_seat(old, players) \
+                and _by_seat(new, players):
+            # one value per seat: at eight players "0/13/-10/5/8/2/1/7" cannot be read
+            return ", ".join(f"{name} {_value(a)} → {_value(b)}" for name, a, b in zip(players, old, new) if a != b)
+        return f"{shown(key, old)} → {shown(key, new)}"
+    return [f"{key.replace('_', ' ')}: {changed(key)}" for key in keys if before.get(key) != after.get(key)]
+
+
+def _by_seat(value: Any, players: list[str]) -> bool:
+    """A value per seat, each a plain one (a number, a word, yes/no or none)."""
+    return isinstance(value, list) and len(value) == len(players) and \
+        all(not isinstance(v, (list, dict)) for v in value)
 
 
 def setup_changes(before: Any, after: Any, settings: Mapping[str, Setting]) -> list[str]:

@@ -236,7 +236,7 @@ def versus() -> ResponseReturnValue:
     a, b = same_name(first), same_name(second)
     if a == b:
         raise Refused(400, "Pick two different players.")
-    rows = store.player_rows(get_db(), access.device(), [a, b], hands=True)
+    rows = store.player_rows(get_db(), access.device(), [a, b], players=True)
     by_match: dict[int, dict] = {}
     for row in rows:
         by_match.setdefault(row["match_id"], {})[row["name_key"]] = row

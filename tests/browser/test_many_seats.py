@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
@@ -14,13 +15,15 @@ from scorekeeper.matchfile import dumps
 from scorekeeper.samples import random_match
 
 from .conftest import SCREENSHOTS, import_file
-from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems
+from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
 
 # Names a table writes down, long ones among them, and one truly long (a 17-letter word).
 LONG = ["Alexandra Whitfield", "Bartholomew Jones", "Christopher", "Dee", "Evangeline Marsh", "Fay",
         "Maximiliana Featherstonehaugh", "Henrietta Woolf"]
 TRULY_LONG = "Maximiliana Featherstonehaugh"
-CROWDED = sorted((key, seats) for key, game in GAMES.items() for seats in range(max(7, game.min_players), game.max_players + 1))
+# every game and player count of seven or more
+CROWDED = sorted((key, seats) for key, game in GAMES.items()
+                 for seats in range(max(7, game.min_players), game.max_players + 1))
 
 # Each place of the picture as drawn (``names``: the whole names, in seat order): its name's
 # lines and the boxes of its name box, name and dealer button, in screen pixels.
@@ -168,3 +171,20 @@ def test_eight_players_with_four_digit_points_print_across_the_page_at_full_size
                 page.emulate_media(media="screen")
     finally:
         context.close()
+
+
+def test_eight_six_digit_totals_at_320_px_and_200_percent_text(page, live_server):
+    """The scoreboard (standings, hand table) and the big screen on the narrowest phone with
+    the reader's text at 200%: no sideways scroll, no total past the edge."""
+    page.set_viewport_size(NARROW)
+    match_id = import_file(page, live_server, dumps(BIG_TOTALS))
+    text_size(page, 200)
+    found = {}
+    for path in ("", "/screen"):
+        page.goto(f"{live_server}/matches/{match_id}{path}")
+        found[path or "/"] = layout_problems(page)
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"six-digits-320-200pct{path.replace('/', '-')}.png"), full_page=True,
+                        caret="initial")
+    assert found == {"/": [], "/screen": []}, found
+    expect(page.locator(".screen-standings .total")).to_have_text([total for _, total in STANDINGS])

@@ -156,7 +156,7 @@ def test_the_header_has_date_note_players_settings_and_the_winner(app, client):
     head = page.find("header", cls="sheet-head")
     assert head is not None
     for words in ("Third Wheel", "2026-11-20", "Kitchen table", "Ann, Bob, Cy", "first dealer Ann",
-                  "Deals each 2", "Target score 0"):
+                  "Deals each 2", "Target score none"):
         assert words in head.text, words
     result = replay(match)
     winner = result.players[result.winners[0]]

@@ -185,8 +185,21 @@ def test_log_lists_what_a_correction_changed_in_local_time(app, client):
         store.edit_hand(db, match_id, 1, dict(hand, points=[80, 60]))
     page = client.get(f"/matches/{match_id}/log")
     words = text(page)
-    assert "Changed: points: 60/80 → 80/60" in words
+    assert "Changed: points: Alice 60 → 80, Bob 80 → 60" in words
     assert "bids:" not in words.split("Changed:")[1].split("Totals")[0]  # only what differs
     assert 'data-local-time="date"' in page.get_data(as_text=True)
     js = client.get("/static/app.js").get_data(as_text=True)
     assert 'getAttribute("data-local-time") === "date"' in js
+
+
+def test_the_log_names_only_the_seats_a_correction_changed_at_a_table_of_eight(app, client):
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    match_id = make_match(app, client, "score_pad", names)
+    hand = {"points": [0, 13, -10, 5, 8, 2, 1, 7]}
+    with app.app_context():
+        db = get_db()
+        store.add_hand(db, match_id, hand)
+        store.edit_hand(db, match_id, 1, {"points": [0, 13, -15, 5, 8, 2, 1, 7]})
+    words = text(client.get(f"/matches/{match_id}/log"))
+    assert "Changed: points: Cy -10 → -15" in words
+    assert "Bob 13" not in words.split("Changed:")[1].split("Totals")[0]  # the seats that did not change are left out
