@@ -60,10 +60,13 @@ def match_key(match_id: int) -> int:
 
 def match_row(db: Database, match_id: int, deleted: bool = False) -> dict[str, Any]:
     """The match's row; a deleted match is no match (NotFound) unless ``deleted``."""
-    rows = list(db.query("select * from matches where id = ?", [match_key(match_id)]))
-    if not rows or (rows[0].get("deleted_at") and not deleted):
+    # plain execute: sqlite-utils' query wraps every read in a savepoint of its own
+    cursor = db.execute("select * from matches where id = ?", [match_key(match_id)])
+    found = cursor.fetchone()
+    row = None if found is None else dict(zip((c[0] for c in cursor.description), found))
+    if row is None or (row.get("deleted_at") and not deleted):
         raise NotFound(f"no match {match_id}")
-    return rows[0]
+    return row
 
 
 def stored_hands(db: Database, match_id: int) -> list[dict[str, Any]]:
