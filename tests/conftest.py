@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 
@@ -20,10 +21,11 @@ if sys.dont_write_bytecode and not sys.pycache_prefix:
 # database commits with synchronous = FULL, and those fsyncs to this machine's disk made a fifth
 # of the suite's wall time. A server killed mid-write (test_durability) loses what it would on
 # a disk, no more: what is written before the kill is in the page cache either way.
-if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+# (Only where it has room: a container's /dev/shm may be 64 MB, and a run writes about 83 MB.)
+if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) \
+        and shutil.disk_usage("/dev/shm").free > 2 * 1024**3:
     os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
-import shutil
 from collections.abc import Callable
 from typing import Any, ClassVar
 
