@@ -136,31 +136,47 @@ def leaked(response, asked: dict) -> list[str]:
     return [word for word in SECRETS if word not in said and word in where]
 
 
-def test_no_route_shows_a_match_to_a_phone_without_its_grant(walk_app):
-    app = walk_app
+def table_with_lost_phones(app):
+    """The secret match, its owner, and the phones that once held its links (a phone that
+    scored through the scorer link and also opened the watcher link, a watcher), a stranger
+    and a phone with matches of its own."""
     owner = app.test_client()
     match_id = secret_match(app, owner)
     old = tokens(app, match_id)
     lost_scorer, lost_watcher, stranger, other = (app.test_client() for _ in range(4))
-    # a phone that scored through the scorer link and also opened the watcher link
     assert lost_scorer.get(f"/s/{old['scorer_token']}").status_code == 303
     assert lost_scorer.get(f"/w/{old['watcher_token']}").status_code == 200
     assert lost_watcher.get(f"/w/{old['watcher_token']}").status_code == 200
     assert NAMES[0] in text(lost_scorer.get(f"/matches/{match_id}/export.csv"))  # they could read it
-    start(other, "third_wheel", ["Ann", "Bob", "Cy"], date="2019-05-05")  # a phone with matches of its own
+    start(other, "third_wheel", ["Ann", "Bob", "Cy"], date="2019-05-05")
+    phones = {"stranger": stranger, "other phone": other, "renewed scorer": lost_scorer, "renewed watcher": lost_watcher}
+    return owner, match_id, old, phones
+
+
+# One phone per test: the walks are the longest tests of the suite, and the suite runs on both cores.
+@pytest.mark.parametrize("who", ["stranger", "other phone", "renewed scorer"])
+def test_no_route_shows_a_match_to_a_phone_without_its_grant(walk_app, who):
+    app = walk_app
+    owner, match_id, old, phones = table_with_lost_phones(app)
     renew(owner, match_id, "scorer")
-    shown = walk(app, owner, {"stranger": stranger, "other phone": other, "renewed scorer": lost_scorer},
-                 match_id, [old["scorer_token"]])
+    shown = walk(app, owner if who == "stranger" else None, {who: phones[who]}, match_id, [old["scorer_token"]])
+    if who == "stranger":
+        # the walk reaches the pages that do show the match, to the phone that may see it
+        for expected in [(f"/matches/{match_id}", ()), (f"/matches/{match_id}/export.json", ()),
+                         ("/referee/third_rail", ("match",)), ("/print", ("match",)), ("/print", ("date",)),
+                         (f"/matches/{match_id}/board", ()), (f"/matches/{match_id}/tally", ())]:
+            assert expected in shown, expected
+
+
+def test_no_route_shows_a_match_to_a_phone_whose_both_links_were_renewed(walk_app):
+    app = walk_app
+    owner, match_id, old, phones = table_with_lost_phones(app)
+    renew(owner, match_id, "scorer")
     renew(owner, match_id, "watcher")
     both = [old["scorer_token"], old["watcher_token"]]
-    walk(app, None, {"renewed watcher": lost_watcher}, match_id, both)
-    # the renewed scorer holds nothing since the first walk: only its old watcher link is new to try
-    walk(app, None, {"renewed scorer": lost_scorer}, match_id, both, links_only=True)
-    # the walk reaches the pages that do show the match, to the phone that may see it
-    for expected in [(f"/matches/{match_id}", ()), (f"/matches/{match_id}/export.json", ()),
-                     ("/referee/third_rail", ("match",)), ("/print", ("match",)), ("/print", ("date",)),
-                     (f"/matches/{match_id}/board", ()), (f"/matches/{match_id}/tally", ())]:
-        assert expected in shown, expected
+    walk(app, None, {"renewed watcher": phones["renewed watcher"]}, match_id, both)
+    # the renewed scorer's walk without its grant is the test above: here, its old links
+    walk(app, None, {"renewed scorer": phones["renewed scorer"]}, match_id, both, links_only=True)
 
 
 # --- a new scorer link shuts the lost phone out -----------------------------------------
