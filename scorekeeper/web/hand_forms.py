@@ -402,10 +402,16 @@ class HandEntry:
     @property
     def form(self) -> RecordHandForm:
         if self.made is None:
-            self.made = self.form_class(formdata=None)
-            if self.version is not None:
-                self.made.version.data = str(self.version)
+            self.made = self.bind(None, {})
         return self.made
+
+    def bind(self, formdata: MultiDict | None, data: dict[str, Any]) -> RecordHandForm:
+        """The form with what was posted, or with ``data`` (a recorded hand, or nothing)
+        at the version this entry was drawn for."""
+        form = self.form_class(formdata=formdata, **data)
+        if formdata is None and self.version is not None:
+            form.version.data = str(self.version)
+        return form
 
     @property
     def blank(self) -> bool:
@@ -474,9 +480,7 @@ def make_form(game: str, ctx: HandContext,
                       dealer_name, version=version)
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
-        entry.made, entry.bound = form_class(formdata=formdata, **data), True
-        if formdata is None and version is not None:  # a recorded hand, to correct at this version
-            entry.made.version.data = str(version)
+        entry.made, entry.bound = entry.bind(formdata, data), True
     return entry
 
 
