@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import replace
+from typing import Any
 
 from ..engine import Match, MatchError, MatchResult, dealers_kept, replay
 
@@ -41,11 +42,7 @@ class ReplayCache:
             return self._matches.get((database, match_id, version))
 
     def keep_match(self, database: str, match_id: int, version: int, match: Match) -> None:
-        with self._lock:
-            self._matches[(database, match_id, version)] = match
-            self._matches.move_to_end((database, match_id, version))
-            while len(self._matches) > self.size:
-                self._matches.popitem(last=False)
+        self._keep(self._matches, (database, match_id, version), match)
 
     def get(self, key: Key) -> MatchResult | None:
         with self._lock:
@@ -62,11 +59,15 @@ class ReplayCache:
         return max(fits, key=lambda item: item[0])[1] if fits else None
 
     def put(self, key: Key, result: MatchResult) -> None:
+        self._keep(self._items, key, result)
+
+    def _keep(self, items: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        """``items[key] = value`` as the newest, the oldest dropped past ``size``."""
         with self._lock:
-            self._items[key] = result
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            items[key] = value
+            items.move_to_end(key)
+            while len(items) > self.size:
+                items.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
