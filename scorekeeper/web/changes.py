@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..games.base import Setting
 
@@ -42,15 +42,14 @@ def hand_changes(before: Any, after: Any, players: list[str] | None = None) -> l
         return _value(value)
     def changed(key: str) -> str:
         old, new = before.get(key), after.get(key)
-        if players and isinstance(old, list) and isinstance(new, list) and _by_seat(old, players) \
-                and _by_seat(new, players):
+        if players and _by_seat(old, players) and _by_seat(new, players):
             # one value per seat: at eight players "0/13/-10/5/8/2/1/7" cannot be read
             return ", ".join(f"{name} {_value(a)} → {_value(b)}" for name, a, b in zip(players, old, new) if a != b)
         return f"{shown(key, old)} → {shown(key, new)}"
     return [f"{key.replace('_', ' ')}: {changed(key)}" for key in keys if before.get(key) != after.get(key)]
 
 
-def _by_seat(value: Any, players: list[str]) -> bool:
+def _by_seat(value: Any, players: list[str]) -> TypeGuard[list[Any]]:
     """A value per seat, each a plain one (a number, a word, yes/no or none)."""
     return isinstance(value, list) and len(value) == len(players) and \
         all(not isinstance(v, (list, dict)) for v in value)
