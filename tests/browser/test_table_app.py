@@ -337,6 +337,9 @@ def test_a_refused_correction_shows_its_message(page, live_server):
     expect(page.locator("h1")).to_contain_text("Correct hand 1")
     wait_htmx(page, "#preview")
     page.fill('#hand-form input[name="bid"]', "")
+    # as the scorer would: the preview has said what is missing before the tap on save
+    # (a tap while the preview's answer lands can move the button from under the pointer)
+    expect(page.locator("#preview")).to_contain_text("Still to fill in: dealer's bid")
     page.get_by_role("button", name="Save the correction").click()  # answered 422
     alert = page.locator("#hand-form .alert.error")
     expect(alert).to_contain_text("Still to fill in: dealer's bid.")
