@@ -1,6 +1,7 @@
 """Shared fixtures (flaskr style): an app on a real SQLite file in tmp_path."""
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import sys
@@ -27,6 +28,7 @@ if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir("/dev/shm") and o
     os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import jinja2
@@ -34,7 +36,7 @@ import pytest
 from flask import Flask
 from werkzeug.routing import Rule
 
-from scorekeeper import store
+from scorekeeper import cli, store
 from scorekeeper.games import register_extra
 from scorekeeper.web import create_app
 
@@ -122,3 +124,18 @@ def runner(app):
 # The tests' own game, unlike every real one (tests/oddball.py), in this process's registry;
 # the servers and benches the tests start get it through oddball.ENV.
 register_extra("tests.oddball")
+
+
+@pytest.fixture
+def command(capsys, monkeypatch):
+    """``scorekeeper`` with these arguments, in this process: its exit code and what it printed."""
+    def run_here(*args: str, stdin: str | None = None) -> SimpleNamespace:
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit_:  # argparse's own refusals
+            code = exit_.code
+        out, err = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+    return run_here

@@ -210,20 +210,18 @@ def test_backup_while_the_server_writes_then_restore(tmp_path):
         server.wait(timeout=10)
 
 
-def test_backup_command_problems(tmp_path):
-    missing = subprocess.run([SCOREKEEPER, "backup", str(tmp_path / "out.sqlite"), "--database",
-                              str(tmp_path / "nope.sqlite")], capture_output=True, text=True, timeout=30)
+def test_backup_command_problems(tmp_path, command):
+    missing = command("backup", str(tmp_path / "out.sqlite"), "--database", str(tmp_path / "nope.sqlite"))
     assert missing.returncode == 2 and "no such database" in missing.stderr
     assert not (tmp_path / "out.sqlite").exists()
 
 
-def test_backup_onto_the_live_database_is_refused_and_changes_nothing(tmp_path):
+def test_backup_onto_the_live_database_is_refused_and_changes_nothing(tmp_path, command):
     path = tmp_path / "live.sqlite"
     db = store.connect(str(path))
     store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"]))
     for target in (path, tmp_path / "live.sqlite-wal", tmp_path / "." / "live.sqlite"):
-        done = subprocess.run([SCOREKEEPER, "backup", str(target), "--database", str(path)],
-                              capture_output=True, text=True, timeout=30)
+        done = command("backup", str(target), "--database", str(path))
         assert done.returncode == 2 and "is the database being backed up" in done.stderr
         assert "Traceback" not in done.stderr
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -232,18 +230,16 @@ def test_backup_onto_the_live_database_is_refused_and_changes_nothing(tmp_path):
     assert not list(tmp_path.glob("*.partial"))
 
 
-def test_a_failed_backup_leaves_no_partial_file(tmp_path):
+def test_a_failed_backup_leaves_no_partial_file(tmp_path, command):
     path = tmp_path / "live.sqlite"
     store.connect(str(path)).close()
     target = tmp_path / "no-such-folder" / "copy.sqlite"  # cannot be written
-    done = subprocess.run([SCOREKEEPER, "backup", str(target), "--database", str(path)],
-                          capture_output=True, text=True, timeout=30)
+    done = command("backup", str(target), "--database", str(path))
     assert done.returncode == 1 and "backup failed" in done.stderr
     assert not list(tmp_path.rglob("*.partial"))
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_bytes(b"not a database" * 100)
-    done = subprocess.run([SCOREKEEPER, "backup", str(tmp_path / "copy.sqlite"), "--database", str(corrupt)],
-                          capture_output=True, text=True, timeout=30)
+    done = command("backup", str(tmp_path / "copy.sqlite"), "--database", str(corrupt))
     assert done.returncode == 1 and "backup failed" in done.stderr
     assert not list(tmp_path.glob("*.partial")) and not (tmp_path / "copy.sqlite").exists()
 

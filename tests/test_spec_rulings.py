@@ -2,9 +2,6 @@
 explanation, player names, and the match file's duplicate keys and nulls."""
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +10,6 @@ from scorekeeper.games import GAMES
 from scorekeeper.matchfile import loads, rescore
 from scorekeeper.samples import NAMES, PLAYERS, random_match
 
-SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 NEXT_WORDS = (" deals next: ", "Game over: ")
 
 
@@ -46,11 +42,10 @@ def test_a_tie_at_the_target_plays_on_and_says_why():
     assert result.hands[-1].ending == "Ann and Bob are tied on 12 at the top: another hand is dealt"
 
 
-def test_rescore_prints_what_happens_next(tmp_path):
+def test_rescore_prints_what_happens_next(tmp_path, command):
     doc = {"game": "third_rail", "players": ["Ann", "Bob", "Cy"],
            "hands": [{"scoring_tricks": [2, 2, 1], "other_tricks": [4, 4, 4]}]}
-    done = subprocess.run([SCOREKEEPER, "rescore", "-"], input=json.dumps(doc), capture_output=True, text=True,
-                          timeout=60)
+    done = command("rescore", "-", stdin=json.dumps(doc))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["hands"][0]["explanation"][-1] == "Bob deals next: the deal passes left."
 

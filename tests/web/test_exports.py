@@ -2,9 +2,6 @@
 import csv
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from scorekeeper import store
 from scorekeeper.engine import Match
@@ -54,7 +51,7 @@ def test_print_view_of_a_finished_match_names_the_winner(app, client):
     assert "wins" in page and "after 6 hands" in page
 
 
-def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
+def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path, command):
     match_id = make_match(app, client, note="Cup final")
     response = client.get(f"/matches/{match_id}/export.json")
     assert response.status_code == 200
@@ -63,8 +60,7 @@ def test_json_export_is_the_match_file_and_rescores(app, client, tmp_path):
     assert doc["format"] == "scorekeeper-match-1" and doc["note"] == "Cup final"
     path = tmp_path / "export.json"
     path.write_bytes(response.data)
-    done = subprocess.run([str(Path(sys.executable).with_name("scorekeeper")), "rescore", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = command("rescore", str(path))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["totals"] == [9, 0, 2]
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from .helpers import page_of, record, start, text, totals, version
 
@@ -81,7 +78,7 @@ def test_hand_count_ends_it_and_the_needs_panel_counts_hands(client):
     assert "all 2 hands were played; Ann and Bob are tied on 5 for the highest total and share the win" in page
 
 
-def test_exports_rescore_and_print_sheet(client, tmp_path):
+def test_exports_rescore_and_print_sheet(client, tmp_path, command):
     match_id = start(client, "score_pad", FOUR, hand_count=3)
     record(client, match_id, **points(7, -2, 0, 1))
     record(client, match_id, **points(-1, 3, 4, 0))
@@ -90,8 +87,7 @@ def test_exports_rescore_and_print_sheet(client, tmp_path):
     assert doc["game"] == "score_pad" and doc["hands"] == [{"points": [7, -2, 0, 1]}, {"points": [-1, 3, 4, 0]}]
     path = tmp_path / "pad.json"
     path.write_bytes(exported.data)
-    done = subprocess.run([str(Path(sys.executable).with_name("scorekeeper")), "rescore", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = command("rescore", str(path))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["totals"] == [6, 1, 4, 1] and out["next_dealer"] == 2 and not out["finished"]
