@@ -128,7 +128,8 @@ def version(client, match_id: int) -> str:
 
 def record(client, match_id: int, htmx=False, **fields):
     data = {k: str(v) for k, v in fields.items()}
-    data.setdefault("version", version(client, match_id))
+    if "version" not in data:  # (not setdefault: that would fetch and parse the page every time)
+        data["version"] = version(client, match_id)
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(f"/matches/{match_id}/hands", data=data, headers=headers)
 
