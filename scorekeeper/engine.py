@@ -198,12 +198,17 @@ def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
     return names, problems
 
 
-# Every replay checks its players' names, and a table's names are the same from hand to
-# hand: reading a name character by character was a tenth of a save.
-@functools.lru_cache(maxsize=4096)
 def read_name(typed: str) -> tuple[str, str, str]:
     """A typed name as stored (NFC, trimmed), what it is compared by, and what is wrong
     with it on its own ("" when nothing is)."""
+    # Every replay checks its players' names, and a table's names are the same from hand
+    # to hand: reading them character by character was a tenth of a save. Only a name short
+    # enough to be someone's is kept (a longer one is refused anyway): keeping whatever is
+    # posted or imported would let anyone fill the server's memory.
+    return _read_name(typed) if len(typed) > 100 else _kept_name(typed)
+
+
+def _read_name(typed: str) -> tuple[str, str, str]:
     name = clean_name(typed)
     key = same_name(name)
     if not name:
@@ -215,6 +220,9 @@ def read_name(typed: str) -> tuple[str, str, str]:
     if not printable(name):
         return name, key, f"a name cannot hold line breaks, control characters or broken text, got {show(name)}"
     return name, key, ""
+
+
+_kept_name = functools.lru_cache(maxsize=4096)(_read_name)
 
 
 def check_match(match: Match) -> tuple[Game, Table]:

@@ -42,6 +42,9 @@ def test_format_is_optional():
     ({"players": ["Ann", "Bob"]}, "players: Third Wheel needs exactly 3 players, got 2"),
     ({"players": ["Ann", " ", "Cy"]}, "players[1]: a name cannot be empty"),
     ({"players": ["Ann", "B" * 41, "Cy"]}, "players[1]: a name is at most 40 characters, got 41"),
+    # a name too long to be anyone's is read afresh each time (the engine keeps only short ones)
+    ({"players": ["Ann", "B" * 5000, "Cy"]}, "players[1]: a name is at most 40 characters, got 5000"),
+    ({"players": ["Ann", "e\u0301" * 60, "Cy"]}, "players[1]: a name is at most 40 characters, got 60"),
     ({"players": ["Ann", "ann", "Cy"]}, 'players[1]: "ann" is already at the table as "Ann" '
                                         '(names must differ, ignoring case and invisible characters)'),
     ({"players": ["Ann", 7, "Cy"]}, "players[1]: must be a name in quotes, got 7"),
