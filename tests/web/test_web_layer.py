@@ -4,6 +4,7 @@ that fails gets a card to swap in, never a whole page inside the page."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from scorekeeper import store
@@ -83,3 +84,33 @@ def test_a_plain_request_for_a_missing_match_gets_the_whole_page(client):
     missing = client.get("/matches/9999/log")
     assert missing.status_code == 404
     assert "<html" in missing.get_data(as_text=True)
+
+
+def test_every_kept_address_is_the_one_flask_builds(app):
+    """The app keeps the addresses it builds (web.TableApp): each is what Flask builds
+    for the same endpoint and values, the first time and every later time, wherever
+    the app is mounted; an address for another place (external) is never taken from
+    what was kept."""
+    from flask import Flask, request
+    from werkzeug.routing import IntegerConverter
+
+    cases = []
+    for rule in app.url_map.iter_rules():
+        values = {}
+        for converter, arg in re.findall(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", rule.rule):
+            numeric = issubclass(app.url_map.converters[converter or "default"], IntegerConverter)
+            values[arg] = 7 if numeric else "Zoë & Ann/?#"
+        cases.append((rule.endpoint, values, {}))
+        cases.append((rule.endpoint, values, {"_anchor": "record", "q": "Zoë Ann", "n": 3}))
+        cases.append((rule.endpoint, values, {"n": 3, "q": "Zoë Ann"}))  # the query in the order given
+    for root in ("", "/scores"):
+        with app.test_request_context("/matches/new", base_url=f"http://table.local{root}"):
+            for endpoint, values, extra in cases:
+                expected = Flask.url_for(app, endpoint, **values, **extra)
+                assert app.url_for(endpoint, **values, **extra) == expected
+                assert app.url_for(endpoint, **values, **extra) == expected  # kept
+                assert app.url_for(endpoint, **values, **extra, _external=True) == \
+                    Flask.url_for(app, endpoint, **values, **extra, _external=True)
+            assert request.blueprint == "matches"
+            assert app.url_for(".show", match_id=3) == Flask.url_for(app, ".show", match_id=3) == f"{root}/matches/3"
+            assert app.url_for("stats.player", player=["a", "b"]) == Flask.url_for(app, "stats.player", player=["a", "b"])
