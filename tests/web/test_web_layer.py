@@ -114,3 +114,25 @@ def test_every_kept_address_is_the_one_flask_builds(app):
             assert request.blueprint == "matches"
             assert app.url_for(".show", match_id=3) == Flask.url_for(app, ".show", match_id=3) == f"{root}/matches/3"
             assert app.url_for("stats.player", player=["a", "b"]) == Flask.url_for(app, "stats.player", player=["a", "b"])
+
+
+def test_a_session_is_read_only_with_a_key_that_signed_it(app):
+    """The session's serializer is made once per secret key (web.SignedCookieSessions):
+    a new key makes the old cookies worthless at once, and a key kept as a fallback
+    still reads them."""
+    from flask import session
+
+    @app.get("/test-session/<word>")
+    def remember(word: str) -> str:
+        return session.setdefault("word", word)
+
+    client = app.test_client()
+    assert client.get("/test-session/first").text == "first"
+    assert client.get("/test-session/second").text == "first"  # the cookie read back
+    app.secret_key = "another"
+    assert client.get("/test-session/third").text == "third"  # signed with the old key: not trusted
+    app.secret_key = "rotated"
+    app.config["SECRET_KEY_FALLBACKS"] = ["another"]
+    assert client.get("/test-session/fourth").text == "third"  # the fallback still reads it
+    app.config["SECRET_KEY_FALLBACKS"] = []
+    assert client.get("/test-session/fifth").text == "fifth"
