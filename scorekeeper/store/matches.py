@@ -234,14 +234,16 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
 
 def _apply(db: Database, match_id: int, expected_version: int | None, change: Callable[[list[Hand], Match], Change],
            request_key: str | None = None, known: MatchResult | None = None,
-           appends: bool = False) -> tuple[MatchResult, MatchResult]:
+           appends: bool = False, known_after: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
     """Run ``change(hands, match)`` (``match``: the stored match) inside one transaction,
     validating the new match with the engine before committing. Returns (result before,
     result after). A ``request_key`` already in the audit log raises AlreadySaved and
     changes nothing. ``known`` is the caller's result of the match at ``expected_version``.
     ``appends``: the change only adds hands after the stored ones (a save); with a
     ``known`` result of the stored hands it reads none of them, so a save costs the
-    same at hand 300 as at hand 3."""
+    same at hand 300 as at hand 3. ``known_after``: the caller's result of ``known`` with
+    the change made (a save's hand folded on, as its preview did), taken as it is when
+    ``known`` is the stored match."""
     with writing(db):
         row = lock(db, match_id, expected_version, request_key)
         count = db.execute("select coalesce(max(position), 0) from hands where match_id = ?",
@@ -257,7 +259,10 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change: Ca
         new = to_match(row, done.hands)
         # A save only extends the match, so the fold goes on from ``before``.
         extends = done.first >= len(hands)
-        after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
+        if reuse and known_after is not None and len(known_after.hands) == len(done.hands):
+            after = known_after  # the engine folded this very change on these very hands
+        else:
+            after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, done.hands, done.first)
         if not derived.write_change(db, match_id, after, done.hands, done.first):
             derived.write_all(db, match_id, after, stored_hands(db, match_id))  # the hands as now stored
@@ -269,8 +274,10 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change: Ca
 
 
 def add_hand(db: Database, match_id: int, hand: Hand, expected_version: int | None = None,
-             request_key: str | None = None, known: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
-    """Record the next hand. Returns (result before, result after)."""
+             request_key: str | None = None, known: MatchResult | None = None,
+             known_after: MatchResult | None = None) -> tuple[MatchResult, MatchResult]:
+    """Record the next hand. Returns (result before, result after). ``known_after``: the
+    engine's result of ``known`` with ``hand`` added (what the caller checked)."""
     def change(hands: list[Hand], _match: Match) -> Change:
         if not isinstance(hand, dict):
             raise MatchError(["hand: must be an object"])
@@ -278,7 +285,7 @@ def add_hand(db: Database, match_id: int, hand: Hand, expected_version: int | No
             raise LimitReached([f"This match has {core.MAX_HANDS:,} hands, the most one match can hold. "
                                 "Start a new match to go on playing."])
         return Change(hands + [hand], len(hands), "save", len(hands) + 1, None, hand)
-    return _apply(db, match_id, expected_version, change, request_key, known, appends=True)
+    return _apply(db, match_id, expected_version, change, request_key, known, appends=True, known_after=known_after)
 
 
 def edit_hand(db: Database, match_id: int, number: int, hand: Hand, expected_version: int | None = None,

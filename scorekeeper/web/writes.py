@@ -116,11 +116,11 @@ def record_hand(db: Database, replayed: MatchReplay, hand: dict | None, *, based
         return early or Refused()
     number = len(replayed.match.hands) + 1
     try:
-        replayed.with_hand(number, hand)
+        checked = replayed.with_hand(number, hand)
     except MatchError as error:
         return Refused.of(error)
     done = _stored(lambda: store.add_hand(db, replayed.match_id, hand, expected_version=based_on,
-                                          request_key=request_key, known=replayed.result()))
+                                          request_key=request_key, known=replayed.result(), known_after=checked))
     if not isinstance(done, tuple):
         return done
     before, after = done[0]
