@@ -9,6 +9,7 @@ characters are only left out when comparing.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import unicodedata
 
@@ -53,9 +54,18 @@ def same_name(name: str) -> str:
     """What two names are compared by: "Zoë" typed either way, "ANN" and "ann", "Ann"
     and "Ann" with a zero-width space or a soft hyphen are one name. (Unicode's
     NFKC_Casefold, which also drops default-ignorable characters.)"""
+    # A table's names are folded on every save (its summary and stats rows): kept, but
+    # only names short enough to be someone's, so nothing posted can fill the memory.
+    return _kept_fold(name) if len(name) <= 100 else _fold(name)
+
+
+def _fold(name: str) -> str:
     folded = unicodedata.normalize("NFKC", without_invisible(name)).casefold()
     # case folding can undo NFKC ("ǅ" folds apart); normalise again so the key is stable
     return without_invisible(unicodedata.normalize("NFKC", folded))
+
+
+_kept_fold = functools.lru_cache(maxsize=4096)(_fold)
 
 
 def clean_name(name: str) -> str:

@@ -92,12 +92,14 @@ def write_all(db: Database, match_id: int, result: MatchResult, hands: list[dict
 
 
 def write_change(db: Database, match_id: int, after: MatchResult, new_hands: list[dict[str, Any]],
-                 start: int) -> bool:
+                 start: int, added_only: bool = False) -> bool:
     """Inside a write transaction: the derived rows after the hands from ``start`` on
     changed (added, corrected or undone; same header), ``after`` being the new result.
     The stored facts of those hands are taken out and the new ones added: a save costs
-    its own hand only. False, writing nothing, when the stored rows are not ones to
-    resume from (missing, or written by older code): the caller then ``write_all``s."""
+    its own hand only. ``added_only``: hands were only added after the ``start`` stored
+    ones (a save), so no stored fact is taken out. False, writing nothing, when the
+    stored rows are not ones to resume from (missing, or written by older code): the
+    caller then ``write_all``s."""
     stored = db.execute("select seat, figures from match_players where match_id = ? order by seat",
                         [match_id]).fetchall()
     written = db.execute("select derived_version from summaries where match_id = ?", [match_id]).fetchone()
@@ -105,6 +107,15 @@ def write_change(db: Database, match_id: int, after: MatchResult, new_hands: lis
             or [seat for seat, _ in stored] != list(range(len(after.players)))):
         return False
     figures: Figures = [json.loads(text) for _, text in stored]
+    if not added_only:
+        _take_out(db, match_id, figures, start)
+    _add(db, match_id, figures, _facts_of(after, new_hands, start))
+    _write(db, match_id, after, figures, None)
+    return True
+
+
+def _take_out(db: Database, match_id: int, figures: Figures, start: int) -> None:
+    """Remove the stored facts of the hands after hand ``start`` from the rows and the figures."""
     for seat, fact, count, total in db.execute(
             "select seat, fact, count(*), sum(value) from hand_facts where match_id = ? and number > ? "
             "group by seat, fact", [match_id, start]).fetchall():
@@ -114,9 +125,6 @@ def write_change(db: Database, match_id: int, after: MatchResult, new_hands: lis
         if figure[0] == 0:
             del figures[seat][fact]
     db.execute("delete from hand_facts where match_id = ? and number > ?", [match_id, start])
-    _add(db, match_id, figures, _facts_of(after, new_hands, start))
-    _write(db, match_id, after, figures, None)
-    return True
 
 
 def _add(db: Database, match_id: int, figures: Figures, found: list[list[tuple[int, str, Any]]]) -> None:
