@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -1063,6 +1063,12 @@ def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int, l
         return f"{verb} {name_list([names[s] for s in tied])} on {totals[seat]}"
     second = max(ahead[s] for s in others)
     return f"leads {name_list([names[s] for s in others if ahead[s] == second])} by {best - second}"
+
+
+def places(totals: Sequence[int], lowest_first: bool = False) -> list[int]:
+    """Each seat's place by total (1 = leads; ties share a place: 1st, 1st, 3rd), the
+    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``)."""
+    return [1 + sum(1 for t in totals if (t < mine if lowest_first else t > mine)) for mine in totals]
 
 
 def plural(count: int, word: str) -> str:

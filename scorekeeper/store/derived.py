@@ -19,6 +19,7 @@ from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
 from ..games import GAMES
+from ..games.base import places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -28,11 +29,8 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 
 
 def _places(result: MatchResult) -> list[int]:
-    """Each seat's place (1 = leads; ties share it), ranked as the game's rules rank
-    totals: the lowest first where the lowest wins."""
-    low = GAMES[result.game].rules.lowest_wins(result.settings)
-    totals = result.totals
-    return [1 + sum(1 for t in totals if (t < mine if low else t > mine)) for mine in totals]
+    """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
+    return places(result.totals, GAMES[result.game].rules.lowest_wins(result.settings))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:

@@ -34,8 +34,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
     points in the last hand, shown beside the total."""
     rows = []
-    for seat, (name, total) in enumerate(zip(players, totals)):
-        place = 1 + sum(1 for t in totals if (t < total if lowest_first else t > total))
+    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first))):
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": sum(1 for t in totals if t == total) > 1,
                      "winner": seat in (winners or []),
