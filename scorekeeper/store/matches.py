@@ -264,8 +264,7 @@ def _apply(db: Database, match_id: int, expected_version: int | None, change: Ca
         else:
             after = replay(new, resume=before if extends else None)  # MatchError rolls the whole transaction back
         _write_hands(db, match_id, done.hands, done.first)
-        if not derived.write_change(db, match_id, after, done.hands, done.first,
-                                    added_only=appends and done.first == count):
+        if not derived.write_change(db, match_id, after, done.hands, done.first, added_only=appends):
             derived.write_all(db, match_id, after, stored_hands(db, match_id))  # the hands as now stored
         audit(db, match_id, done.action, done.number, done.before, done.after, before.totals, after.totals,
               row["version"], request_key)

@@ -79,7 +79,6 @@ def _pick(choice: TallyChoice | None, raw: str | None) -> str | None:
 def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
     """The taps as the request carries them (or as recorded, or as kept on this phone)."""
     players, tricks, choice = info.players, described.tricks, described.choice
-    named = choice.name if choice is not None else ""
     number = _hand_number(info, source.get("hand"))
     recorded = described.from_hand(info.match.hands[number - 1]) if number else None
     if number and recorded is None:
@@ -91,7 +90,7 @@ def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> 
         winners, pick = _winners(kept.get("w", ""), len(players), tricks), _pick(choice, kept.get("pick"))
     else:
         winners = _winners(source.get("w", ""), len(players), tricks)
-        pick = _pick(choice, source.get(named) if named else None)
+        pick = _pick(choice, source.get(choice.name) if choice is not None else None)
     return Taps(winners, pick, source.get("version") or str(info.version), number)
 
 
