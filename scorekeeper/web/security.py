@@ -223,7 +223,25 @@ def refuse_matches(count: int) -> Refusal | None:
                                                           limit=found.limit("match_hour")))
 
 
+MAX_REPEATS = 64  # values one name may carry in a request: more than the print view takes (50) or any form sends
+TOO_MANY_VALUES = "{name} is given {count:,} times in this request, but at most {limit} are read. Nothing was done."
+
+
+def refuse_long_lists() -> tuple[str, int] | None:
+    """before_request: a 400 naming the first query or form name repeated more than
+    ``MAX_REPEATS`` times, before any view reads it (the print view de-duplicated
+    21,000 ``match=`` ids one by one, 2 s of CPU, before its own cap). One pass over
+    what werkzeug parsed: linear in the request's size, which waitress bounds."""
+    sources = [request.args] + ([request.form] if request.method == "POST" else [])
+    for source in sources:
+        for name, values in source.lists():
+            if len(values) > MAX_REPEATS:
+                return render_error(400, TOO_MANY_VALUES.format(name=name[:40], count=len(values), limit=MAX_REPEATS))
+    return None
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(refuse_long_lists)
     app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.config.setdefault("MATCHES_PER_HOUR", MATCHES_PER_HOUR)  # or SCOREKEEPER_MATCHES_PER_HOUR
     app.config.setdefault("NEW_DEVICES_PER_MINUTE", NEW_DEVICES_PER_MINUTE)  # or SCOREKEEPER_NEW_DEVICES_PER_MINUTE
