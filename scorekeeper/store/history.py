@@ -4,6 +4,7 @@ score for, and, for the person who runs the server, every match with its links."
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from sqlite_utils import Database
@@ -20,6 +21,16 @@ def match_ids_on(db: Database, device: str | None, date: str, limit: int = -1) -
     return [row[0] for row in db.execute(
         "select m.id from device_matches d join matches m on m.id = d.match_id where d.device_id = ? "
         "and m.date = ? and m.deleted_at is null order by m.id limit ?", [device or "", date, limit]).fetchall()]
+
+
+def hand_counts(db: Database, match_ids: list[int]) -> dict[int, int]:
+    """How many hands each of ``match_ids`` holds (an index range count each, nothing read)."""
+    counts = dict.fromkeys(match_ids, 0)
+    for first in range(0, len(match_ids), 500):  # SQLite's limit on bound values, with room to spare
+        chunk = match_ids[first:first + 500]
+        counts.update(db.execute(f"select match_id, count(*) from hands where match_id in "
+                                 f"({', '.join('?' for _ in chunk)}) group by match_id", chunk).fetchall())
+    return counts
 
 
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
@@ -104,6 +115,25 @@ def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
             if match_id in hands:  # a deleted match's hands are left out with it
                 hands[match_id].append(json.loads(data))
     return [(row["id"], to_match(row, hands[row["id"]])) for row in rows]
+
+
+def device_matches_by_batch(db: Database, device: str | None, size: int = 20) -> Iterator[tuple[int, Match]]:
+    """``device_matches`` read ``size`` matches at a time, so that a whole history is never
+    held at once (an export streams it). The ids are read first: a match deleted meanwhile
+    is left out, one changed meanwhile is read as it is then."""
+    ids = [row[0] for row in db.execute(
+        "select m.id from device_matches d join matches m on m.id = d.match_id "
+        "where d.device_id = ? and m.deleted_at is null order by m.id", [device or ""]).fetchall()]
+    for first in range(0, len(ids), size):
+        chunk = ids[first:first + size]
+        marks = ", ".join("?" for _ in chunk)
+        rows = list(db.query(f"select * from matches where id in ({marks}) and deleted_at is null order by id", chunk))
+        hands: dict[int, list[dict]] = {row["id"]: [] for row in rows}
+        for match_id, data in db.execute(f"select match_id, data from hands where match_id in ({marks}) "
+                                         "order by match_id, position", chunk).fetchall():
+            if match_id in hands:
+                hands[match_id].append(json.loads(data))
+        yield from ((row["id"], to_match(row, hands[row["id"]])) for row in rows)
 
 
 def all_matches(db: Database, search: str = "") -> list[dict]:

@@ -56,6 +56,17 @@ def _hand_numbers(db: Database, items: list[dict[str, Any]]) -> None:
                 facts[fact]["n"].append(number)
 
 
+def fact_hands(db: Database, seats: list[tuple[int, int]], fact: str) -> dict[tuple[int, int], list[int]]:
+    """The hand numbers that fact ``fact`` counts for each (match, seat) of ``seats`` (the
+    stats page lists a page of matches at a time: only theirs are read)."""
+    found: dict[tuple[int, int], list[int]] = {seat: [] for seat in seats}
+    for match_id, seat in seats:
+        found[(match_id, seat)] = [number for (number,) in db.execute(
+            "select number from hand_facts where match_id = ? and seat = ? and fact = ? order by number",
+            [match_id, seat, fact]).fetchall()]
+    return found
+
+
 def player_list(db: Database, device: str | None) -> list[dict]:
     """Everyone in the matches ``device`` may open: name (as last typed), key, matches,
     finished, won; most matches first."""

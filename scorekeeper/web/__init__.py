@@ -157,6 +157,9 @@ def _register_filters(app: Flask) -> None:
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
     app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups
+    from .hands import earlier_page
+
+    app.jinja_env.globals["earlier_page"] = earlier_page  # the page of earlier hands holding a hand
     from .changes import hand_changes, setup_changes
 
     app.jinja_env.globals["hand_changes"] = hand_changes  # the match log: what a correction changed

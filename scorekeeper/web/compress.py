@@ -44,7 +44,7 @@ def _closed_values() -> dict[str, Callable[[str], bool]]:
     figures = {figure.key for game in GAMES.values() for figure in game.stats.figures} | set(MATCH_FIGURES)
     number = _matching(_DIGITS)
     return {
-        "page": number, "since": number, "match": number, "players": number, "hand": number, "lead": number,
+        "page": number, "part": number, "since": number, "match": number, "players": number, "hand": number, "lead": number,
         "date": _matching(_DAY), "key": _matching(_REQUEST_KEY),
         "appendix": lambda value: value in ("on", "off", "1", "0"), "dialog": lambda value: value == "1",
         "game": lambda value: value in GAMES, "figure": lambda value: value in figures,

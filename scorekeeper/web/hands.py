@@ -17,6 +17,7 @@ from ..games.base import TrickTally
 from . import access, hand_forms, page, partials, seats, view, writes
 from .chart import running_totals_svg
 from .db import get_db
+from .errors import render_error
 
 bp = Blueprint("hands", __name__, url_prefix="/matches/<match_id:match_id>")
 
@@ -408,6 +409,29 @@ def log(info: page.Info) -> ResponseReturnValue:
     known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known)
+
+
+def earlier_page(number: int) -> int:
+    """The page of earlier hands that holds hand ``number``."""
+    return (number - 1) // view.HANDS_SHOWN + 1
+
+
+@bp.get("/hands")
+@page.with_match
+def earlier(info: page.Info) -> ResponseReturnValue:
+    """The hands of a long match ``HANDS_SHOWN`` at a time (``page=1``: the first), for
+    the hands the scoreboard no longer lists."""
+    result = page.replayed(info)
+    pages = max(1, earlier_page(len(result.hands)))
+    raw = request.args.get("page", "1")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= pages):
+        return render_error(400, f"page must be a number from 1 to {pages}, got \"{raw[:20]}\".")
+    number = int(raw)
+    first = (number - 1) * view.HANDS_SHOWN + 1
+    rows = view.hand_rows(info, result, first, min(len(result.hands), first + view.HANDS_SHOWN - 1))
+    board = {"players": result.players, "rows": rows}
+    return partials.render_page_or_partial("earlier_hands.html", info=info, board=board, match_id=info.id,
+                                           page=number, pages=pages, scorer=access.can_score(info))
 
 
 @bp.get("/hands/<int:number>/why")

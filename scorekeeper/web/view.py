@@ -84,24 +84,37 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     return None
 
 
-def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
-    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
+# Hands the scoreboard lists, the latest: the earlier ones are a page away ("Earlier
+# hands"), so a long match's page, its live board and every poll stay the size of a
+# page (a 1,000-hand board was 2.6 MB, re-sent on every change).
+HANDS_SHOWN = 50
+
+
+def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
+              changed_hands: set[int] | frozenset[int] = frozenset()) -> list[dict]:
+    """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
     match: Match = info.match
     players = result.players
-    changed_hands = set((changed or {}).get("hands", []))
-    rows = []
-    for hand_result, hand in zip(result.hands[rows_from - 1:], match.hands[rows_from - 1:]):
-        rows.append({
-            "number": hand_result.number,
-            "dealer": players[hand_result.dealer],
-            "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
-            "scores": hand_result.scores,
-            "totals": hand_result.totals,
-            "explanation": hand_result.explanation,
-            "counter": seat_counter(match.game, hand_result),
-            "events": events_text(hand_result),
-            "changed": hand_result.number in changed_hands,
-        })
+    return [{
+        "number": hand_result.number,
+        "dealer": players[hand_result.dealer],
+        "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
+        "scores": hand_result.scores,
+        "totals": hand_result.totals,
+        "explanation": hand_result.explanation,
+        "counter": seat_counter(match.game, hand_result),
+        "events": events_text(hand_result),
+        "changed": hand_result.number in changed_hands,
+    } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
+
+
+def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on,
+    at most the last ``HANDS_SHOWN``)."""
+    match: Match = info.match
+    players = result.players
+    first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
+    rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
     counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
@@ -112,6 +125,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
                                GAMES[result.game].rules.lowest_wins(result.settings)),
         "last_number": len(result.hands),
         "rows": rows,
+        "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
         "counter": counted,  # the game's running count per seat (bags), in words
         "last_events": events_text(result.hands[-1]) if result.hands else [],
         "progress": progress(match.game, result.settings, result),
