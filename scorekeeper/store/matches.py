@@ -174,6 +174,17 @@ def audit_log(db: Database, match_id: int) -> list[dict[str, Any]]:
     return _entries(db, "match_id = ?", [match_id])
 
 
+def audit_page(db: Database, match_id: int, page: int, size: int) -> tuple[list[dict[str, Any]], int]:
+    """Page ``page`` (from 1) of the match's audit entries, newest first, ``size`` to a
+    page, JSON decoded; and how many entries there are."""
+    match_row(db, match_id)
+    total = db.execute("select count(*) from audit where match_id = ?", [match_id]).fetchone()[0]
+    ids = [row[0] for row in db.execute("select id from audit where match_id = ? order by id desc limit ? offset ?",
+                                        [match_id, size, (page - 1) * size]).fetchall()]
+    entries = _entries(db, f"id in ({', '.join('?' for _ in ids)})", ids) if ids else []
+    return entries[::-1], total
+
+
 # --- writing -----------------------------------------------------------------
 
 def _write_hands(db: Database, match_id: int, hands: list[Hand], keep: int = 0) -> None:

@@ -391,11 +391,20 @@ def undo(info: page.Info) -> ResponseReturnValue:
                                            match_id=match_id)
 
 
+LOG_SHOWN = 100  # changes on one page of the match log (it keeps up to 5,000)
+
+
 @bp.get("/log")
 @page.with_match
 def log(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
-    entries = store.audit_log(get_db(), match_id)
+    raw = request.args.get("page", "1")
+    number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) >= 1 else 1
+    entries, total = store.audit_page(get_db(), match_id, number, LOG_SHOWN)
+    pages = max(1, -(-total // LOG_SHOWN))
+    if number > pages:  # an old link past the end: the last page
+        number = pages
+        entries, total = store.audit_page(get_db(), match_id, number, LOG_SHOWN)
     players = info.players
     # a logged hand's place in the match may have changed since: only the table is known
     unplaced = page.hand_context(info).table
@@ -405,10 +414,9 @@ def log(info: page.Info) -> ResponseReturnValue:
             entry[key + "_summary"] = (view.hand_summary(info.game, hand,
                                                          GAMES[info.game].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
-    entries.reverse()
     known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
-                                           game_settings=known)
+                                           game_settings=known, page=number, pages=pages, total=total)
 
 
 def earlier_page(number: int) -> int:
