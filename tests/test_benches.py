@@ -69,3 +69,10 @@ def test_load_bench_drives_the_real_server_without_errors():
 def test_taps_bench_counts_taps_in_chromium():
     out = run_bench("taps.py")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+
+
+def test_long_matches_bench_prints_the_cost_of_every_expensive_get():
+    out = run_bench("long_matches.py")
+    for label in ("a day's print, part 1", "the watcher's board", "history export", "stats: best hand, page 1"):
+        assert re.search(rf"^{re.escape(label)}\s+200\s+[\d.]+\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
