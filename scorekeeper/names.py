@@ -13,7 +13,9 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+import re
 import unicodedata
+from collections.abc import Iterable
 
 # Unicode's Default_Ignorable_Code_Point, from DerivedCoreProperties.txt
 # (https://www.unicode.org/Public/UCD/latest/ucd/DerivedCoreProperties.txt), as
@@ -177,3 +179,53 @@ def _escaped(ch: str) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000  # as JSON writes it: a surrogate pair
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+# --- a name shown among other words -----------------------------------------------------
+# Unicode's isolates: FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE. Between them a name
+# takes its own direction from its first letter and counts as one neutral character to the
+# text around it, so a right-to-left name never reorders a sentence or the score after it.
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolated(name: str) -> str:
+    """A name for plain text (the share line, the save notice, a terminal, a sentence on a
+    page): isolated from the words and numbers around it. A name without a right-to-left
+    character cannot reorder the app's left-to-right sentences (its digits and marks take
+    the direction of the words before them, as the isolates would), so it is left as it
+    is: a copied line carries no invisible characters it does not need."""
+    return f"{FSI}{name}{PDI}" if needs_isolating(name) else name
+
+
+# Bidi classes that can reorder left-to-right text: right-to-left letters (Hebrew R,
+# Arabic AL), Arabic digits (AN), and the explicit embeddings, overrides and isolates
+# (refused in a new name; a name stored before the rule may hold one).
+REORDERING = frozenset(("R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"))
+
+
+def needs_isolating(name: str) -> bool:
+    return _needs_isolating(name) if len(name) <= 100 else True
+
+
+@functools.lru_cache(maxsize=4096)
+def _needs_isolating(name: str) -> bool:
+    return any(unicodedata.bidirectional(ch) in REORDERING for ch in name)
+
+
+def isolate_names(text: str, names: Iterable[str]) -> str:
+    """``text`` (a sentence the engine or a game wrote, such as an explanation) with each
+    of ``names`` in it isolated: where a name stands as a whole (not inside a longer word
+    or name), not already isolated."""
+    wanted = sorted({n for n in names if n and FSI not in n and needs_isolating(n)}, key=len, reverse=True)
+    if not wanted or not any(n in text for n in wanted):
+        return text
+    pattern = _names_pattern(tuple(wanted))
+    return pattern.sub(lambda m: isolated(m.group(0)), text)
+
+
+@functools.lru_cache(maxsize=256)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    # longest first, so "Anne" is one name and not "Ann" and an "e"; a name stands alone
+    # when no letter, digit or mark touches it, and is not yet inside an isolate
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"(?<![\w{FSI}])(?:{alternatives})(?![\w{PDI}])")
