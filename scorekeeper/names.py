@@ -216,16 +216,18 @@ def isolate_names(text: str, names: Iterable[str]) -> str:
     """``text`` (a sentence the engine or a game wrote, such as an explanation) with each
     of ``names`` in it isolated: where a name stands as a whole (not inside a longer word
     or name), not already isolated."""
-    wanted = sorted({n for n in names if n and FSI not in n and needs_isolating(n)}, key=len, reverse=True)
-    if not wanted or not any(n in text for n in wanted):
+    pattern = _names_pattern(tuple(names))
+    if pattern is None:  # no name that needs it (every page of a left-to-right table)
         return text
-    pattern = _names_pattern(tuple(wanted))
     return pattern.sub(lambda m: isolated(m.group(0)), text)
 
 
 @functools.lru_cache(maxsize=256)
-def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     # longest first, so "Anne" is one name and not "Ann" and an "e"; a name stands alone
     # when no letter, digit or mark touches it, and is not yet inside an isolate
-    alternatives = "|".join(re.escape(n) for n in names)
+    wanted = sorted({n for n in names if n and FSI not in n and needs_isolating(n)}, key=len, reverse=True)
+    if not wanted:
+        return None
+    alternatives = "|".join(re.escape(n) for n in wanted)
     return re.compile(rf"(?<![\w{FSI}])(?:{alternatives})(?![\w{PDI}])")

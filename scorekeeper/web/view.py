@@ -34,7 +34,7 @@ def shown_name(name: Any) -> Markup:
 def with_names_isolated(text: Any, players: Any) -> str:
     """A sentence the engine or a game wrote (an explanation, an event) with the players'
     names in it isolated (the ``isolating`` filter; ``names.isolate_names``)."""
-    return isolate_names(str(text), list(players or ()))
+    return isolate_names(str(text), players or ())
 
 
 def signed(points: int | None) -> str:
