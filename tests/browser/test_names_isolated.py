@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .test_layout import axe_check
 from .test_table_app import choose, save_hand, start_match, type_numbers
 
 DANA = "\u05d3\u05e0\u05d4"  # Hebrew
@@ -67,3 +68,4 @@ def test_a_right_to_left_name_keeps_each_score_after_its_name(page, live_server,
     assert _reads_in_order(page, "#result-text", ALI) == "2"
     assert _reads_in_order(page, "#result-text", DANA) == "0"
     screenshot("rtl-names-share-line", full_page=False)
+    assert axe_check(page) == []  # the <bdi>s and isolates leave nothing serious for axe
