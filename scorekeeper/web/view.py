@@ -17,7 +17,7 @@ from ..games.base import (
     Table,
     ordinal,  # noqa: F401  (a template filter)
 )
-from ..names import isolate_names, isolated, needs_isolating
+from ..names import FSI, isolate_names, isolated, needs_isolating
 from ..store import MatchRecord
 
 
@@ -27,7 +27,9 @@ def shown_name(name: Any) -> Markup:
     no right-to-left character cannot reorder the page's left-to-right text: it is
     written as it is (as ``names.isolated`` leaves it in plain text)."""
     # (escape, not Markup.format: a page shows hundreds of names, and format is 10x slower)
-    if isinstance(name, str) and not needs_isolating(name):
+    if isinstance(name, str) and (not needs_isolating(name) or FSI in name):
+        # (a label the form wrote round a name, "⁨علي⁩'s bid", holds its isolate already:
+        # a <bdi> round the whole would take its direction from the name)
         return escape(name)
     return Markup(f"<bdi>{escape(name)}</bdi>")
 
