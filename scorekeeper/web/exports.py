@@ -13,12 +13,12 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -303,15 +303,21 @@ def export_history() -> ResponseReturnValue:
     refused = security.refuse_heavy_read()
     if refused:
         return refused
-    db, device = get_db(), access.device()
+    path, device = current_app.config["DATABASE"], access.device()
 
     def chunks() -> Iterator[str]:
-        yield "[\n"
-        for number, (_id, match) in enumerate(store.device_matches_by_batch(db, device)):
-            yield ("" if number == 0 else ",\n") + history_line(match)
-        yield "\n]\n"
+        # its own connection: the answer is read after the request has ended (and its
+        # thread may serve another request between two of its parts)
+        db = store.connect(path, migrate=False)
+        try:
+            yield "[\n"
+            for number, (_id, match) in enumerate(store.device_matches_by_batch(db, device)):
+                yield ("" if number == 0 else ",\n") + history_line(match)
+            yield "\n]\n"
+        finally:
+            db.close()
 
-    return Response(stream_with_context(chunks()), mimetype="application/json",
+    return Response(chunks(), mimetype="application/json",
                     headers={"Content-Disposition":
                              f'attachment; filename="scorekeeper-history-{store.today()}.json"'})
 
