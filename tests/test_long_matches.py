@@ -99,7 +99,7 @@ def cheap(server: Server, path: str) -> str:
 def test_a_day_of_long_matches_prints_in_parts_each_a_page_of_work(server):
     page = cheap(server, f"/print?date={DAY}")
     assert page.count('<article class="sheet"') == 1  # a match of 1,000 hands is a part of its own
-    assert f"part 1 of {MATCHES}" in page and "matches 1 of 50" in page
+    assert f"part 1 of {MATCHES}" in page and "match 1 of 50" in page
     assert re.search(r'<a class="button" rel="next" href="[^"]*part=2[^"]*">Part 2', page)
     last = cheap(server, f"/print?date={DAY}&part={MATCHES}&appendix=off")
     assert last.count('<article class="sheet"') == 1 and "rel=\"next\"" not in last

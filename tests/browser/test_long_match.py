@@ -8,6 +8,7 @@ from scorekeeper.samples import ENDLESS, random_match
 from .conftest import import_file
 from .layout import layout_problems
 from .test_layout import axe_check
+from .test_print import axe_check as print_axe_check  # the print pages' own rules (as test_print runs them)
 
 
 def test_a_long_match_shows_its_last_hands_and_links_to_the_earlier_ones(page, live_server, screenshot):
@@ -33,3 +34,22 @@ def test_a_long_match_shows_its_last_hands_and_links_to_the_earlier_ones(page, l
     page.get_by_role("link", name="← Back to the scoreboard").click()
     page.wait_for_url(f"{live_server}/matches/{match_id}")
     assert hands.last.locator(".hand-no").inner_text() == "Hand 120"
+
+
+def test_a_long_evening_prints_part_by_part(page, live_server, screenshot):
+    day = "2026-10-03"  # no other browser test uses it
+    for seed in (1, 2, 3):
+        match = random_match("score_pad", 120, seed=seed, players=4, settings=ENDLESS["score_pad"])
+        match.date = day
+        import_file(page, live_server, dumps(match))
+    page.goto(f"{live_server}/print?date={day}&appendix=off")
+    assert page.locator("article.sheet").count() == 1  # 120 + 120 hands is more than a part holds
+    assert "part 1 of 3, match 1 of 3" in page.locator(".toolbar").inner_text()
+    screenshot("long-evening-part-1", full_page=False)
+    assert print_axe_check(page) == []
+    page.get_by_role("link", name="Part 2 →").click()
+    page.wait_for_url(f"{live_server}/print?date={day}&appendix=off&part=2")
+    assert "part 2 of 3" in page.locator(".toolbar").inner_text()
+    page.get_by_role("link", name="Part 3 →").click()
+    assert page.get_by_role("link", name="← Part 2").is_visible()
+    assert page.get_by_role("link", name="Part 4 →").count() == 0

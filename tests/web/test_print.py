@@ -406,3 +406,28 @@ def test_any_name_repeated_past_the_cap_is_a_400_that_names_it(client):
     assert client.get("/?" + "&".join("q=Ann" for _ in range(64))).status_code == 200
     response = client.post("/matches/new", data={"game": ["third_wheel"] * 65})
     assert response.status_code == 400 and "game is given 65 times" in text(response)
+
+
+def test_a_day_of_short_matches_is_one_part_and_long_ones_print_in_parts(app, client):
+    """Whole matches, about ten sheets of paper (200 hands) a part; a short evening is one part."""
+    from scorekeeper.samples import ENDLESS, random_match
+
+    evening(app, client)
+    short = client.get("/print?date=2026-11-20")
+    assert short.status_code == 200 and "part 1 of" not in text(short) and "Part 2" not in text(short)
+    with app.app_context():
+        from scorekeeper.web.db import get_db
+        device = get_db().execute("select device_id from device_matches limit 1").fetchone()[0]
+        for hands in (150, 40, 10, 230, 5):
+            match = random_match("score_pad", hands, seed=hands, players=3, settings=ENDLESS["score_pad"])
+            match.date = "2026-10-04"
+            store.create_match(get_db(), match, device=device)
+    first = client.get("/print?date=2026-10-04&appendix=off")
+    assert "part 1 of 3, matches 1 to 3 of 5" in text(first)  # 150 + 40 + 10 hands: 200, one part
+    assert len(page_of(first).find_all("article", cls="sheet")) == 3
+    second = client.get("/print?date=2026-10-04&appendix=off&part=2")
+    assert "part 2 of 3, match 4 of 5" in text(second)  # 230 hands: a part of its own, not split
+    assert len(page_of(second).find_all("article", cls="sheet")) == 1
+    assert "part 3 of 3, match 5 of 5" in text(client.get("/print?date=2026-10-04&part=3"))
+    response = client.get("/print?date=2026-10-04&part=4")
+    assert response.status_code == 400 and "part must be a number from 1 to 3, got \"4\"" in text(response)
