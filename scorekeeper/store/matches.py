@@ -162,10 +162,19 @@ def _entries(db: Database, where: str, params: list[Any]) -> list[dict[str, Any]
     return entries
 
 
-def changes_since(db: Database, match_id: int, version: int) -> list[dict[str, Any]]:
+def changes_since(db: Database, match_id: int, version: int, last: int | None = None) -> list[dict[str, Any]]:
     """The audit entries written after ``version`` (what another phone changed
-    since a form was opened), oldest first, JSON decoded."""
-    return _entries(db, "match_id = ? and version > ?", [match_id, version])
+    since a form was opened), oldest first, JSON decoded; only the ``last`` of them
+    when given (a page saying what changed says the latest, not 5,000)."""
+    if last is None:
+        return _entries(db, "match_id = ? and version > ?", [match_id, version])
+    ids = [row[0] for row in db.execute("select id from audit where match_id = ? and version > ? "
+                                        "order by id desc limit ?", [match_id, version, last]).fetchall()]
+    return _entries(db, f"id in ({', '.join('?' for _ in ids)})", ids) if ids else []
+
+
+def count_changes_since(db: Database, match_id: int, version: int) -> int:
+    return db.execute("select count(*) from audit where match_id = ? and version > ?", [match_id, version]).fetchone()[0]
 
 
 def audit_log(db: Database, match_id: int) -> list[dict[str, Any]]:

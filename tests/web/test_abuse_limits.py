@@ -162,3 +162,16 @@ def test_a_full_log_is_read_a_page_at_a_time(app, client):
     assert last.get_data(as_text=True).count('<li class="log-entry') == 100 and "Started" in text(last)
     assert "Page 50 of 50" in text(client.get(f"/matches/{match_id}/log?page=99"))  # past the end: the last
     assert "Started" not in text(first)
+
+
+def test_a_poll_from_an_old_version_says_the_latest_changes_not_all_of_them(app, client):
+    """/live?since=0 on a match whose log holds 5,000 changes said every one of them."""
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
+    record(client, match_id, **WHEEL)
+    fill_log(app, match_id, 5000)
+    answer = client.get(f"/matches/{match_id}/live?since=0")
+    assert answer.status_code == 200
+    assert "4,990 earlier changes (see the match log), then:" in text(answer)
+    assert text(answer).count("was saved on another phone") == 10
+    one = client.get(f"/matches/{match_id}/live?since=4")  # a few behind: each one told, as before
+    assert "earlier change" not in text(one)
