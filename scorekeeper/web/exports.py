@@ -103,7 +103,10 @@ def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int 
 def print_view(match_id: int) -> ResponseReturnValue:
     """One match's score sheet, then (unless ``appendix=off``) why each hand scored what it did."""
     appendix = appendix_wanted()
-    sheet = sheet_of(match_id)
+    sheet = sheet_of(match_id)  # a match this device may not read is a 404 first, never counted
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
     return render_sheets([sheet], appendix, sheet["title"], single=match_id)
 
 
@@ -275,6 +278,9 @@ def safe_cell(value: str | int) -> str | int:
 @bp.get("/matches/<match_id:match_id>/export.csv")
 def export_csv(match_id: int) -> ResponseReturnValue:
     info = page.load(match_id)
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark: spreadsheets then read the UTF-8 (accents, suit signs)
     csv.writer(out).writerows([safe_cell(cell) for cell in row] for row in csv_rows(info, page.replayed(info)))

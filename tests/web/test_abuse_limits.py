@@ -139,14 +139,15 @@ def test_the_reads_that_cost_the_most_have_a_limit_of_their_own(tmp_path):
                     "/stats/hands?player=Ann&game=third_wheel&figure=played"):
         assert client.get(address).status_code == 200, address
     for address in ("/history/export.json", "/print?date=2026-11-20", f"/print?match={match_id}",
+                    f"/matches/{match_id}/print", f"/matches/{match_id}/export.csv",
                     "/stats/hands?player=Ann&game=third_wheel&figure=played"):
         refused = client.get(address)
         assert refused.status_code == 429, address
         assert "This device has asked for 3 printouts, exports or lists of hands in the last minute" in text(refused)
         assert int(refused.headers["Retry-After"]) > 0
-    # the match's own pages are not among them
+    # the match's own page and its file are not among them
     assert client.get(f"/matches/{match_id}").status_code == 200
-    assert client.get(f"/matches/{match_id}/print").status_code == 200
+    assert client.get(f"/matches/{match_id}/export.json").status_code == 200
 
 
 def test_a_full_log_is_read_a_page_at_a_time(app, client):

@@ -104,7 +104,8 @@ class Routes:
 
 def make_app(database: Path | str) -> Flask:
     return create_app({"TESTING": True, "DATABASE": database, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "routes",
-                       "MATCHES_PER_MINUTE": 10**6, "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6})
+                       "MATCHES_PER_MINUTE": 10**6, "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6,
+                       "HEAVY_READS_PER_MINUTE": 10**6})
 
 
 # Every rule of the URL map, each its own test (read from an app on a throwaway database in a temp folder)
