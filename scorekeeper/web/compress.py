@@ -39,7 +39,7 @@ def _matching(pattern: re.Pattern[str]) -> Callable[[str], bool]:
 def _closed_values() -> dict[str, Callable[[str], bool]]:
     """Query names whose values come from a closed set, each with the test of its value."""
     from ..games import GAMES
-    from .stats import MATCH_FIGURES
+    from .view import MATCH_FIGURES
 
     figures = {figure.key for game in GAMES.values() for figure in game.stats.figures} | set(MATCH_FIGURES)
     number = _matching(_DIGITS)

@@ -34,7 +34,7 @@ def refused(error: Refused) -> ResponseReturnValue:
     return render_error(error.code, error.message)
 
 VERSUS_LISTED = 50  # the matches head-to-head lists, newest first (the figures count them all)
-MATCH_FIGURES = {"played": "Matches played (finished)", "won": "Won (a shared win counts)"}
+MATCH_FIGURES = view.MATCH_FIGURES
 
 
 class ComparePlayersForm(Form):

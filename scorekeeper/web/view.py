@@ -40,6 +40,10 @@ def with_names_isolated(text: Any, players: Any) -> str:
     return isolate_names(str(text), players or ())
 
 
+# The stats figures of whole matches (the games' own figures count hands)
+MATCH_FIGURES = {"played": "Matches played (finished)", "won": "Won (a shared win counts)"}
+
+
 def signed(points: int | None) -> str:
     if points is None:
         return ""
