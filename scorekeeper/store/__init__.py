@@ -33,6 +33,7 @@ from .matches import (
     add_hand,
     audit_log,
     changes_since,
+    check_details,
     create_match,
     delete_match,
     edit_hand,
@@ -54,7 +55,7 @@ from .stats import met_players, player_list, player_rows
 __all__ = [
     "DERIVED_VERSION", "KEEP_DELETED_DAYS", "MAX_HANDS", "MAX_LOG", "AlreadySaved", "Conflict", "Database",
     "LimitReached", "MatchError", "MatchRecord", "NotFound", "StaleVersion", "StoreError", "access_of", "add_hand",
-    "all_matches", "audit_log", "backup", "changes_since", "connect", "create_match", "delete_match",
+    "all_matches", "audit_log", "backup", "changes_since", "check_details", "connect", "create_match", "delete_match",
     "deleted_matches", "device_history", "device_key", "device_known", "device_matches", "edit_hand",
     "get_record", "get_tokens", "get_version", "grant", "import_match", "known_players", "linked_matches",
     "match_for_token", "match_ids_on", "met_players", "migrations", "new_token", "now", "player_list",

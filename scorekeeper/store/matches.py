@@ -186,7 +186,8 @@ def _write_hands(db: Database, match_id: int, hands: list[Hand], keep: int = 0) 
                          for i, h in enumerate(hands[keep:], start=keep + 1)])
 
 
-def _check_details(date: str | None, note: str | None) -> None:
+def check_details(date: str | None, note: str | None) -> None:
+    """A match's date and note as they may be stored: MatchError saying what is wrong."""
     problems = date_problems(date) + note_problems(note)
     if problems:
         raise MatchError.of(problems)
@@ -199,7 +200,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
     ``previous``: the match it plays again (see ``linked_matches``).
     Raises MatchError when the engine refuses it, LimitReached when it holds more
     hands than one match can; nothing is stored then."""
-    _check_details(match.date, match.note)
+    check_details(match.date, match.note)
     if len(match.hands) > core.MAX_HANDS:
         raise LimitReached([f"hands: {len(match.hands):,} hands, but one match can hold at most {core.MAX_HANDS:,}"])
     result = replay(match)  # raises before anything is written
@@ -323,7 +324,7 @@ def update_details(db: Database, match_id: int, date: str | None, note: str | No
                    expected_version: int | None = None, request_key: str | None = None) -> None:
     """Change the match's date and note (not scored)."""
     note = (note or "").strip() or None
-    _check_details(date, note)
+    check_details(date, note)
     with writing(db):
         row = lock(db, match_id, expected_version, request_key)
         db.execute("update matches set date = ?, note = ? where id = ?", [date or row["date"], note, match_id])
