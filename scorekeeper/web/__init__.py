@@ -66,6 +66,12 @@ class SignedCookieSessions(SecureCookieSessionInterface):
             self._made[keys] = super().get_signing_serializer(app)
         return self._made[keys]
 
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure wherever the device cookie is (a request over https, or through a proxy that
+        said so): the session holds the CSRF token and the scorer grants, and Flask's own
+        setting (SESSION_COOKIE_SECURE, off by default) left it going over plain http too."""
+        return bool(super().get_cookie_secure(app)) or (has_request_context() and request.is_secure)
+
 
 class TableApp(Flask):
     """Flask, keeping the addresses it has built. A page builds a dozen (the form's, the
