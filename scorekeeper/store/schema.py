@@ -161,3 +161,11 @@ def m010_summary_leaders(db: Database) -> None:
     the lowest wins), kept in its summary so the history names them without the
     match's settings; derived rows: ``derived`` writes them (DERIVED_VERSION 3)."""
     db.table("summaries").add_column("leaders", str)
+
+
+@migrations()
+def m011_device_cookie_replaced(db: Database) -> None:
+    """A device's cookie is replaced each time it is given a match: the new value is a new
+    device row whose ``parent`` is the device it replaces, until the new value is first used
+    (then the parent's grants move to it and the parent, with its old value, goes)."""
+    db.table("devices").add_column("parent", str)
