@@ -49,6 +49,7 @@ from .matches import (
     update_details,
     update_setup,
 )
+from .notices import keep_notices, take_notices
 from .schema import migrations
 from .stats import met_players, player_list, player_rows
 
@@ -58,8 +59,8 @@ __all__ = [
     "all_matches", "audit_log", "backup", "changes_since", "check_details", "connect", "create_match",
     "delete_match", "deleted_matches", "device_history", "device_key", "device_known", "device_matches", "device_of",
     "edit_hand",
-    "get_record", "get_tokens", "get_version", "grant", "import_match", "known_players", "linked_matches",
+    "get_record", "get_tokens", "get_version", "grant", "import_match", "keep_notices", "known_players", "linked_matches",
     "match_for_token", "match_ids_on", "met_players", "migrations", "new_token", "now", "player_list",
-    "player_rows", "refresh_stale", "renew_link", "replace_device", "restore_match", "saved_request", "today",
-    "undo_last", "update_details", "update_setup", "writing",
+    "player_rows", "refresh_stale", "renew_link", "replace_device", "restore_match", "saved_request", "take_notices",
+    "today", "undo_last", "update_details", "update_setup", "writing",
 ]

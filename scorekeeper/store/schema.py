@@ -169,3 +169,12 @@ def m011_device_cookie_replaced(db: Database) -> None:
     device row whose ``parent`` is the device it replaces, until the new value is first used
     (then the parent's grants move to it and the parent, with its old value, goes)."""
     db.table("devices").add_column("parent", str)
+
+
+@migrations()
+def m012_notices(db: Database) -> None:
+    """The notices a page shows once after a change ("Hand 5 saved: …", "Deleted … with
+    Ann, Bob"), kept here until that page is shown: the session cookie holds only a
+    random key to them, never the names they carry."""
+    db.table("notices").create({"id": str, "messages": str, "created_at": str}, pk="id",
+                               not_null={"messages", "created_at"})

@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, compress, db, errors, security, sharing
+from . import access, compress, db, errors, notices, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -134,6 +134,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
+    notices.init_app(app)  # flashed messages kept on the server, not in the cookie
     errors.init_app(app)
     compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit

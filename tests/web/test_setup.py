@@ -146,6 +146,30 @@ def _delete(client, match_id) -> None:
                                                             "request_key": page.value("request_key")}).status_code == 303
 
 
+def test_no_cookie_carries_a_name(app, client):
+    """The notice after a delete names the match's players: it travelled in the session
+    cookie (signed, not hidden: base64 that anyone holding the cookie reads), after the match
+    was gone. Notices stay on the server; the cookie holds a random key to them."""
+    import base64
+    import zlib
+
+    match_id = start(client, "third_wheel", ["Zyxwabc", "Qorvenik", "Cy"])
+    record(client, match_id, **WHEEL, tricks_0=7, tricks_1=1, tricks_2=3)  # a saved notice too
+    page = page_of(client.get(f"/matches/{match_id}/delete"))
+    deleted = client.post(f"/matches/{match_id}/delete", data={"version": page.value("version"),
+                                                                "request_key": page.value("request_key")})
+    assert deleted.status_code == 303
+    for cookie in deleted.headers.getlist("Set-Cookie"):
+        value = cookie.split(";", 1)[0].split("=", 1)[1]
+        payload = value.lstrip(".").split(".")[0]
+        raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        readable = zlib.decompress(raw) if value.startswith(".") else raw  # Flask compresses long sessions
+        assert b"Zyxwabc" not in readable and b"Qorvenik" not in readable, readable
+    # the notice still says what was deleted, on the page it leads to, once
+    assert "Deleted Third Wheel with Zyxwabc, Qorvenik, Cy." in text(client.get("/"))
+    assert "Deleted Third Wheel" not in text(client.get("/"))
+
+
 def test_a_deletion_older_than_thirty_days_is_gone_when_read(app, client):
     """Nobody deleted another match since: the old deletion is neither listed nor
     restorable, and the match is removed for good (it was listed and restorable until
