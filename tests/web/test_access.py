@@ -302,6 +302,22 @@ def test_a_phone_keeps_its_history_as_its_cookie_changes(app):
         assert phone.get(f"/matches/{match_id}").status_code == 200
 
 
+def test_a_watcher_given_the_scorer_link_scores_and_keeps_its_history(app):
+    """The new value gets the scorer grant of a match the old value watched: once it is used,
+    the phone scores that match and keeps every other one (the two grants are one)."""
+    owner, phone = app.test_client(), app.test_client()
+    own = start(phone, "third_wheel", ["Ann", "Bob", "Cy"])
+    match_id = start(owner, "third_wheel", ["Dee", "Eve", "Flo"])
+    phone.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    assert phone.get(f"/matches/{match_id}/setup").status_code == 403  # watching only
+    phone.get(f"/s/{tokens(app, match_id)['scorer_token']}")
+    assert phone.get(f"/matches/{match_id}/setup").status_code == 200
+    assert phone.get(f"/matches/{own}/setup").status_code == 200
+    with app.app_context():
+        rows = get_db().execute("select score, watch from device_matches where match_id = ?", [match_id]).fetchall()
+    assert sorted(tuple(row) for row in rows) == [(1, 0), (1, 1)]  # the owner's, and the phone's one grant
+
+
 def test_a_looking_phone_with_a_made_up_cookie_leaves_nothing(app, client):
     phone = app.test_client()
     phone.set_cookie("scorekeeper_device", PLANTED)
