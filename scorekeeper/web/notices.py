@@ -9,6 +9,9 @@ takes them) takes them back into the session, where Flask's ``get_flashed_messag
 finds them as ever. (A page that does not show them puts them back under a new key.)"""
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 from flask import Flask, Response, request, session
 
 from .. import store
@@ -33,7 +36,10 @@ def put_away(response: Response) -> Response:
     messages = session.get(FLASHES)
     if messages:
         session.pop(FLASHES)
-        session[KEY] = store.keep_notices(get_db(), list(messages))
+        try:
+            session[KEY] = store.keep_notices(get_db(), list(messages))
+        except sqlite3.Error:  # a full disk, a lock held too long: the notice is lost, never a name in the cookie
+            logging.getLogger("scorekeeper").warning("a notice could not be kept", exc_info=True)
     return response
 
 

@@ -170,6 +170,23 @@ def test_no_cookie_carries_a_name(app, client):
     assert "Deleted Third Wheel" not in text(client.get("/"))
 
 
+def test_a_notice_that_cannot_be_kept_is_dropped_not_a_500(app, client):
+    """The database refuses to keep the notice (here a trigger fails it as a full disk
+    would): the delete still answers, the cookie still carries no name, the notice is lost."""
+    match_id = start(client, "third_wheel", ["Zyxwabc", "Bob", "Cy"])
+    with app.app_context():
+        db = get_db()
+        db.execute("create trigger full before insert on notices begin select raise(fail, 'disk full'); end")
+        db.conn.commit()
+    page = page_of(client.get(f"/matches/{match_id}/delete"))
+    deleted = client.post(f"/matches/{match_id}/delete", data={"version": page.value("version"),
+                                                                "request_key": page.value("request_key")})
+    assert deleted.status_code == 303
+    assert "Zyxwabc" not in " ".join(deleted.headers.getlist("Set-Cookie"))
+    home = client.get("/")
+    assert home.status_code == 200 and "Deleted Third Wheel" not in text(home)
+
+
 def test_a_deletion_older_than_thirty_days_is_gone_when_read(app, client):
     """Nobody deleted another match since: the old deletion is neither listed nor
     restorable, and the match is removed for good (it was listed and restorable until
