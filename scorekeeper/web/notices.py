@@ -26,7 +26,11 @@ def bring_back() -> None:
     if KEY not in session or request.method != "GET" or request.endpoint == "static":
         return
     key = session.pop(KEY)
-    messages = store.take_notices(get_db(), key) if isinstance(key, str) else []
+    try:
+        messages = store.take_notices(get_db(), key) if isinstance(key, str) else []
+    except sqlite3.Error:  # the page comes without its notice rather than not at all
+        logging.getLogger("scorekeeper").warning("a notice could not be read", exc_info=True)
+        return
     if messages:
         session[FLASHES] = [tuple(message) if isinstance(message, list) else message for message in messages]
 
