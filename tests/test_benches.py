@@ -76,3 +76,9 @@ def test_long_matches_bench_prints_the_cost_of_every_expensive_get():
     for label in ("a day's print, part 1", "the watcher's board", "history export", "stats: best hand, page 1"):
         assert re.search(rf"^{re.escape(label)}\s+200\s+[\d.]+\s+[\d.]+\s+[\d,]+$", out, re.M), out
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
+
+
+def test_limits_memory_bench_measures_every_way():
+    out = run_bench("limits_memory.py")
+    for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out

@@ -25,7 +25,7 @@ from .backup import backup
 from .connection import connect
 from .core import KEEP_DELETED_DAYS, MAX_HANDS, MAX_LOG, now, today, writing
 from .derived import DERIVED_VERSION, refresh_stale
-from .devices import access_of, device_key, device_known, grant, new_token, renew_link
+from .devices import access_of, device_key, device_known, device_of, grant, new_token, renew_link, replace_device
 from .errors import AlreadySaved, Conflict, LimitReached, NotFound, StaleVersion, StoreError
 from .history import (
     all_matches,
@@ -43,6 +43,7 @@ from .matches import (
     audit_log,
     audit_page,
     changes_since,
+    check_details,
     count_changes_since,
     create_match,
     delete_match,
@@ -59,6 +60,7 @@ from .matches import (
     update_details,
     update_setup,
 )
+from .notices import keep_notices, take_notices
 from .schema import migrations
 from .stats import fact_hands, met_players, player_list, player_rows
 
@@ -79,9 +81,11 @@ __all__ = [
     "access_of",
     "add_hand",
     "all_matches",
-    "audit_log", "audit_page",
+    "audit_log",
+    "audit_page",
     "backup",
     "changes_since",
+    "check_details",
     "connect",
     "count_changes_since",
     "create_match",
@@ -92,13 +96,16 @@ __all__ = [
     "device_known",
     "device_matches",
     "device_matches_by_batch",
-    "edit_hand", "fact_hands",
+    "device_of",
+    "edit_hand",
+    "fact_hands",
     "get_record",
     "get_tokens",
     "get_version",
     "grant",
     "hand_counts",
     "import_match",
+    "keep_notices",
     "known_players",
     "linked_matches",
     "match_for_token",
@@ -111,8 +118,10 @@ __all__ = [
     "player_rows",
     "refresh_stale",
     "renew_link",
+    "replace_device",
     "restore_match",
     "saved_request",
+    "take_notices",
     "today",
     "undo_last",
     "update_details",
