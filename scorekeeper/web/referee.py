@@ -166,9 +166,10 @@ def trick(game: str) -> ResponseReturnValue:
 
 
 def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
-    """A card tapped after a whole trick starts the next one, which the last trick's winner
-    leads: ``lead`` moves to that place (the arguments as given otherwise)."""
-    if not (info and all(slots) and args.get("add")):
+    """A card tapped after a whole trick, or New trick, starts the next one, which the last
+    trick's winner leads: ``lead`` moves to that place (the arguments as given otherwise;
+    Undo corrects the trick on the table, so its leader stays)."""
+    if not (info and all(slots) and (args.get("add") or "clear" in args)):
         return args
     order = play_order(info, args, len(slots))
     try:
