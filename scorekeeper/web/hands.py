@@ -139,6 +139,11 @@ def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
+    # the dealer the form says (someone dealt out of turn): every label, order and role
+    # of the form follows who dealt, so the bids are typed under the right names
+    posted = hand_forms.whole(formdata.get("dealer") or "") if formdata is not None else None
+    if posted is not None and 0 <= posted < len(result.players):
+        dealer = posted
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     return hand_forms.make_form(match.game, result.next_context().dealing(seat),
                                 formdata=formdata, hand=hand, version=info.version, number=number,
@@ -159,6 +164,31 @@ def preview(info: page.Info) -> ResponseReturnValue:
     number = len(info.match.hands) + 1
     entry = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, entry, number), match_id=match_id)
+
+
+@bp.post("/hands/form")
+@access.scorer_required
+@access.preview
+@page.with_match
+def record_form(info: page.Info) -> ResponseReturnValue:
+    """The next hand's form again for the dealer chosen in it (someone dealt out of turn),
+    saving nothing: with JavaScript its part of the page (what was typed goes back in from
+    the phone's draft), without it the whole page with what was typed ("Use this dealer")."""
+    match_id = info.id
+    number = len(info.match.hands) + 1
+    if page.replayed(info).finished:
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    if partials.is_partial_request():
+        # drawn for that dealer with nothing else typed: app.js puts back the rest
+        chosen = MultiDict({"dealer": request.form.get("dealer", "")})
+        entry = _hand_form(info, number, formdata=chosen)
+        entry.form.version.data = str(info.version)
+        return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id)
+    entry = _hand_form(info, number, formdata=request.form)
+    entry.form.validate()
+    entry.problems = {}
+    context = page.scoreboard_context(match_id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
