@@ -468,6 +468,11 @@
     if (moved) draftNote(form, movedMessage(d, handNumber(form)), true);
     else if (!isBlank(form)) draftNote(form, "Draft kept on this phone (not saved yet).");
     writeDraft(form);  /* kept from now on as this form: its hand number, request key and version */
+    /* drawn for another dealer than the draft's: the form is drawn again for the draft's
+       (its names and order follow who dealt), and the draft comes back into that one */
+    var dealer = form.querySelector("#group-dealer[hx-post] select[name=dealer]");
+    var drawn = dealer && (Array.prototype.filter.call(dealer.options, function (o) { return o.defaultSelected; })[0] || dealer.options[0]);
+    if (drawn && dealer.value !== drawn.value) { dealer.dispatchEvent(new Event("change", { bubbles: true })); return; }
     refreshPreview(form);
   }
   /* The server said which key it saved (a save's answer, or a poll that learned of a save
@@ -490,8 +495,15 @@
     form.setAttribute("data-draft-blank", JSON.stringify(typedIn(form, true)));
     var name = draftName(form);
     var d = readDraft(name);
-    if (!d) return;
     var here = handNumber(form);
+    /* a hand just undone comes back as the draft of this hand, to correct or clear */
+    var undone = form.getAttribute("data-draft-undone");
+    if (undone && (!d || d.number !== here)) {
+      try { d = { number: here, fields: JSON.parse(undone), filled: [] }; } catch (err) { d = null; }
+      form.removeAttribute("data-draft-undone");
+      if (d) { restoreDraft(form, d, false); return; }
+    }
+    if (!d) return;
     if (d.number === here || !/:new$/.test(form.getAttribute("data-draft"))) { restoreDraft(form, d, false); return; }
     /* the server kept it as this hand and said why ("saved on another phone while you
        were typing"): what is in the form is the draft from now on */

@@ -407,8 +407,12 @@ def undo(info: page.Info) -> ResponseReturnValue:
         based_on = access.posted_version(request.form.get("version"))
         outcome = writes.undo_last(get_db(), page.replay_of(info), based_on=based_on,
                                    request_key=access.posted_request_key())
+        if isinstance(outcome, writes.Saved):
+            # the hand comes back in the form as a draft to correct (or clear): said by the page
+            session["undone"] = {"match": match_id, "number": last.number, "hand": match.hands[-1]}
         flash(page.answer(
-            outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
+            outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log. "
+                                        "Its entry is back in the form below: correct it and save it, or clear it.",
             stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
                 match_id, stale.expected, info.players) or ["the match changed on another phone."]),
                 "Check the scoreboard, then undo again if you still want to."]),

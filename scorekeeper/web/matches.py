@@ -406,6 +406,13 @@ def show(match_id: int) -> ResponseReturnValue:
     messages: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
     notice = " ".join(str(message) for _, message in messages) or None
     context = page.scoreboard_context(match_id, changed=changed, notice=notice)
+    undone = session.pop("undone", None)
+    entry = context.get("entry")
+    if isinstance(undone, dict) and undone.get("match") == match_id and entry is not None \
+            and undone.get("number") == entry.number and isinstance(undone.get("hand"), dict):
+        # the hand just undone, back in the form as a draft to correct or clear (app.js)
+        entry.draft = hand_forms.browser_values(context["info"].game, context["result"].next_context(),
+                                                undone["hand"])
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
     context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice
     return partials.render_page_or_partial("match.html", saved_key=saved_key, **context)
