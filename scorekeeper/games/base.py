@@ -191,6 +191,9 @@ class FieldGroup:
     adds_up_with: tuple[str, ...] = ()
     # The least a number of a ``seat_int`` group may be (None: no least, below zero typed too).
     minimum: int | None = 0
+    # A ``seat_int`` group where most players often score this (0 in Hearts): the form offers
+    # one tap that gives it to every player left blank, who then see it typed in (never assumed).
+    fill_blank: int | None = None
 
 
 @dataclass(frozen=True)

@@ -209,7 +209,7 @@ class ScorePadShown(Shown):
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
-                           stepper=False, minimum=LEAST)]
+                           stepper=False, minimum=LEAST, fill_blank=0)]
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         players, points = ctx.players, hand.get("points")

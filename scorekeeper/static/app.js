@@ -23,6 +23,21 @@
   document.addEventListener("visibilitychange", acquire);
   document.addEventListener("htmx:afterSettle", function () { release(); acquire(); });
 
+  /* "0 for the rest": every box of its group still blank gets the number, typed in where
+     the scorer sees it (the preview and the draft follow as for any typing). */
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest && e.target.closest("button[data-fill-blank]");
+    if (!b) return;
+    e.preventDefault();
+    var group = b.closest("fieldset");
+    var prefix = b.value + "_";
+    Array.prototype.forEach.call(group ? group.querySelectorAll("input") : [], function (input) {
+      if (input.name.indexOf(prefix) !== 0 || input.value !== "") return;
+      input.value = b.getAttribute("data-fill-blank");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
+
   /* +/- steppers beside number inputs marked data-stepper (only with JS on). */
   function addSteppers(root) {
     var inputs = (root || document).querySelectorAll("input[data-stepper]:not([data-stepped])");

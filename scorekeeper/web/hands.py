@@ -252,6 +252,9 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
 def record(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
+    filled = request.form.get("fill_blank")
+    if filled:  # "0 for the rest" without JavaScript: the form again with them typed in, nothing saved
+        return _filled_in(info, number, filled)
     entry = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(entry.form.version.data)
     check = check_candidate(info, entry, number, final=True)
@@ -261,6 +264,24 @@ def record(info: page.Info) -> ResponseReturnValue:
                        # the entry again, on the match as the other phone left it
                        stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
                        refused=lambda refused: _refused_record(info, entry, check, refused))
+
+
+def _filled_in(info: page.Info, number: int, group: str) -> ResponseReturnValue:
+    """The match page with the next hand's form as posted, every blank box of ``group`` given
+    the number the game offers for it (``FieldGroup.fill_blank``)."""
+    entry = _hand_form(info, number, formdata=request.form)
+    found = next((g for g in entry.groups if g.name == group and g.described.fill_blank is not None), None)
+    posted = request.form.copy()
+    posted.pop("fill_blank", None)
+    if found is not None:
+        for fname in found.fields:
+            if not (posted.get(fname) or "").strip():
+                posted[fname] = str(found.described.fill_blank)
+    entry = _hand_form(info, number, formdata=posted)
+    check = check_candidate(info, entry, number)
+    _apply_check(entry, check)
+    context = page.scoreboard_context(info.id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
