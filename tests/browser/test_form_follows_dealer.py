@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from scorekeeper.games import GAMES
 
 from .conftest import import_file
+from .test_layout import axe_check
 from .test_table_app import wait_htmx
 
 KEYS = list(GAMES)
@@ -115,11 +116,16 @@ def test_third_wheel_example_of_the_issue(page, live_server):
     import_file(page, live_server, text)
     wait_htmx(page, "#preview")
     expect(page.locator("#hand-form")).to_contain_text("Ann took the Wheel")
+    page.fill('#hand-form input[name="tricks_2"]', "4")  # typed before the dealer was picked
     choose_dealer(page, 1)
+    # what was typed stays, under the same player (app.js puts the draft back)
+    expect(page.locator('#hand-form input[name="tricks_2"]')).to_have_value("4")
+    expect(page.locator("#hand-form .draft-note")).to_contain_text("Draft kept on this phone")
     legends = " | ".join(form_words(page))
     for words in ("Bob took the Wheel", "Bob's bid", "Trump (called by Cy)", "High or low (called by Ann)"):
         assert words in legends, legends
     assert "Ann took the Wheel" not in legends
+    assert not axe_check(page)
 
 
 @pytest.mark.parametrize("key", ["third_hand", "dummy_spades"])

@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
+from .test_layout import axe_check
 from .test_table_app import no_horizontal_scroll, wait_htmx
 
 
@@ -40,6 +41,7 @@ def test_hearts_is_named_everywhere_and_zero_for_the_rest_is_one_tap(page, live_
     expect(page.locator("#preview .preview-line")).to_have_text("If saved: Ann 0, Bob 0, Cy +26, Dee 0")
     no_horizontal_scroll(page)
     screenshot("pad-zero-for-the-rest")
+    assert not axe_check(page)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".notice")).to_contain_text("Hand 1 saved: ")
     expect(page.locator("#result-text")).to_contain_text("Hearts, ")

@@ -15,6 +15,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 
 from .conftest import import_file
+from .test_layout import axe_check
 from .test_table_app import wait_htmx
 
 KEYS = list(GAMES)
@@ -71,6 +72,7 @@ def test_clear_empties_the_hand_given_back(page, live_server):
     note.get_by_role("button", name="Clear the draft").click()
     expect(note).to_have_count(0)
     expect(points).to_have_value("")
+    assert not axe_check(page)
     # and a reload does not bring it back
     page.reload()
     wait_htmx(page, "#preview")
