@@ -677,7 +677,14 @@
 
   function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
+  /* With JavaScript on, what is there only for a page without it goes ("Use this dealer":
+     the choice itself draws the form again), and "0 for the rest" fills in on the phone
+     (a plain button: no send, and never the form's Save). */
+  function scripted(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-without-js]"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(root.querySelectorAll("button[data-fill-blank]"), function (b) { b.type = "button"; });
+  }
+  document.addEventListener("htmx:load", function (e) { scripted(e.target); addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
   window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();
