@@ -183,12 +183,15 @@ def record_form(info: page.Info) -> ResponseReturnValue:
         chosen = MultiDict({"dealer": request.form.get("dealer", "")})
         entry = _hand_form(info, number, formdata=chosen)
         entry.form.version.data = str(info.version)
-        return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id)
+        # the table guide above the form follows the dealer too (out of band)
+        return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id,
+                               guide_dealer=hand_forms.whole(chosen["dealer"]), guide_oob=True)
     entry = _hand_form(info, number, formdata=request.form)
     entry.form.validate()
     entry.problems = {}
     context = page.scoreboard_context(match_id, info=info, entry=entry)
-    return partials.render_page_or_partial("match.html", **context)
+    return partials.render_page_or_partial("match.html", guide_dealer=hand_forms.whole(request.form.get("dealer", "")),
+                                           **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:

@@ -84,7 +84,9 @@ def shown_after_choosing(page, live_server: str, key: str, first_dealer: int, de
     choose_dealer(page, dealer)
     if page.locator("#referee-link").count():  # set from the preview, which follows the choice
         page.wait_for_function("() => (document.getElementById('referee-link').href || '').includes('table=')")
-    return {"before": before, "form": form_words(page), "seats": seat_words(page), "table": table_of(page)}
+    guide = " ".join((page.locator("#table-guide details").text_content() or "").split())
+    return {"before": before, "form": form_words(page), "seats": seat_words(page), "table": table_of(page),
+            "guide": guide}
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -102,6 +104,7 @@ def test_an_out_of_turn_dealer_relabels_the_whole_form(page, live_server, screen
     assert picked["form"] == oracle["form"]
     assert picked["seats"] == oracle["seats"]
     assert picked["table"] == oracle["table"]
+    assert picked["guide"] == oracle["guide"] and f"{players[1]} deals" in picked["guide"]  # the table guide too
     assert f"Hand 1 · {players[1]} deals" in picked["form"][0]
     if GAMES[key].referee is not None:  # a game whose form names the players by role changed its words
         assert picked["form"] != picked["before"]
