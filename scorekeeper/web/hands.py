@@ -435,8 +435,9 @@ def undo(info: page.Info) -> ResponseReturnValue:
             # the hand comes back in the form as a draft to correct (or clear): said by the page
             session["undone"] = {"match": match_id, "number": last.number, "hand": match.hands[-1]}
         flash(page.answer(
-            outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log. "
-                                        "Its entry is back in the form below: correct it and save it, or clear it.",
+            # (the form below says the hand is back as a draft, where app.js puts it back: not said here,
+            # which a phone without JavaScript also reads)
+            outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
             stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
                 match_id, stale.expected, info.players) or ["the match changed on another phone."]),
                 "Check the scoreboard, then undo again if you still want to."]),
