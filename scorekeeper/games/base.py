@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -66,8 +67,9 @@ def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None
 class Setting:
     """A variant the players choose. ``kind`` is one of:
     ``int`` (whole number, optional ``minimum``/``maximum``), ``choice`` (one of
-    ``choices``), ``bool``, ``int_or_null`` (a whole number or null) and
-    ``table`` (a dict of ``choices`` keys to whole numbers >= ``minimum``)."""
+    ``choices``), ``bool``, ``int_or_null`` (a whole number or null),
+    ``table`` (a dict of ``choices`` keys to whole numbers >= ``minimum``) and
+    ``text`` (a line of text, trimmed, at most ``maximum`` characters)."""
 
     name: str
     default: Any
@@ -128,7 +130,19 @@ class Setting:
             return (value, None) if problem is None else (None, problem)
         if self.kind == "table":
             return self._parse_table(value, where)
+        if self.kind == "text":
+            return self._parse_text(value, where)
         raise ValueError(f"unknown setting kind {self.kind}")
+
+    def _parse_text(self, value: Any, where: str) -> tuple[Any, Problem | None]:
+        if not isinstance(value, str):
+            return None, rule(where, f"must be text, got {show(value)}")
+        text = value.strip()
+        if self.maximum is not None and len(text) > self.maximum:
+            return None, rule(where, f"must be at most {self.maximum} characters, got {len(text)}")
+        if not all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in text):
+            return None, rule(where, "must be one line of printable text")
+        return text, None
 
     def _parse_table(self, value: Any, where: str) -> tuple[Any, Problem | None]:
         keys = ", ".join(self.choices)
@@ -177,6 +191,9 @@ class FieldGroup:
     adds_up_with: tuple[str, ...] = ()
     # The least a number of a ``seat_int`` group may be (None: no least, below zero typed too).
     minimum: int | None = 0
+    # A ``seat_int`` group where most players often score this (0 in Hearts): the form offers
+    # one tap that gives it to every player left blank, who then see it typed in (never assumed).
+    fill_blank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -893,6 +910,12 @@ class Game:
     shown: Shown = Shown()
     referee: Referee | None = None
     stats: Stats = Stats()
+
+    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+        """What the table calls this game, wherever its name is shown (a title, the
+        share line, the history...): the game's title unless its settings name it.
+        ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
+        return self.title
 
     def defaults(self) -> dict:
         # A copy, so a match that edits a table setting never edits the defaults.

@@ -36,6 +36,7 @@ from .base import (
 
 # What one player may score in one hand (rules.md): wide enough for any game's points.
 LEAST, MOST = -100_000, 100_000
+NAME_LIMIT = 40  # characters of the game's name (rules.md: as a player's name)
 
 
 def _points(count: int) -> str:
@@ -208,7 +209,7 @@ class ScorePadShown(Shown):
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
-                           stepper=False, minimum=LEAST)]
+                           stepper=False, minimum=LEAST, fill_blank=0)]
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         players, points = ctx.players, hand.get("points")
@@ -269,6 +270,9 @@ class ScorePad(Game):
     min_players = 2
     max_players = 8
     settings = (
+        Setting("name", "", "Name of the game",
+                "What the table is playing (Hearts, Rummy...), shown wherever the game's name is. "
+                "Not scored.", kind="text", maximum=NAME_LIMIT, labels=(("", "none"),)),
         Setting("target", 0, "Target",
                 "The game ends after a hand in which a total reaches this many points (0: no target).",
                 minimum=0, labels=((0, "none"),)),
@@ -287,6 +291,13 @@ class ScorePad(Game):
     sample_settings: ClassVar[tuple[dict, ...]] = (
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
         {})
+
+    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+        # the table's own name for what it plays ("Hearts"), else the pad's title
+        name = (settings or {}).get("name")
+        if not isinstance(name, str) or not name.strip():
+            return self.title
+        return f"{name.strip()} (score pad)" if kind else name.strip()
 
     rules = ScorePadRules()
     shown = ScorePadShown()

@@ -47,7 +47,9 @@ def file_stem(info: MatchRecord) -> str:
     """A download name a person recognises: game, date, the match's number (two matches of one
     evening with the same players must not overwrite each other) and players."""
     players = "-".join(info.players)
-    stem = f"{info.game}-{info.date or 'undated'}-match{info.id}-{players}"
+    named = view.game_title(info.game, info.settings)  # what the table named it (a score pad's "Hearts")
+    game = info.game if named == view.game_title(info.game) else f"{info.game}-{named}"
+    stem = f"{game}-{info.date or 'undated'}-match{info.id}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 

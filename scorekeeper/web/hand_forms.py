@@ -400,6 +400,9 @@ class HandEntry:
     dealers: dict | None = None
     discard_url: str | None = None
     version: int | None = None  # the match version a blank form is drawn for
+    # What app.js puts in this blank form as a draft to keep or clear (a hand just undone):
+    # each input's name to the values a browser would send for it (``browser_values``).
+    draft: dict[str, list[str]] | None = None
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
 
@@ -511,6 +514,29 @@ def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
     for g in groups:
         g.fill(hand, data)
     return data
+
+
+NOT_TYPED = frozenset({"csrf_token", "version", "request_key"})
+
+
+def browser_values(game: str, ctx: HandContext, hand: dict) -> dict[str, list[str]]:
+    """``hand`` as the inputs of its form would send it (name: values, none for a box left
+    unticked), the way app.js keeps a draft: the form bound to the hand, each field read
+    back as its input shows it."""
+    form = make_form(game, ctx, hand=hand).form
+    out: dict[str, list[str]] = {}
+    for f in form:
+        if f.name in NOT_TYPED:
+            continue
+        if isinstance(f, BooleanField):
+            out[f.name] = ["y"] if f.data else []
+        elif isinstance(f, SelectMultipleField):
+            out[f.name] = [str(v) for v in f.data or []]
+        elif isinstance(f, (RadioField, SelectField)):
+            out[f.name] = [] if f.data in (None, "") else [str(f.data)]
+        else:
+            out[f.name] = [f._value()]
+    return out
 
 
 def read(entry: HandEntry) -> Reading:

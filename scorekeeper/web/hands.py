@@ -140,6 +140,11 @@ def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
     dealer = result.next_dealer
     if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
         dealer = match.hands[number - 1]["dealer"]
+    # the dealer the form says (someone dealt out of turn): every label, order and role
+    # of the form follows who dealt, so the bids are typed under the right names
+    posted = hand_forms.whole(formdata.get("dealer") or "") if formdata is not None else None
+    if posted is not None and 0 <= posted < len(result.players):
+        dealer = posted
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
     return hand_forms.make_form(match.game, result.next_context().dealing(seat),
                                 formdata=formdata, hand=hand, version=info.version, number=number,
@@ -160,6 +165,34 @@ def preview(info: page.Info) -> ResponseReturnValue:
     number = len(info.match.hands) + 1
     entry = _hand_form(info, number, formdata=request.form)
     return render_template("partial/preview.html", check=check_candidate(info, entry, number), match_id=match_id)
+
+
+@bp.post("/hands/form")
+@access.scorer_required
+@access.preview
+@page.with_match
+def record_form(info: page.Info) -> ResponseReturnValue:
+    """The next hand's form again for the dealer chosen in it (someone dealt out of turn),
+    saving nothing: with JavaScript its part of the page (what was typed goes back in from
+    the phone's draft), without it the whole page with what was typed ("Use this dealer")."""
+    match_id = info.id
+    number = len(info.match.hands) + 1
+    if page.replayed(info).finished:
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    if partials.is_partial_request():
+        # drawn for that dealer with nothing else typed: app.js puts back the rest
+        chosen = MultiDict({"dealer": request.form.get("dealer", "")})
+        entry = _hand_form(info, number, formdata=chosen)
+        entry.form.version.data = str(info.version)
+        # the table guide above the form follows the dealer too (out of band)
+        return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id,
+                               guide_dealer=hand_forms.whole(chosen["dealer"]), guide_oob=True)
+    entry = _hand_form(info, number, formdata=request.form)
+    entry.form.validate()
+    entry.problems = {}
+    context = page.scoreboard_context(match_id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", guide_dealer=hand_forms.whole(request.form.get("dealer", "")),
+                                           **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
@@ -223,6 +256,9 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
 def record(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
+    filled = request.form.get("fill_blank")
+    if filled:  # "0 for the rest" without JavaScript: the form again with them typed in, nothing saved
+        return _filled_in(info, number, filled)
     entry = _hand_form(info, number, formdata=request.form)
     based_on = access.posted_version(entry.form.version.data)
     check = check_candidate(info, entry, number, final=True)
@@ -232,6 +268,24 @@ def record(info: page.Info) -> ResponseReturnValue:
                        # the entry again, on the match as the other phone left it
                        stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
                        refused=lambda refused: _refused_record(info, entry, check, refused))
+
+
+def _filled_in(info: page.Info, number: int, group: str) -> ResponseReturnValue:
+    """The match page with the next hand's form as posted, every blank box of ``group`` given
+    the number the game offers for it (``FieldGroup.fill_blank``)."""
+    entry = _hand_form(info, number, formdata=request.form)
+    found = next((g for g in entry.groups if g.name == group and g.described.fill_blank is not None), None)
+    posted = request.form.copy()
+    posted.pop("fill_blank", None)
+    if found is not None:
+        for fname in found.fields:
+            if not (posted.get(fname) or "").strip():
+                posted[fname] = str(found.described.fill_blank)
+    entry = _hand_form(info, number, formdata=posted)
+    check = check_candidate(info, entry, number)
+    _apply_check(entry, check)
+    context = page.scoreboard_context(info.id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
@@ -378,7 +432,12 @@ def undo(info: page.Info) -> ResponseReturnValue:
         based_on = access.posted_version(request.form.get("version"))
         outcome = writes.undo_last(get_db(), page.replay_of(info), based_on=based_on,
                                    request_key=access.posted_request_key())
+        if isinstance(outcome, writes.Saved):
+            # the hand comes back in the form as a draft to correct (or clear): said by the page
+            session["undone"] = {"match": match_id, "number": last.number, "hand": match.hands[-1]}
         flash(page.answer(
+            # (the form below says the hand is back as a draft, where app.js puts it back: not said here,
+            # which a phone without JavaScript also reads)
             outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
             stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
                 match_id, stale.expected, info.players) or ["the match changed on another phone."]),

@@ -221,6 +221,15 @@ def hand_context(info: Info) -> HandContext:
         return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
 
 
+def _dealt_context(info: Info, hand: dict) -> HandContext:
+    """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
+    ctx = hand_context(info)
+    dealer = hand.get("dealer")
+    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
+        return ctx.dealing(dealer)
+    return ctx
+
+
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
@@ -267,7 +276,8 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
-        ctx = game.referee.context(hand, hand_context(info))
+        # the trick context of the hand as dealt: by whoever the form says dealt it
+        ctx = game.referee.context(hand, _dealt_context(info, hand))
         known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})

@@ -166,9 +166,10 @@ def trick(game: str) -> ResponseReturnValue:
 
 
 def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
-    """A card tapped after a whole trick starts the next one, which the last trick's winner
-    leads: ``lead`` moves to that place (the arguments as given otherwise)."""
-    if not (info and all(slots) and args.get("add")):
+    """A card tapped after a whole trick, or New trick, starts the next one, which the last
+    trick's winner leads: ``lead`` moves to that place (the arguments as given otherwise;
+    Undo corrects the trick on the table, so its leader stays)."""
+    if not (info and all(slots) and (args.get("add") or "clear" in args)):
         return args
     order = play_order(info, args, len(slots))
     try:
@@ -275,17 +276,21 @@ def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str
 # --- the table guide on the match page ---------------------------------------------------
 
 @bp.app_template_global()
-def table_guide_for(info: MatchRecord) -> dict | None:
+def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
-    (or cannot be replayed)."""
+    (or cannot be replayed). ``dealer``: who the hand's form says dealt it (out of turn)."""
     seating = page.hand_seating(info)
     if seating is None:  # the match is over (or cannot be replayed)
         return None
     result = page.replayed(info)
     if result.next_dealer is None:
         return None
+    if dealer is None or not 0 <= dealer < len(result.players) or dealer == result.next_dealer:
+        dealer = result.next_dealer
+    else:
+        seating = page.hand_seating(info, {"dealer": dealer}) or seating
     game = GAMES[result.game]
-    return {"lines": game.shown.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
+    return {"lines": game.shown.table_guide(result.next_context().dealing(dealer)), "dealer": result.players[dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.shown.trick_tally(result.settings, len(result.players)) is not None}

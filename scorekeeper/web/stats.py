@@ -97,11 +97,14 @@ def game_figures(game_key: str, rows: list[dict]) -> list[dict]:
     return out
 
 
-def _by_game(rows: list[dict]) -> dict[str, list[dict]]:
-    games: dict[str, list[dict]] = {}
+def _by_game(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    """The rows by game as the table names it (game key, name): a score pad's Hearts and
+    its Rummy are counted apart; in the registry's order, then by name."""
+    games: dict[tuple[str, str], list[dict]] = {}
     for row in rows:
-        games.setdefault(row["game"], []).append(row)
-    return {key: games[key] for key in GAMES if key in games}
+        games.setdefault((row["game"], view.game_title(row["game"], row["settings"], kind=True)), []).append(row)
+    order = list(GAMES)
+    return {key: games[key] for key in sorted(games, key=lambda k: (order.index(k[0]), k[1]))}
 
 
 def win_rate_svg(rates: list[tuple[str, float | None]]) -> Markup:
@@ -188,9 +191,9 @@ def player() -> ResponseReturnValue:
         raise Refused(404, f"No match on this phone has a player called {name}.")
     shown = rows[-1]["name"]  # as last typed
     games = _by_game(rows)
-    sections: list[dict] = [{"key": key, "title": view.game_title(key), "summary": summary(game_rows),
+    sections: list[dict] = [{"key": key, "title": title, "summary": summary(game_rows),
                              "figures": game_figures(key, game_rows), "trend": trend(key, game_rows)}
-                            for key, game_rows in games.items()]
+                            for (key, title), game_rows in games.items()]
     met = store.met_players(get_db(), access.device(), same_name(name))
     others = [p for p in store.player_list(get_db(), access.device()) if p["key"] in met]
     form = ComparePlayersForm(data={"player": shown})
@@ -285,13 +288,11 @@ def versus() -> ResponseReturnValue:
     done = [m for m in together if m[a]["finished"]]
     ahead = {a: sum(1 for m in done if m[a]["place"] < m[b]["place"]),
              b: sum(1 for m in done if m[b]["place"] < m[a]["place"])}
-    games = []
-    for key in GAMES:
-        game_matches = [m for m in together if m[a]["game"] == key]
-        if game_matches:
-            games.append({"title": view.game_title(key), "matches": len(game_matches),
-                          "records": [(names[k], summary([m[k] for m in game_matches])) for k in (a, b)]})
-    matches = [{"id": m[a]["match_id"], "date": m[a]["date"], "game": view.game_title(m[a]["game"]),
+    games = [{"title": title, "matches": len(game_rows),
+              "records": [(names[k], summary([by_match[r["match_id"]][k] for r in game_rows])) for k in (a, b)]}
+             for (_key, title), game_rows in _by_game([m[a] for m in together]).items()]
+    matches = [{"id": m[a]["match_id"], "date": m[a]["date"],
+                "game": view.game_title(m[a]["game"], m[a]["settings"]),
                 "players": m[a]["players"], "finished": m[a]["finished"],
                 "ahead": "level" if m[a]["place"] == m[b]["place"]
                 else names[a] if m[a]["place"] < m[b]["place"] else names[b]}

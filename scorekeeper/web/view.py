@@ -50,9 +50,13 @@ def signed(points: int | None) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def game_title(key: str) -> str:
+def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+    """The game's name as the table knows it (``Game.display_name``: a score pad's
+    "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
     game = GAMES.get(key)
-    return game.title if game and game.title else key.replace("_", " ").title()
+    if game is None:
+        return key.replace("_", " ").title()
+    return game.display_name(settings, kind) or game.title or key.replace("_", " ").title()
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -189,7 +193,7 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
                        for row in standings(result.players, result.totals,
                                             lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
 def seat_counter(game: str, hand: HandResult) -> list[str] | None:
@@ -291,8 +295,9 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     return {
         "id": info.id,
         "game": game,
-        "title": game.title,
-        "running_title": " · ".join(p for p in (game.title, info.date or "", ", ".join(players)) if p),
+        "title": game_title(match.game, result.settings),
+        "running_title": " · ".join(p for p in (game_title(match.game, result.settings), info.date or "",
+                                                ", ".join(players)) if p),
         "date": info.date,
         "note": info.note,
         "players": players,
@@ -334,8 +339,8 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     names = players or [f"Player {seat + 1}" for seat in range(seats)]
     return {
         "game": game,
-        "title": game.title,
-        "running_title": " · ".join([game.title, "score sheet"] + ([", ".join(players)] if players else [])),
+        "title": game_title(game_key, settings),
+        "running_title": " · ".join([game_title(game_key, settings), "score sheet"] + ([", ".join(players)] if players else [])),
         "info": info,
         "players": names,
         "named": players is not None,

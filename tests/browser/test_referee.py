@@ -171,3 +171,27 @@ def test_rules_page_from_the_match(page, live_server, screenshot):
     expect(page.locator(".ruling").first).to_be_visible()
     no_horizontal_scroll(page)
     screenshot("rules-dummy-spades")
+
+
+def test_new_trick_is_led_by_the_winner_of_the_last_one(page, live_server, screenshot):
+    """Issue 26: Third Hand, Led by Bob, 9♠ then A♠: Ann wins; New trick: Ann leads (it said Bob)."""
+    start_match(page, live_server, "third_hand")
+    page.get_by_role("link", name="Who won the trick?").click()
+    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+"))
+    for select in page.locator("#referee .ref-context select").all():
+        if select.evaluate("s => s.value") == "":
+            value = {"ref-trump": "hearts", "ref-high": "K"}[select.get_attribute("id")]
+            settle(page, lambda select=select, value=value: select.select_option(value))
+    settle(page, lambda: page.select_option("#ref-lead", label="Bob"))
+    expect(page.locator(".ref-slot-label").first).to_have_text("Bob leads")
+    tap_card(page, "9S")
+    expect(page.locator(".ref-slot:not(.empty)")).to_have_count(1)
+    tap_card(page, "AS")
+    expect(page.locator(".ref-result")).to_contain_text("Ann wins the trick")
+    expect(page.locator(".ref-result")).to_contain_text("(Ann leads it)")
+    page.get_by_role("button", name="New trick").click()
+    expect(page.locator(".ref-slot:not(.empty)")).to_have_count(0)
+    expect(page.locator(".ref-slot-label").first).to_have_text("Ann leads")
+    expect(page.locator(".ref-next")).to_have_text("Tap the card Ann led.")
+    expect(page.locator("#ref-lead")).to_have_value(page.locator("#ref-lead option", has_text="Ann").get_attribute("value"))
+    screenshot("referee-new-trick-winner-leads")

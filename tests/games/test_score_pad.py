@@ -58,7 +58,7 @@ def test_bad_points_name_the_hand_the_seat_and_the_player():
 def test_defaults_never_end_the_game():
     result = play([[1000, 0, 0, 0]] * 30)
     assert not result.finished and result.winners == [] and result.next_dealer == 30 % 4
-    assert result.settings == {"target": 0, "low_wins": False, "hand_count": 0}
+    assert result.settings == {"name": "", "target": 0, "low_wins": False, "hand_count": 0}
 
 
 def test_target_reached_at_or_over_ends_it_and_the_highest_wins():
