@@ -86,9 +86,9 @@ def test_hand_form_reads_back_a_random_hand(app, key):
                 bools = {g.name for g in groups if g.kind == "bool"}
                 form = hand_forms.make_form(key, place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
-                read, missing = hand_forms.form_to_hand(form)
-                assert missing == []
-                assert read == {**{b: False for b in bools}, **hand}
+                reading = hand_forms.read(form)
+                assert reading.missing == []
+                assert reading.hand == {**{b: False for b in bools}, **hand}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -45,6 +45,7 @@ from .base import (
     is_whole,
     name_list,
     played,
+    plural,
     rule,
     show,
     show_json,
@@ -667,10 +668,6 @@ def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | Non
     left = bags - times * limit
     return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
                         f"loses {cost}, leaving {plural(left, 'bag')}")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def arithmetic(parts: list[int]) -> str:
