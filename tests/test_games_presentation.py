@@ -17,7 +17,7 @@ from scorekeeper.web import exports, hand_forms, view
 
 GAME_KEYS = sorted(GAMES)
 REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
-KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "nils", "winners", "counts"}
+KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
 
 
 def seat_counts(key):
@@ -52,7 +52,7 @@ def test_hand_form_describes_every_field(key):
                 assert sorted(g.seats) in ([], list(range(seats))), g
                 if g.kind in ("radio", "seat_rank"):
                     assert g.choices
-                if g.kind == "nils":
+                if g.kind == "seat_ticks":
                     assert len(g.seat_choices) == len(g.seats)
                 if g.kind == "counts":
                     assert game.shown.card_counter() is not None

@@ -152,8 +152,8 @@ class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
     ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
-    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``nils`` (ticks per
-    seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
+    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
+    per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
 
     name: str
@@ -168,6 +168,9 @@ class FieldGroup:
     stepper: bool = True  # +/- buttons help with small counts, not with card points
     label: str = ""  # the input's own label when it differs from the legend
     placeholder: str = ""
+    # Beside the first seat of a per-seat group, in the game's words: what that seat does
+    # first ("bids first"); empty for none.
+    first_note: str = ""
     # Groups this one replaces when it is filled in (another way to enter the same
     # thing): left blank, they are not asked for; filled in too, the engine refuses both.
     alternative_to: tuple[str, ...] = ()
@@ -753,6 +756,17 @@ class Shown:
             Place(name, seat, tuple(role for role, on in (("deals", seat == dealer), ("leads", seat == left)) if on),
                   deals=seat == dealer, leads=seat == left)
             for seat, name in enumerate(table.players)))
+
+    def new_dealer(self, ctx: HandContext) -> str:
+        """The sentence for a recorded hand that a correction gives another dealer
+        (``ctx.dealt_by``, in ``ctx``, the place that hand now has): its inputs were typed for
+        the old dealer, so the table checks them. By default it says what the new dealer
+        does there besides dealing, in the seat picture's words ("bids second")."""
+        name = ctx.players[ctx.dealt_by]
+        roles = next((p.roles for p in self.seating(ctx).places if p.seat == ctx.dealt_by), ())
+        does = [role for role in roles if role != "deals"]
+        who = f", who {name_list(does)} there" if does else ""
+        return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
     def progress(self, ctx: HandContext, finished: bool, target: Target | None,
                  hands_left: int | None) -> MatchProgress:

@@ -281,7 +281,7 @@ class DummySpadesShown(Shown):
         return [
             FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
                        "seat_int", order),
-            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
+            FieldGroup("nils", "Nil bids", "seat_ticks", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),
             # one order in the whole form: bidding order; with the dummy's, 13 tricks

@@ -424,7 +424,8 @@ class ThirdHandShown(Shown):
         return [
             FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
                        choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
-                       hint="Face down is a pass; face up, the card's rank."),
+                       hint="Face down is a pass; face up, the card's rank.",
+                       first_note="" if dealer is None else "bids first"),
             FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
             FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
             FieldGroup("points", "Card points captured", "seat_int", everyone,

@@ -125,7 +125,7 @@ class SeatChoices(Kind):
 
 
 class SeatTicks(Kind):
-    """``nils``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
+    """``seat_ticks``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
     seat number goes to the engine as a number)."""
 
     macro = "seat_ticks"
@@ -248,7 +248,7 @@ DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer",
 
 def kinds() -> dict[str, type[Kind]]:
     """Every kind of hand field by ``FieldGroup.kind``."""
-    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "nils": SeatTicks, "radio": Choice, "bool": Flag,
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice, "bool": Flag,
             "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 

@@ -50,7 +50,7 @@ CONTEXT = {"third_hand": ("spades",), "third_wheel": ("moons",), "dummy_spades":
     # in a match the referee names who played each card, from who leads (Ann deals each time)
     ("third_hand", ["KS", "AS"], "Ann wins the trick", "An Ace played second is highest in Third Hand"),
     ("third_wheel", ["The Author", "The Journey", "The Sea"], "wins the trick", "in a high hand"),
-    ("dummy_spades", ["AH", "KH", "2S", "QH"], "The dummy wins the trick", "Spades are trump"),
+    ("dummy_spades", ["AH", "KH", "2S", "QH"], "Dummy wins the trick", "Spades are trump"),
     ("third_rail", ["QD", "QD", "5D", "KS", "9D"], "Bob wins the trick", "of two identical cards the one played first wins"),
 ])
 def test_referee_from_a_match_in_two_taps(page, live_server, screenshot, game, cards, winner, reason):
