@@ -897,9 +897,8 @@ class Game:
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
-    # Players and settings for sample matches that never end (benchmarks, fuzzing).
+    # Players for sample matches (benchmarks, fuzzing, demos).
     sample_players: int = 3
-    endless_settings: ClassVar[dict] = {}
     # Variants of the settings worth playing in tests and demos (each over the defaults).
     sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
@@ -911,6 +910,13 @@ class Game:
     def defaults(self) -> dict:
         # A copy, so a match that edits a table setting never edits the defaults.
         return {s.name: copy.deepcopy(s.default) for s in self.settings}
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        """Settings (over the defaults) under which a match of ``seats`` players goes on for
+        ``hands`` hands whatever they score, for benchmarks and tests that need a long match;
+        None when no settings make a match that long (a game whose hands follow a fixed
+        schedule). Each game says its own: nothing else may assume a match can be endless."""
+        raise NotImplementedError
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         """The hand fields that may be left out at this table (null for one of them

@@ -493,9 +493,13 @@ class DummySpades(Game):
     )
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
     required_fields = ("bids", "tricks", "dummy_tricks")
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 300, "lose_at": -60},
                                                  {"lose_at": -200, "bag_limit": 3})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a target no total reaches and no total that loses (lose_at None)
+        return {"target": 10**9, "lose_at": None}
+
     rules = DummySpadesRules()
     shown = DummySpadesShown()
     referee = DummySpadesReferee()

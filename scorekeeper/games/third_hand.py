@@ -617,8 +617,12 @@ class ThirdHand(Game):
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")
     sample_players = 2
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 150})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a hand is worth a few hundred points at most: a target past any total it can reach
+        return {"target": 10**9}
+
     rules = ThirdHandRules()
     shown = ThirdHandShown()
     referee = ThirdHandReferee()
