@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
-from scorekeeper.samples import endless_match
+from scorekeeper.samples import long_match
 from scorekeeper.web import create_app, hand_forms
 
 GAME = "third_wheel"
@@ -69,7 +69,7 @@ def main() -> None:
             in_store.append(time.process_time() - start)
 
     store.add_hand = timed_add_hand  # the views call store.add_hand through the package
-    sample = endless_match(GAME, most, seed=8)
+    sample = long_match(GAME, most, seed=8)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "WTF_CSRF_ENABLED": False,

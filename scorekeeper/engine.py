@@ -361,13 +361,6 @@ class DealerMark:
     in_turn: int
 
 
-def later_dealers(match: Match, number: int, hand: dict) -> list[DealerMark]:
-    """The later hands whose dealer replacing hand ``number`` with ``hand`` changes
-    (a game whose deal follows the scores, or a deal out of turn). ``match`` is the
-    stored, valid match. Empty when nothing changes or the new hand itself is invalid."""
-    return keep_dealers(match, number, hand)[1]
-
-
 def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], list[DealerMark]]:
     """The hands with hand ``number`` replaced by ``hand`` and every later hand that
     would then come round to someone else marked as dealt by the player it was recorded

@@ -222,10 +222,12 @@ class Oddball(Game):
     sample_players = 8
     sample_settings: ClassVar[tuple[dict, ...]] = ({"last_hand": 6}, {"last_hand": 3, "fog_doubles": True,
                                                                        "fog_factor": 4}, {})
-    endless_settings: ClassVar[dict] = {"last_hand": 0}
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         return ("rainbow",)
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        return {"last_hand": 0}  # never a last hand
 
     rules = OddballRules()
     shown = OddballShown()

@@ -195,3 +195,22 @@ def test_a_card_counter_describes_its_kinds_and_fills_a_seat_count(key):
         assert isinstance(counter.points(counts), int)
         problems = counter.problems({0: counts, 1: None}, tuple(NAMES[:2]))
         assert all(isinstance(p, str) and p for p in problems)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_long_match_the_game_offers_lasts_as_long_as_asked(key):
+    """``Game.long_match``: settings under which a match goes on for as many hands as asked,
+    whatever they score (benchmarks and the generic suites ask each game for one instead of
+    assuming it can be endless); valid settings, and no hand before the last ends the match."""
+    game = GAMES[key]
+    for seats in sorted({game.min_players, game.max_players}):
+        for hands in (1, 12, 45):
+            settings = game.long_match(hands, seats)
+            if settings is None:  # the game plays no match this long: then none longer either
+                assert all(game.long_match(more, seats) is None for more in (hands + 1, hands * 10)), key
+                continue
+            assert set(settings) <= {s.name for s in game.settings}, settings
+            assert game.rules.check_settings({**game.defaults(), **settings}, seats) == [], settings
+            for seed in range(3):
+                match = random_match(key, hands, seed=seed, players=seats, settings=settings)
+                assert len(match.hands) == hands, (key, seats, hands, seed)  # nothing ended it sooner

@@ -17,7 +17,7 @@ from scorekeeper.web import exports, hand_forms, view
 
 GAME_KEYS = sorted(GAMES)
 REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
-KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "nils", "winners", "counts"}
+KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
 
 
 def seat_counts(key):
@@ -52,7 +52,7 @@ def test_hand_form_describes_every_field(key):
                 assert sorted(g.seats) in ([], list(range(seats))), g
                 if g.kind in ("radio", "seat_rank"):
                     assert g.choices
-                if g.kind == "nils":
+                if g.kind == "seat_ticks":
                     assert len(g.seat_choices) == len(g.seats)
                 if g.kind == "counts":
                     assert game.shown.card_counter() is not None
@@ -86,9 +86,9 @@ def test_hand_form_reads_back_a_random_hand(app, key):
                 bools = {g.name for g in groups if g.kind == "bool"}
                 form = hand_forms.make_form(key, place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
-                read, missing = hand_forms.form_to_hand(form)
-                assert missing == []
-                assert read == {**{b: False for b in bools}, **hand}
+                reading = hand_forms.read(form)
+                assert reading.missing == []
+                assert reading.hand == {**{b: False for b in bools}, **hand}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -159,11 +159,11 @@ def test_score_sheet_columns_and_cells(key):
     player's group, gives a cell for each of its own columns on random hands, and a
     rules summary for the blank sheet with its settings filled in."""
     from scorekeeper.games.base import POINTS, TOTAL, SheetCell
-    from scorekeeper.samples import random_match
+    from scorekeeper.samples import long_settings, random_match
 
     game = GAMES[key]
     for seats in seat_counts(key):
-        settings = dict(game.defaults(), **game.endless_settings)
+        settings = dict(game.defaults(), **long_settings(key, 12, seats))
         layout = game.shown.sheet_layout(settings, seats)
         assert POINTS in layout.seat and TOTAL in layout.seat
         keys = [c.key for c in layout.hand + layout.seat]

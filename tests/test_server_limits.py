@@ -16,7 +16,7 @@ import pytest
 from test_durability import Phone, serve  # the real server on a temp database, started and listening
 
 from scorekeeper import store
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -166,7 +166,7 @@ def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out
     nothing (and at most 1 MiB is held unsent), and the other phone is answered."""
     database = tmp_path / "db.sqlite"
     db = store.connect(str(database))
-    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=ENDLESS["third_wheel"]))
+    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=long_settings("third_wheel", 1000)))
     token = store.get_tokens(db, match_id)["scorer_token"]
     db.close()
     server, port = serve(database)

@@ -166,8 +166,8 @@ class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
     ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
-    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``nils`` (ticks per
-    seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
+    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
+    per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
 
     name: str
@@ -182,6 +182,9 @@ class FieldGroup:
     stepper: bool = True  # +/- buttons help with small counts, not with card points
     label: str = ""  # the input's own label when it differs from the legend
     placeholder: str = ""
+    # Beside the first seat of a per-seat group, in the game's words: what that seat does
+    # first ("bids first"); empty for none.
+    first_note: str = ""
     # Groups this one replaces when it is filled in (another way to enter the same
     # thing): left blank, they are not asked for; filled in too, the engine refuses both.
     alternative_to: tuple[str, ...] = ()
@@ -771,6 +774,17 @@ class Shown:
                   deals=seat == dealer, leads=seat == left)
             for seat, name in enumerate(table.players)))
 
+    def new_dealer(self, ctx: HandContext) -> str:
+        """The sentence for a recorded hand that a correction gives another dealer
+        (``ctx.dealt_by``, in ``ctx``, the place that hand now has): its inputs were typed for
+        the old dealer, so the table checks them. By default it says what the new dealer
+        does there besides dealing, in the seat picture's words ("bids second")."""
+        name = ctx.players[ctx.dealt_by]
+        roles = next((p.roles for p in self.seating(ctx).places if p.seat == ctx.dealt_by), ())
+        does = [role for role in roles if role != "deals"]
+        who = f", who {name_list(does)} there" if does else ""
+        return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
+
     def progress(self, ctx: HandContext, finished: bool, target: Target | None,
                  hands_left: int | None) -> MatchProgress:
         """The progress line of the match whose next hand ``ctx`` places (``finished``: none
@@ -900,9 +914,8 @@ class Game:
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
-    # Players and settings for sample matches that never end (benchmarks, fuzzing).
+    # Players for sample matches (benchmarks, fuzzing, demos).
     sample_players: int = 3
-    endless_settings: ClassVar[dict] = {}
     # Variants of the settings worth playing in tests and demos (each over the defaults).
     sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
@@ -920,6 +933,13 @@ class Game:
     def defaults(self) -> dict:
         # A copy, so a match that edits a table setting never edits the defaults.
         return {s.name: copy.deepcopy(s.default) for s in self.settings}
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        """Settings (over the defaults) under which a match of ``seats`` players goes on for
+        ``hands`` hands whatever they score, for benchmarks and tests that need a long match;
+        None when no settings make a match that long (a game whose hands follow a fixed
+        schedule). Each game says its own: nothing else may assume a match can be endless."""
+        raise NotImplementedError
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         """The hand fields that may be left out at this table (null for one of them

@@ -45,6 +45,7 @@ from .base import (
     is_whole,
     name_list,
     played,
+    plural,
     rule,
     show,
     show_json,
@@ -280,7 +281,7 @@ class DummySpadesShown(Shown):
         return [
             FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
                        "seat_int", order),
-            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
+            FieldGroup("nils", "Nil bids", "seat_ticks", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),
             # one order in the whole form: bidding order; with the dummy's, 13 tricks
@@ -492,9 +493,13 @@ class DummySpades(Game):
     )
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
     required_fields = ("bids", "tricks", "dummy_tricks")
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 300, "lose_at": -60},
                                                  {"lose_at": -200, "bag_limit": 3})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a target no total reaches and no total that loses (lose_at None)
+        return {"target": 10**9, "lose_at": None}
+
     rules = DummySpadesRules()
     shown = DummySpadesShown()
     referee = DummySpadesReferee()
@@ -667,10 +672,6 @@ def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | Non
     left = bags - times * limit
     return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
                         f"loses {cost}, leaving {plural(left, 'bag')}")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def arithmetic(parts: list[int]) -> str:

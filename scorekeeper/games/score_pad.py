@@ -286,7 +286,6 @@ class ScorePad(Game):
     hand_fields = ("points",)
     required_fields = ("points",)
     sample_players = 4
-    endless_settings: ClassVar[dict] = {"target": 0, "hand_count": 0}
     # each way a score pad ends: by target (highest or lowest winning), by number of hands, by both
     sample_settings: ClassVar[tuple[dict, ...]] = (
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
@@ -298,6 +297,10 @@ class ScorePad(Game):
         if not isinstance(name, str) or not name.strip():
             return self.title
         return f"{name.strip()} (score pad)" if kind else name.strip()
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # no target and no count of hands: the pad goes on until the table stops
+        return {"target": 0, "hand_count": 0}
 
     rules = ScorePadRules()
     shown = ScorePadShown()

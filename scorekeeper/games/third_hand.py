@@ -424,7 +424,8 @@ class ThirdHandShown(Shown):
         return [
             FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
                        choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
-                       hint="Face down is a pass; face up, the card's rank."),
+                       hint="Face down is a pass; face up, the card's rank.",
+                       first_note="" if dealer is None else "bids first"),
             FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
             FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
             FieldGroup("points", "Card points captured", "seat_int", everyone,
@@ -616,8 +617,12 @@ class ThirdHand(Game):
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")
     sample_players = 2
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 150})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a hand is worth a few hundred points at most: a target past any total it can reach
+        return {"target": 10**9}
+
     rules = ThirdHandRules()
     shown = ThirdHandShown()
     referee = ThirdHandReferee()

@@ -628,8 +628,12 @@ class ThirdRail(Game):
 
     # Either form will do, so neither is required; check_hand insists on exactly one.
     required_fields = ()
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 5, "most_other_tricks_bonus": True})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a hand is worth a few points: a target no total reaches
+        return {"target": 10**9}
+
     rules = ThirdRailRules()
     shown = ThirdRailShown()
     referee = ThirdRailReferee()

@@ -457,11 +457,15 @@ class ThirdWheel(Game):
     )
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
-    endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
     sample_settings: ClassVar[tuple[dict, ...]] = (
         {"deals_each": 1, "target": 0}, {"deals_each": 2, "target": 0}, {"deals_each": 1, "target": 60},
         {"deals_each": 2, "target": 33}, {"deals_each": 3, "target": 0, "overtrick_dealer": "penalty"},
         {"deals_each": 1, "target": 0, "overtrick_setter": "own_tricks"})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # no target, and enough deals each for ``hands`` hands dealt in turn
+        return {"target": 0, "deals_each": max(1, -(-hands // seats))}
+
     rules = ThirdWheelRules()
     shown = ThirdWheelShown()
     referee = ThirdWheelReferee()

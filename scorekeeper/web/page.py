@@ -159,14 +159,12 @@ def correction_saved(match_id: int, number: int, before: MatchResult, after: Mat
 def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[str]:
     """Later hands whose dealer a correction changed, in words: their inputs were
     entered for the old dealer, so say to check them (or that they were kept)."""
+    from ..games import GAMES
+
+    shown = GAMES[after.game].shown
     old = {h.number: h.dealer for h in before.hands}
-    lines = []
-    for h in after.hands:
-        if h.number > number and h.number in old and old[h.number] != h.dealer:
-            name = after.players[h.dealer]
-            turn = "second" if len(after.players) == 2 else "last"
-            lines.append(f"Hand {h.number} is now dealt by {name}, so {name} bid {turn} there; check it.")
-    return lines
+    return [shown.new_dealer(after.context(h.number)) for h in after.hands
+            if h.number > number and h.number in old and old[h.number] != h.dealer]
 
 
 def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None) -> dict | None:

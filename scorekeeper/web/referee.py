@@ -97,10 +97,21 @@ def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | 
     if (len(parts) != count or sorted(seats) != list(range(len(players)))
             or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
         return None
-    names = ["the dummy" if p == "d" else players[int(p)] for p in parts]
+    # a hand nobody sits at goes by the name the game's seat picture gives it
+    seatless = seatless_name(info) if "d" in parts else ""
+    if "d" in parts and not seatless:
+        return None
+    names = [seatless if p == "d" else players[int(p)] for p in parts]
     lead = hand_forms.whole(args.get("lead") or "0")
     lead = lead if lead is not None and 0 <= lead < count else 0
     return names[lead:] + names[:lead]
+
+
+def seatless_name(info: MatchRecord) -> str:
+    """The name of the place nobody sits at in the hand being played ("" when there is none,
+    or the match is over)."""
+    seating = page.hand_seating(info)
+    return next((place.name for place in seating.places if place.seat is None), "") if seating else ""
 
 
 # --- routes ---------------------------------------------------------------------------

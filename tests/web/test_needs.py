@@ -178,9 +178,14 @@ def test_no_random_hand_of_any_game_scores_outside_its_bounds():
     rng = random.Random(13)
     for key, game in GAMES.items():
         seats = game.sample_players
-        match = Match(key, [f"P{i}" for i in range(seats)], dict(game.endless_settings))
+        # as long a match as the game plays, up to 300 hands (its own settings for one that long,
+        # else its defaults until it ends)
+        settings = game.long_match(300, seats)
+        match = Match(key, [f"P{i}" for i in range(seats)], dict(settings or {}))
         result = replay(match)
         for _ in range(300):
+            if result.next_dealer is None:
+                break
             hand = game.rules.random_hand(result.next_context(), rng)
             hand.pop("dealer", None)
             match.hands.append(hand)

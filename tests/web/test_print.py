@@ -8,16 +8,13 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match, wide_long_settings
 from scorekeeper.web import view
 
 from .helpers import as_scorer, page_of, record, start, text
 
 GAME_KEYS = sorted(GAMES)
 # Settings under which 12 random hands are played without the game ending, per game.
-LONG = {"third_hand": {"target": 5000}, "third_wheel": {"target": 0, "deals_each": 5},
-        "dummy_spades": {"target": 5000}, "third_rail": {"target": 200, "trump": True,
-                                                         "most_other_tricks_bonus": True}}
 SEATS = {"third_rail": 5}
 
 
@@ -68,7 +65,7 @@ def cell_words(cell) -> str:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
-    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=LONG.get(key, GAMES[key].endless_settings))
+    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=wide_long_settings(key, 24, SEATS.get(key)))  # not over after 12
     match.date = "2026-11-20"
     assert len(match.hands) == 12
     match_id = store_match(app, client, match)
@@ -104,7 +101,8 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     _, standings = grid_rows(html, "standings")
     shown = {row[1][1]: int(row[2][1]) for row in standings}
     assert shown == dict(zip(result.players, result.totals))
-    assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=True)
+    lowest_first = game.rules.lowest_wins(result.settings)  # the standings lead with who is winning
+    assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 
 
 def test_a_third_wheel_hand_reads_as_on_paper(app, client):
@@ -225,7 +223,7 @@ def test_the_print_view_has_a_print_link_and_app_js(app, client):
 def evening(app, client) -> list[int]:
     ids = []
     for key in ("third_hand", "third_wheel", "dummy_spades"):
-        match = random_match(key, 3, seed=3, settings=LONG[key])
+        match = random_match(key, 3, seed=3, settings=long_settings(key, 3))
         match.date = "2026-11-20"
         ids.append(store_match(app, client, match))
     other = random_match("third_rail", 2, seed=3)
