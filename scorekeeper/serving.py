@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
-from waitress.task import ErrorTask
+from waitress.task import ErrorTask, WSGITask
 
 from .web.security import HEADERS
 
@@ -25,8 +25,35 @@ class HeadedErrorTask(ErrorTask):
         super().execute()
 
 
+class KeptAliveTask(WSGITask):
+    """waitress 3.0.2 closes an HTTP/1.1 connection after any answer without a
+    Content-Length (task.py, ``build_response_header``), a 304 or 204 included, although
+    such an answer has no body to delimit (RFC 9112 6.3): every phone's poll opened a new
+    TCP connection every 3 s. Here an answer without a body keeps the connection, unless
+    the request asked to close it; every other case is waitress's own."""
+
+    _no_body_kept = False
+
+    def build_response_header(self) -> bytes:
+        asked_close = self.request.headers.get("CONNECTION", "").lower() == "close"  # type: ignore[attr-defined]
+        self._no_body_kept = (not self.has_body and self.version == "1.1" and not asked_close
+                              and not self.close_on_finish)
+        try:
+            header: bytes = super().build_response_header()
+            return header
+        finally:
+            self._no_body_kept = False
+
+    def set_close_on_finish(self) -> None:
+        # in build_response_header, for a 1.1 answer without a body, waitress calls this only
+        # because there is no Content-Length, which such an answer must not have
+        if not self._no_body_kept:
+            super().set_close_on_finish()
+
+
 class HeadedChannel(HTTPChannel):
     error_task_class = HeadedErrorTask
+    task_class = KeptAliveTask
 
 
 def serve(app: Flask, host: str, port: int, threads: int) -> None:

@@ -25,7 +25,7 @@ from .backup import backup
 from .connection import connect
 from .core import KEEP_DELETED_DAYS, MAX_HANDS, MAX_LOG, now, today, writing
 from .derived import DERIVED_VERSION, refresh_stale
-from .devices import access_of, device_key, device_known, grant, new_token, renew_link
+from .devices import access_of, device_key, device_known, grant, new_token, poll_state, renew_link
 from .errors import AlreadySaved, Conflict, LimitReached, NotFound, StaleVersion, StoreError
 from .history import all_matches, deleted_matches, device_history, device_matches, known_players, match_ids_on
 from .matches import (
@@ -58,6 +58,6 @@ __all__ = [
     "deleted_matches", "device_history", "device_key", "device_known", "device_matches", "edit_hand",
     "get_record", "get_tokens", "get_version", "grant", "import_match", "known_players", "linked_matches",
     "match_for_token", "match_ids_on", "met_players", "migrations", "new_token", "now", "player_list",
-    "player_rows", "refresh_stale", "renew_link", "restore_match", "saved_request", "today", "undo_last",
+    "player_rows", "poll_state", "refresh_stale", "renew_link", "restore_match", "saved_request", "today", "undo_last",
     "update_details", "update_setup", "writing",
 ]

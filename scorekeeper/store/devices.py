@@ -61,6 +61,17 @@ def access_of(db: Database, device: str | None, match_id: int) -> str | None:
     return "score" if row[0] else "watch" if row[1] else None
 
 
+def poll_state(db: Database, device: str, match_id: int) -> tuple[int, str | None] | None:
+    """The match's version and what ``device`` may do in it ("score", "watch" or None), in
+    one lookup by primary keys: all an unchanged poll needs. None when there is no such match."""
+    row = db.execute("select m.version, d.score, d.watch from matches m left join device_matches d "
+                     "on d.match_id = m.id and d.device_id = ? where m.id = ? and m.deleted_at is null",
+                     [device, match_key(match_id)]).fetchone()
+    if row is None:
+        return None
+    return row[0], "score" if row[1] else "watch" if row[2] else None
+
+
 def renew_link(db: Database, match_id: int, kind: str, device: str, request_key: str | None = None) -> int:
     """A new ``kind`` ("scorer" or "watcher") link for the match: the old one opens
     nothing any more, and every grant it gave ends. A device that scored loses the

@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, compress, db, errors, security, sharing
+from . import access, compress, db, errors, polls, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -117,6 +117,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
+    polls.init_app(app)  # an unchanged poll is answered before the app (inside ProxyFix: it reads the real host)
     proxies = int(app.config.get("PROXIES", 0))
     if proxies:  # behind that many reverse proxies: trust their X-Forwarded-For/-Proto/-Host
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
