@@ -6,6 +6,9 @@ rather than 120 s, and the security headers on the answers waitress makes itself
 malformed request's 400, a too-large header's 431), not only on the app's."""
 from __future__ import annotations
 
+import signal
+import sys
+
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
@@ -68,4 +71,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> None:
     for listener in listeners:
         if hasattr(listener, "channel_class"):
             listener.channel_class = HeadedChannel
+    # stopped with SIGTERM (a service manager, a test): exit as after Ctrl+C, so what the
+    # process made to remove at exit is removed (web.assets' folder of static copies)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server.run()

@@ -71,3 +71,25 @@ def test_an_idle_match_is_polled_less_often(phones, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_returning_phone_asks_only_for_the_page(page, live_server):
+    """Static files are named by their content and kept for good: a phone coming back to a
+    match page (a new visit, not a reload) fetches the page and nothing else."""
+    from .test_two_scorers import start_wheel
+
+    start_wheel(page, live_server)
+    match_url = page.url
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cached: set[str] = set()  # requests the phone answered from its memory cache
+    fetched: list[str] = []  # what went to the server: answered by it, not by the phone's cache
+    cdp.on("Network.requestServedFromCache", lambda event: cached.add(event["requestId"]))
+    cdp.on("Network.responseReceived", lambda event: fetched.append(event["response"]["url"])
+           if event["requestId"] not in cached and not event["response"].get("fromDiskCache") else None)
+    page.goto(live_server + "/")
+    page.goto(match_url)
+    expect(page.locator("#hand-form")).to_be_visible()
+    page.wait_for_load_state("load")
+    assert [url for url in fetched if "/static/" in url] == []
+    assert match_url in fetched  # the page itself, as it is now
