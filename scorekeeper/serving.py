@@ -6,8 +6,13 @@ rather than 120 s, and the security headers on the answers waitress makes itself
 malformed request's 400, a too-large header's 431), not only on the app's."""
 from __future__ import annotations
 
+import multiprocessing
 import signal
+import socket
 import sys
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 from waitress.channel import HTTPChannel
@@ -59,19 +64,89 @@ class HeadedChannel(HTTPChannel):
     task_class = KeptAliveTask
 
 
-def serve(app: Flask, host: str, port: int, threads: int) -> None:
+def _server(app: Flask, threads: int, **where: Any) -> Any:
+    """waitress with the limits above, listening where ``where`` says (host and port, or
+    sockets already bound)."""
     # waitress drops X-Forwarded-* headers unless told otherwise: behind the proxies the app
     # was told to trust (SCOREKEEPER_PROXIES), they go through to its ProxyFix, which reads them
     behind_proxies = int(app.config.get("PROXIES", 0)) > 0
-    server = create_server(app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
+    server = create_server(app, threads=threads, connection_limit=CONNECTION_LIMIT,
                            channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024,
-                           clear_untrusted_proxy_headers=not behind_proxies)
+                           clear_untrusted_proxy_headers=not behind_proxies, **where)
     # one listening socket, or several (a host name with IPv4 and IPv6 addresses)
     listeners = [server] if hasattr(server, "channel_class") else list(getattr(server, "map", {}).values())
     for listener in listeners:
         if hasattr(listener, "channel_class"):
             listener.channel_class = HeadedChannel
+    return server
+
+
+def _exit_on_sigterm() -> None:
     # stopped with SIGTERM (a service manager, a test): exit as after Ctrl+C, so what the
     # process made to remove at exit is removed (web.assets' folder of static copies)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+
+def serve(app: Flask, host: str, port: int, threads: int) -> None:
+    server = _server(app, threads, host=host, port=port)
+    _exit_on_sigterm()
     server.run()
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Bound, listening sockets for ``host``:``port`` (one per address of the host name),
+    made before the worker processes, which all accept on them."""
+    sockets = []
+    seen = set()
+    for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                               flags=socket.AI_PASSIVE):
+        if address in seen:
+            continue
+        seen.add(address)
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+        sock.listen(1024)
+        sockets.append(sock)
+    return sockets
+
+
+def _worker(make_app: Callable[[], Flask], sockets: list[socket.socket], threads: int) -> None:
+    """One worker process: its own app (its own database connections, replay and board
+    caches; the limits in the shared storage), accepting on the shared sockets."""
+    _exit_on_sigterm()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches every process: the parent stops them
+    server = _server(make_app(), threads, sockets=sockets)
+    server.run()
+
+
+def serve_workers(make_app: Callable[[], Flask], host: str, port: int, threads: int, workers: int) -> int:
+    """``workers`` processes on one database, each one waitress with ``threads`` threads,
+    sharing the listening sockets (the kernel hands each new connection to one of them).
+    Every process has its own app; the database (SQLite in WAL mode: writes queue for its
+    lock, across processes as across threads) and the rate limits (a shared storage, see
+    ``security.Limits``) are shared. Returns when they have stopped: after Ctrl+C or
+    SIGTERM, or when one of them ended (then the others are stopped too)."""
+    sockets = listening_sockets(host, port)
+    context = multiprocessing.get_context("fork")  # each worker starts from this process, its app built
+    processes = [context.Process(target=_worker, args=(make_app, sockets, threads), name=f"scorekeeper worker {n}")
+                 for n in range(workers)]
+    for process in processes:
+        process.start()
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    while not stop.is_set() and all(process.is_alive() for process in processes):
+        stop.wait(0.5)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(10)
+    ended = [process.exitcode for process in processes if process.exitcode not in (0, -signal.SIGTERM)]
+    if ended and not stop.is_set():
+        print(f"A worker stopped (exit code {ended[0]}): the server stopped.", file=sys.stderr)
+        return 1
+    return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import os
 import shutil
 import tempfile
 import threading
@@ -61,7 +62,7 @@ def build(source: Path) -> tuple[str, dict[str, str]]:
     with _lock:
         if key not in _built:
             folder = tempfile.mkdtemp(prefix="scorekeeper-static-")
-            atexit.register(shutil.rmtree, folder, True)
+            atexit.register(_remove, folder, os.getpid())
             compressor = Compressor(quiet=True)
             for name, content in contents.items():
                 target = Path(folder) / names[name]
@@ -70,6 +71,12 @@ def build(source: Path) -> tuple[str, dict[str, str]]:
                     compressor.compress(str(target))
             _built[key] = (folder, names)
         return _built[key]
+
+
+def _remove(folder: str, made_by: int) -> None:
+    """At exit, by the process that made the folder only (a forked worker shares it)."""
+    if os.getpid() == made_by:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _headers(headers: Headers, path: str, url: str) -> None:
