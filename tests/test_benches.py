@@ -69,3 +69,9 @@ def test_load_bench_drives_the_real_server_without_errors():
 def test_taps_bench_counts_taps_in_chromium():
     out = run_bench("taps.py")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+
+
+def test_tables_bench_finds_a_break_point():
+    out = run_bench("tables.py")
+    assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
+    assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
