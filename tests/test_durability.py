@@ -195,7 +195,7 @@ def test_backup_while_the_server_writes_then_restore(tmp_path):
     check.close()
     assert 10 <= hands <= len(saved) and version == hands + 1  # a moment of the match, whole
 
-    # restore as the README says: server stopped, copy the backup over the database file
+    # restore as docs/hosting.md says: server stopped, copy the backup over the database file
     for suffix in ("", "-wal", "-shm"):
         Path(f"{database}{suffix}").unlink(missing_ok=True)
     shutil.copyfile(copy, database)

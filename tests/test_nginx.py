@@ -1,4 +1,4 @@
-"""deploy/nginx.conf, the README's sample for hosting on the internet, run for real:
+"""deploy/nginx.conf, docs/hosting.md's sample for hosting on the internet, run for real:
 nginx (Debian's, installed by the README's test command) in front of the real
 ``scorekeeper serve``, over HTTPS with a self-signed certificate."""
 from __future__ import annotations
@@ -68,7 +68,7 @@ http {{
 
 @pytest.fixture
 def hosted(tmp_path, monkeypatch, certificate):
-    """The app behind nginx, configured as the README says; yields a function making HTTPS requests."""
+    """The app behind nginx, configured as docs/hosting.md says; yields a function making HTTPS requests."""
     assert Path(NGINX).exists(), "nginx is missing: the README's test command installs it (apt-get install nginx)"
     monkeypatch.setenv("SCOREKEEPER_PROXIES", "1")
     monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", f'["{HOST}"]')

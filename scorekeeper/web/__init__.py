@@ -157,9 +157,13 @@ def _register_blueprints(app: Flask) -> None:
 
 
 def _register_filters(app: Flask) -> None:
+    from ..names import isolated
     from . import hand_forms, view
 
     app.jinja_env.filters["signed"] = view.signed
+    app.jinja_env.filters["name"] = view.shown_name  # every player's name shown: isolated in a <bdi>
+    app.jinja_env.filters["isolating"] = view.with_names_isolated  # names inside a sentence written in Python
+    app.jinja_env.filters["isolated"] = isolated  # a name where markup cannot go (a page's title)
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
     app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups

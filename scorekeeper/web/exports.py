@@ -19,6 +19,7 @@ from ..engine import MatchError, MatchResult, replay
 from ..games import GAMES
 from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
+from ..names import FSI, isolate_names, isolated
 from ..store import MatchRecord
 from . import access, page, security, view
 from .db import get_db
@@ -177,14 +178,15 @@ def csv_rows(info: MatchRecord, result: MatchResult) -> Iterator[list[str | int]
     sheet = view.score_sheet(info, result)
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
-    for name in sheet["players"]:
-        header += [f"{name} {column.key}" for column in layout.seat]
+    players = sheet["players"]
+    for name in players:  # isolated: a right-to-left name never turns its heading round
+        header += [f"{isolated(name)} {column.key}" for column in layout.seat]
     yield header + ["explanation"]
     for row in sheet["rows"]:
         cells = [row["number"], row["dealer_name"]] + [csv_cell(cell) for cell in row["hand"]]
         for seat_cells in row["seats"]:
             cells += [csv_cell(cell) for cell in seat_cells]
-        yield cells + ["\n".join(row["explanation"])]
+        yield cells + [isolate_names("\n".join(row["explanation"]), players)]
 
 
 def csv_cell(cell: SheetCell) -> str | int:
@@ -199,8 +201,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def safe_cell(value: str | int) -> str | int:
     """A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's
-    advice for CSV injection); numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    advice for CSV injection); numbers stay numbers. A heading that starts with a name
+    starts with the name's isolate (FSI): what follows it counts."""
+    if isinstance(value, str) and value.lstrip(FSI).startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

@@ -202,7 +202,7 @@ def test_a_new_scorer_link_takes_the_whole_match_from_a_phone_that_scored_throug
     assert "Zyxwabc" not in lost.get("/history/export.json").get_data(as_text=True)
     assert set(reads(client, match_id).values()) == {200}  # the phone that asked keeps it
     # the watcher link is still the same one: the lost phone's browser history still opens
-    # it, which is why the README says to renew both links for a lost phone
+    # it, which is why docs/hosting.md says to renew both links for a lost phone
     assert lost.get(f"/w/{old['watcher_token']}").status_code == 200
     renew(client, match_id, "watcher")
     assert lost.get(f"/w/{old['watcher_token']}").status_code == 404
