@@ -75,3 +75,9 @@ def test_tables_bench_finds_a_break_point():
     out = run_bench("tables.py")
     assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
     assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
+
+
+def test_poll_cost_bench_times_an_unchanged_poll_both_ways():
+    out = run_bench("poll_cost.py")
+    assert re.search(r"^answered in front \(now\)\s+[\d.]+$", out, re.M), out
+    assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
