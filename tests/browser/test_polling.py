@@ -93,3 +93,25 @@ def test_a_returning_phone_asks_only_for_the_page(page, live_server):
     page.wait_for_load_state("load")
     assert [url for url in fetched if "/static/" in url] == []
     assert match_url in fetched  # the page itself, as it is now
+
+
+def test_a_watcher_follows_hand_after_hand_from_the_parts_that_changed(phones, live_server):
+    ann, watcher = watch(phones, live_server)
+    answers: list[tuple[int, str]] = []
+    watcher.on("response", lambda r: answers.append((r.status, r.headers.get("hx-reswap", "")))
+               if BOARD.search(r.url) else None)
+    for number in (1, 2, 3):
+        fill_wheel(ann, "wyrms", "high", 5, [5, 4, 2])
+        ann.get_by_role("button", name=f"Save hand {number}").click()
+        expect(ann.locator(".notice")).to_contain_text(f"Hand {number} saved: ")
+        expect(watcher.locator("#hand-table tbody.hand")).to_have_count(number, timeout=10000)
+        for seat in range(3):  # the watcher's totals are the scorer's
+            total = ann.locator(f'.total[data-seat="{seat}"]').inner_text()
+            expect(watcher.locator(f'.total[data-seat="{seat}"]')).to_have_text(total)
+    expect(watcher.locator(f"#hand-{3}")).to_be_visible()
+    assert (200, "none") in answers  # hands 2 and 3 came as the parts they changed
+    expect(watcher.locator("form")).to_have_count(0)
+    expect(watcher.locator("#live-updated")).not_to_have_text("")
+    # and the page goes on polling from the version it now shows
+    watcher.wait_for_timeout(3500)
+    assert answers[-1][0] == 304

@@ -62,3 +62,37 @@ def test_a_host_not_trusted_is_refused_before_any_poll(app, client):
     app.config["TRUSTED_HOSTS"] = ["localhost"]
     assert client.get(f"/matches/{match_id}/live", headers=dict(tag, Host="evil.example")).status_code == 400
     assert client.get(f"/matches/{match_id}/live", headers=tag).status_code == 304
+
+
+def test_a_watcher_one_hand_behind_gets_only_what_that_hand_changed(app, client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    watcher = app.test_client()
+    watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    board = f"/matches/{match_id}/board"
+    first = etag(client, match_id)
+    assert record(client, match_id, **WHEEL).status_code == 303
+    whole = watcher.get(board, headers=first)  # the first hand: the page had no rows to add to
+    assert 'id="match-live"' in whole.get_data(as_text=True) and "HX-Reswap" not in whole.headers
+    second = etag(client, match_id)
+    for _ in range(3):
+        assert record(client, match_id, **WHEEL).status_code == 303
+    update = watcher.get(board, headers=etag_of(int(version(client, match_id)) - 1))
+    html = update.get_data(as_text=True)
+    assert update.status_code == 200 and update.headers["HX-Reswap"] == "none"
+    assert 'id="match-live"' not in html and 'hx-swap-oob="beforeend:#hand-table"' in html
+    assert 'id="hand-4"' in html and 'id="hand-3"' not in html  # the new row only
+    assert 'id="totals"' in html and f'data-version="{version(client, match_id)}"' in html
+    assert "<form" not in html and "/undo" not in html  # a watcher's: nothing to change the match
+    assert update.headers["ETag"] == etag(client, match_id)["If-None-Match"]
+    # three hands behind: the whole board, every row
+    behind = watcher.get(board, headers=second).get_data(as_text=True)
+    assert 'id="match-live"' in behind and all(f'id="hand-{n}"' in behind for n in (1, 2, 3, 4))
+    # the update costs less than the board it spares, and is drawn once for every watcher
+    assert len(html) < len(behind)
+    other = app.test_client()
+    other.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    assert other.get(board, headers=etag_of(int(version(client, match_id)) - 1)).get_data(as_text=True) == html
+
+
+def etag_of(number: int) -> dict:
+    return {"If-None-Match": f'W/"v{number}"', "HX-Request": "true"}
