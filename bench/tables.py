@@ -348,6 +348,9 @@ def run(args) -> list[dict]:
     try:
         wait_for(port, server, "scorekeeper serve")
         session, csrf = session_of(port)
+        if args.warmup:  # the first step's load, not counted: each match's first replay and board, cold caches
+            step(port, server, tables[:counts[0]], session, csrf, argparse.Namespace(**dict(vars(args),
+                                                                                     seconds=args.warmup)))
         for count in counts:
             result = step(port, server, tables[:count], session, csrf, args)
             steps.append(result)
@@ -406,7 +409,8 @@ def markdown(args, steps: list[dict]) -> str:
     return (f"### Tables one server holds (`bench/tables.py --workers {args.workers}`)\n\n"
             f"Measured {when}, commit {commit()}, {machine()}; `scorekeeper serve --workers {args.workers} "
             f"--threads {args.threads}`, load client on the same machine ({args.clients} processes, "
-            f"{args.connections} keep-alive connections), {args.seconds:g} s a step. Load average before each "
+            f"{args.connections} keep-alive connections), {args.seconds:g} s a step after {args.warmup:g} s of the first "
+            f"step's load not counted. Load average before each "
             f"step in the table.\n\n"
             f"| tables | requests/s | poll p50 / p95 | save p95 | latest request | server cores | server CPU / "
             f"request | errors | load | held |\n|---|---|---|---|---|---|---|---|---|---|\n{rows}\n\n"
@@ -423,6 +427,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15, help="length of each step")
     parser.add_argument("--save-every", type=float, default=120, help="seconds between a table's saves")
     parser.add_argument("--poll-every", type=float, default=3, help="seconds between one phone's polls")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds of the first step's load before it, not counted")
     parser.add_argument("--clients", type=int, default=2, help="load client processes")
     parser.add_argument("--connections", type=int, default=64, help="keep-alive connections, all clients together")
     parser.add_argument("--source", help="serve this checkout's code instead (a folder holding scorekeeper/)")
@@ -431,6 +436,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.tables, args.seconds, args.save_every, args.poll_every, args.connections = "3,6", 1.5, 0.7, 0.5, 4
+        args.warmup = 0.5
     print(f"scorekeeper serve --workers {args.workers} --threads {args.threads}; {machine()}; "
           f"load average {os.getloadavg()[0]:.1f}; each step {args.seconds:g} s")
     print(HEADER)
