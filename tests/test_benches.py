@@ -81,3 +81,9 @@ def test_poll_cost_bench_times_an_unchanged_poll_both_ways():
     out = run_bench("poll_cost.py")
     assert re.search(r"^answered in front \(now\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
+
+
+def test_limits_memory_bench_measures_every_way():
+    out = run_bench("limits_memory.py")
+    for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out

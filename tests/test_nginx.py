@@ -153,6 +153,23 @@ def test_a_phone_starts_and_shares_a_match_through_nginx(hosted):
     assert device and "Secure" in device[0] and "HttpOnly" in device[0]
 
 
+def test_https_answers_carry_hsts_and_every_cookie_is_secure(hosted):
+    """A phone that came once over https never goes over plain http to this host again
+    (Strict-Transport-Security, on the app's answers and nginx's own), and no cookie, the
+    session's (the CSRF token, the scorer grants) as well as the device's, is ever sent
+    over plain http: the session cookie lacked Secure."""
+    phone = Browser(hosted)
+    seen: list[str] = []
+    for method, path in (("GET", "/matches/new?game=third_wheel"), ("GET", "/"), ("GET", "/no-such-page")):
+        response, _ = phone.go(method, path)
+        assert response.getheader("Strict-Transport-Security", "").startswith("max-age=31536000"), (path, response.status)
+        seen += response.msg.get_all("Set-Cookie") or []
+    response, _ = phone.start(["Ann", "Bob", "Cy"])
+    seen += response.msg.get_all("Set-Cookie") or []
+    assert {cookie.split("=", 1)[0] for cookie in seen} >= {"session", "scorekeeper_device"}
+    assert all("; Secure" in cookie and "; HttpOnly" in cookie for cookie in seen), seen
+
+
 def test_the_rate_limit_sees_the_real_address_not_a_forged_header(hosted):
     phone = Browser(hosted)
     statuses = [phone.start([f"A{i}", "B", "C"], forwarded_for=f"10.0.0.{i}")[0].status for i in range(3)]

@@ -252,3 +252,20 @@ def _m011_repaired(players: list[str]) -> list[str]:
                 seen.add(_m011_key(candidate))
                 break
     return names
+
+
+@migrations()
+def m012_device_cookie_replaced(db: Database) -> None:
+    """A device's cookie is replaced each time it is given a match: the new value is a new
+    device row whose ``parent`` is the device it replaces, until the new value is first used
+    (then the parent's grants move to it and the parent, with its old value, goes)."""
+    db.table("devices").add_column("parent", str)
+
+
+@migrations()
+def m013_notices(db: Database) -> None:
+    """The notices a page shows once after a change ("Hand 5 saved: …", "Deleted … with
+    Ann, Bob"), kept here until that page is shown: the session cookie holds only a
+    random key to them, never the names they carry."""
+    db.table("notices").create({"id": str, "messages": str, "created_at": str}, pk="id",
+                               not_null={"messages", "created_at"})

@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, assets, compress, db, errors, polls, security, sharing
+from . import access, assets, compress, db, errors, notices, polls, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -65,6 +65,12 @@ class SignedCookieSessions(SecureCookieSessionInterface):
                 self._made.clear()
             self._made[keys] = super().get_signing_serializer(app)
         return self._made[keys]
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure wherever the device cookie is (a request over https, or through a proxy that
+        said so): the session holds the CSRF token and the scorer grants, and Flask's own
+        setting (SESSION_COOKIE_SECURE, off by default) left it going over plain http too."""
+        return bool(super().get_cookie_secure(app)) or (has_request_context() and request.is_secure)
 
 
 class TableApp(Flask):
@@ -134,6 +140,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
+    notices.init_app(app)  # flashed messages kept on the server, not in the cookie
     errors.init_app(app)
     compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit
