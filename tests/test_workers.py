@@ -62,14 +62,32 @@ def serve_workers(database: Path, workers: int, **settings: str) -> tuple[subpro
             time.sleep(0.05)
 
 
-def workers_of(server: subprocess.Popen) -> list[int]:
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-    return [int(pid) for pid in children]
+def workers_of(server: subprocess.Popen, count: int) -> list[int]:
+    """The server's worker processes, once it has started ``count`` (the socket listens before)."""
+    deadline = time.monotonic() + 30
+    while True:
+        children = [int(pid) for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()]
+        if len(children) >= count or time.monotonic() > deadline:
+            return children
+        time.sleep(0.05)
 
 
 def cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def settled(ticks: dict[int, int]) -> dict[int, int]:
+    """The workers' CPU ticks once they have started up (no tick for 0.5 s): what they use
+    after that is answering requests."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = {pid: cpu_ticks(pid) for pid in ticks}
+        if now == ticks:
+            break
+        ticks = now
+    return ticks
 
 
 def test_more_than_one_worker_needs_a_shared_storage_for_the_limits(command, tmp_path, monkeypatch):
@@ -87,9 +105,9 @@ def test_two_workers_hold_one_limit_between_them(tmp_path, redis_url):
     server, port = serve_workers(tmp_path / "db.sqlite", 2, RATELIMIT_STORAGE_URI=redis_url,
                                  MATCHES_PER_MINUTE="10")
     try:
-        workers = workers_of(server)
+        workers = workers_of(server, 2)
         assert len(workers) == 2, workers
-        before = {pid: cpu_ticks(pid) for pid in workers}
+        before = settled({pid: cpu_ticks(pid) for pid in workers})
         cookies, token = _phone_session(port)
         body = urlencode({"csrf_token": token, "game": "third_wheel", "shown_game": "third_wheel",
                           "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
