@@ -11,7 +11,8 @@ of each file that changed, so a page never gets an old copy. The plain names are
 served by Flask as before (the manifest's icons, an old page still open), revalidated.
 
 The copies live in a private temporary folder, made once per process (every app the
-process makes shares it: the tests make hundreds) and removed when the process ends."""
+process makes shares it: the tests make hundreds) and removed when the process ends; the
+folder of a process that was killed is removed by the next one to start."""
 from __future__ import annotations
 
 import atexit
@@ -31,6 +32,7 @@ from whitenoise.compress import Compressor
 
 from .security import HEADERS
 
+PREFIX = "scorekeeper-static-"
 _built: dict[tuple, tuple[str, dict[str, str]]] = {}
 _lock = threading.Lock()
 
@@ -61,7 +63,8 @@ def build(source: Path) -> tuple[str, dict[str, str]]:
     key = (str(source), tuple(names.items()))
     with _lock:
         if key not in _built:
-            folder = tempfile.mkdtemp(prefix="scorekeeper-static-")
+            _remove_left_behind()
+            folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
             atexit.register(_remove, folder, os.getpid())
             compressor = Compressor(quiet=True)
             for name, content in contents.items():
@@ -71,6 +74,20 @@ def build(source: Path) -> tuple[str, dict[str, str]]:
                     compressor.compress(str(target))
             _built[key] = (folder, names)
         return _built[key]
+
+
+def _remove_left_behind() -> None:
+    """The folders of this user's processes that ended without removing theirs (killed)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*-*"):
+        pid = folder.name[len(PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or folder.stat().st_uid != os.getuid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, another user's
 
 
 def _remove(folder: str, made_by: int) -> None:

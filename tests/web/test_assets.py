@@ -67,3 +67,23 @@ def test_our_css_and_javascript_go_out_without_comments(app, client):
             text = answer.get_data(as_text=True)
             answer.close()
             assert "/*" not in text and "\n  " not in text, url
+
+
+def test_the_static_copies_of_a_killed_server_are_removed_by_the_next(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    # a process that builds the copies and is killed before it can remove them
+    child = subprocess.Popen([sys.executable, "-c", "import os, time\n"
+                              "from pathlib import Path\nfrom scorekeeper.web import assets\n"
+                              "print(assets.build(Path(assets.__file__).parent.parent / 'static')[0], flush=True)\n"
+                              "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    folder = Path(child.stdout.readline().strip())
+    assert folder.is_dir() and any(folder.glob("app.*.css.br"))
+    assets._remove_left_behind()
+    assert folder.is_dir()  # still running: kept
+    child.kill()
+    child.wait()
+    assets._remove_left_behind()
+    assert not folder.exists()
