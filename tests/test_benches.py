@@ -78,6 +78,18 @@ def test_long_matches_bench_prints_the_cost_of_every_expensive_get():
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
+def test_tables_bench_finds_a_break_point():
+    out = run_bench("tables.py")
+    assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
+    assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
+
+
+def test_poll_cost_bench_times_an_unchanged_poll_both_ways():
+    out = run_bench("poll_cost.py")
+    assert re.search(r"^answered in front \(now\)\s+[\d.]+$", out, re.M), out
+    assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
+
+
 def test_limits_memory_bench_measures_every_way():
     out = run_bench("limits_memory.py")
     for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):

@@ -976,11 +976,12 @@ def is_whole(value: Any) -> bool:
 def range_check(field: str | None, value: Any, minimum: int | None = None, maximum: int | None = None,
                 seat: int | None = None, who: str | None = None) -> Problem | None:
     """The problem when ``value`` is not a whole number in [minimum, maximum], or None."""
-    params = {"got": show(value), "value": value}
+    # the words of a problem are made only when there is one: a replay checks every count of every hand
     if not is_whole(value):
-        return Problem(field, "not_whole", params, seat, who)
+        return Problem(field, "not_whole", {"got": show(value), "value": value}, seat, who)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        return Problem(field, "out_of_range", dict(params, minimum=minimum, maximum=maximum), seat, who)
+        return Problem(field, "out_of_range", {"got": show(value), "value": value, "minimum": minimum,
+                                               "maximum": maximum}, seat, who)
     return None
 
 

@@ -99,11 +99,30 @@
     if (!etag || e.detail.verb !== "get") return;
     var drawn = elt.querySelector && elt.querySelector("#match-record[data-version]");
     if (drawn && /^\d+$/.test(drawn.getAttribute("data-version"))) etag = 'W/"v' + drawn.getAttribute("data-version") + '"';
+    if (skipPoll(elt, etag, e.detail.triggeringEvent)) { e.preventDefault(); return; }
     var form = pollForm(elt);
     if (form && form.elements.request_key && e.detail.parameters.key === undefined) {
       e.detail.parameters.key = form.elements.request_key.value;
     }
     e.detail.headers["If-None-Match"] = etag;
+  });
+  /* A poll costs the server little, but thousands of phones poll: none while the page is
+     hidden (another tab, a phone asleep), one at once when it is shown again ("shown", in
+     the poll's hx-trigger), and fewer while the match is idle: once nothing has changed for
+     data-idle-after seconds, one poll in data-idle-every seconds (the page says both). */
+  function skipPoll(elt, etag, why) {
+    var now = Date.now();
+    if (elt.pollTag !== etag) { elt.pollTag = etag; elt.changedAt = now; }
+    if (why && why.type === "shown") { elt.polledAt = now; return false; }
+    if (document.visibilityState === "hidden") return true;
+    var idleAfter = Number(elt.getAttribute("data-idle-after")) * 1000;
+    var idleEvery = Number(elt.getAttribute("data-idle-every")) * 1000;
+    if (idleAfter && idleEvery && now - elt.changedAt >= idleAfter && now - (elt.polledAt || 0) < idleEvery - 500) return true;
+    elt.polledAt = now;
+    return false;
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") document.dispatchEvent(new Event("shown"));
   });
   /* Not while this page has a request of its own out (a save, a link being followed):
      its answer lands on what is there now. */

@@ -25,7 +25,17 @@ from .backup import backup
 from .connection import connect
 from .core import KEEP_DELETED_DAYS, MAX_HANDS, MAX_LOG, now, today, writing
 from .derived import DERIVED_VERSION, refresh_stale
-from .devices import access_of, device_key, device_known, device_of, grant, new_token, renew_link, replace_device
+from .devices import (
+    access_of,
+    device_key,
+    device_known,
+    device_of,
+    grant,
+    new_token,
+    poll_state,
+    renew_link,
+    replace_device,
+)
 from .errors import AlreadySaved, Conflict, LimitReached, NotFound, StaleVersion, StoreError
 from .history import (
     all_matches,
@@ -116,6 +126,7 @@ __all__ = [
     "now",
     "player_list",
     "player_rows",
+    "poll_state",
     "refresh_stale",
     "renew_link",
     "replace_device",
