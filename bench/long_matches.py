@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 from scorekeeper.web.exports import PART_HANDS
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
@@ -47,7 +47,7 @@ def names(seats: int) -> list[str]:
 def fill(database: Path, matches: int, hands: int, seats: int) -> None:
     db = store.connect(str(database))
     device = store.device_key(COOKIE)
-    sample = random_match("score_pad", hands, seed=5, players=seats, settings=ENDLESS["score_pad"])
+    sample = random_match("score_pad", hands, seed=5, players=seats, settings=long_settings("score_pad", 10_000))
     for _ in range(matches):
         store.create_match(db, Match(game="score_pad", players=names(seats), settings=sample.settings,
                                      first_dealer=sample.first_dealer, hands=sample.hands, date=DAY), device=device)

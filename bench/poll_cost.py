@@ -19,7 +19,7 @@ from werkzeug.test import EnvironBuilder
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS
+from scorekeeper.samples import long_settings
 from scorekeeper.store.devices import grant_in
 from scorekeeper.web import create_app
 from scorekeeper.web.polls import UnchangedPolls
@@ -36,7 +36,7 @@ def main() -> None:
     app = create_app({"DATABASE": database, "SECRET_KEY": "poll"})
     db = store.connect(database)
     match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
-                                            settings=ENDLESS["third_wheel"]))
+                                            settings=long_settings("third_wheel", 10_000)))
     cookie = "w" * 32
     with store.writing(db):
         grant_in(db, store.device_key(cookie), match_id, watch=True, how="bench")

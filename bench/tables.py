@@ -66,7 +66,7 @@ def make_tables(database: Path, count: int) -> list[dict]:
     """``count`` matches, each with its scorer's device and four watchers' (their cookies)."""
     from scorekeeper import store
     from scorekeeper.engine import Match
-    from scorekeeper.samples import ENDLESS
+    from scorekeeper.samples import long_settings
     from scorekeeper.store.devices import grant_in
 
     db = store.connect(str(database))
@@ -75,7 +75,7 @@ def make_tables(database: Path, count: int) -> list[dict]:
     try:
         for _ in range(count):
             match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
-                                                    settings=ENDLESS["third_wheel"]))
+                                                    settings=long_settings("third_wheel", 10_000)))
             tables.append({"match": match_id, "version": store.get_version(db, match_id),
                            "scorer": uuid.uuid4().hex, "watchers": [uuid.uuid4().hex for _ in range(4)]})
         with store.writing(db):

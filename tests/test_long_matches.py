@@ -20,7 +20,7 @@ from test_durability import serve  # the real server on a temp database, started
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 
 COOKIE = "max-device-cookie-0123456789"
 DAY = "2026-11-20"
@@ -37,7 +37,7 @@ def fill(database: Path) -> None:
     """One phone's history at the limits, written through the store (as an import writes it)."""
     db = store.connect(str(database))
     device = store.device_key(COOKIE)
-    sample = random_match("score_pad", HANDS, seed=5, players=SEATS, settings=ENDLESS["score_pad"])
+    sample = random_match("score_pad", HANDS, seed=5, players=SEATS, settings=long_settings("score_pad", 10_000))
     for _ in range(MATCHES):
         store.create_match(db, Match(game="score_pad", players=long_names(), settings=sample.settings,
                                      first_dealer=sample.first_dealer, hands=sample.hands, date=DAY), device=device)

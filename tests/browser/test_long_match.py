@@ -3,7 +3,7 @@ earlier ones, a page of 50 at a time; the earlier page reads as the scoreboard d
 from __future__ import annotations
 
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 
 from .conftest import import_file
 from .layout import layout_problems
@@ -12,7 +12,7 @@ from .test_print import axe_check as print_axe_check  # the print pages' own rul
 
 
 def test_a_long_match_shows_its_last_hands_and_links_to_the_earlier_ones(page, live_server, screenshot):
-    match = random_match("score_pad", 120, seed=9, players=4, settings=ENDLESS["score_pad"])
+    match = random_match("score_pad", 120, seed=9, players=4, settings=long_settings("score_pad", 10_000))
     match_id = import_file(page, live_server, dumps(match))
     hands = page.locator("#hand-table tbody.hand")
     assert hands.count() == 50
@@ -39,7 +39,7 @@ def test_a_long_match_shows_its_last_hands_and_links_to_the_earlier_ones(page, l
 def test_a_long_evening_prints_part_by_part(page, live_server, screenshot):
     day = "2026-10-03"  # no other browser test uses it
     for seed in (1, 2, 3):
-        match = random_match("score_pad", 120, seed=seed, players=4, settings=ENDLESS["score_pad"])
+        match = random_match("score_pad", 120, seed=seed, players=4, settings=long_settings("score_pad", 10_000))
         match.date = day
         import_file(page, live_server, dumps(match))
     page.goto(f"{live_server}/print?date={day}&appendix=off")

@@ -410,7 +410,7 @@ def test_any_name_repeated_past_the_cap_is_a_400_that_names_it(client):
 
 def test_a_day_of_short_matches_is_one_part_and_long_ones_print_in_parts(app, client):
     """Whole matches, about ten sheets of paper (200 hands) a part; a short evening is one part."""
-    from scorekeeper.samples import ENDLESS, random_match
+    from scorekeeper.samples import long_settings, random_match
 
     evening(app, client)
     short = client.get("/print?date=2026-11-20")
@@ -419,7 +419,7 @@ def test_a_day_of_short_matches_is_one_part_and_long_ones_print_in_parts(app, cl
         from scorekeeper.web.db import get_db
         device = get_db().execute("select device_id from device_matches limit 1").fetchone()[0]
         for hands in (150, 40, 10, 230, 5):
-            match = random_match("score_pad", hands, seed=hands, players=3, settings=ENDLESS["score_pad"])
+            match = random_match("score_pad", hands, seed=hands, players=3, settings=long_settings("score_pad", 10_000))
             match.date = "2026-10-04"
             store.create_match(get_db(), match, device=device)
     first = client.get("/print?date=2026-10-04&appendix=off")
