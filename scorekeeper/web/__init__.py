@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, compress, db, errors, security, sharing
+from . import access, db, errors, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -129,7 +129,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     db.init_app(app)
     errors.init_app(app)
-    compress.init_app(app)
+    if not app.config.get("OFFLINE"):  # on the phone itself nothing goes over a network
+        from . import compress  # Flask-Compress is not shipped to the phone (offline.py)
+
+        compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit
     _register_blueprints(app)
     _register_filters(app)
