@@ -69,3 +69,11 @@ def test_load_bench_drives_the_real_server_without_errors():
 def test_taps_bench_counts_taps_in_chromium():
     out = run_bench("taps.py")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+
+
+@pytest.mark.browser
+def test_offline_bench_measures_the_kept_app_in_chromium():
+    out = run_bench("offline.py")
+    assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
+    assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
+    assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
