@@ -77,3 +77,9 @@ def test_offline_bench_measures_the_kept_app_in_chromium():
     assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
     assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
     assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
+
+
+def test_limits_memory_bench_measures_every_way():
+    out = run_bench("limits_memory.py")
+    for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out

@@ -81,6 +81,10 @@ class Limits:
                     return name  # another process (a shared storage) took the room meanwhile
         return None
 
+    def room(self, name: str, key: str, cost: int) -> bool:
+        """Has ``key`` room for ``cost`` more under this limit now? (Counts nothing.)"""
+        return bool(self.window.test(self.items[name], name, key, cost=cost))
+
     def remaining(self, name: str, key: str) -> int:
         return max(0, self.window.get_window_stats(self.items[name], name, key).remaining)
 
