@@ -155,8 +155,12 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     if (showNotice()) return;
     var config = e.detail.requestConfig;
-    if (!config || !config.boosted || config.verb !== "get") return;
-    var id = (config.path || "").split("#")[1];
+    if (!config || !config.boosted) return;
+    /* a form sent in place whose answer is another page (Start the match: the new match)
+       opens that page at its top too; one that comes back with its errors stays put */
+    var info = e.detail.pathInfo || {};
+    if (config.verb !== "get" && !(info.responsePath && info.responsePath.split("?")[0] !== (config.path || "").split("?")[0])) return;
+    var id = (config.verb === "get" ? config.path || "" : info.responsePath).split("#")[1];
     var target = id && document.getElementById(decodeURIComponent(id));
     if (target) target.scrollIntoView({ block: "start" }); else window.scrollTo(0, 0);
   });
