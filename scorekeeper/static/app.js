@@ -626,6 +626,18 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
+  /* The print view on a screen: the line that says the grid swipes sideways shows only
+     while the grid is wider than its box (without JavaScript it shows on a phone). */
+  function gridHints() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-grid-hint]"), function (hint) {
+      var wrap = hint.nextElementSibling;
+      if (!wrap) return;
+      hint.setAttribute("data-checked", "");
+      hint.toggleAttribute("data-shown", wrap.scrollWidth > wrap.clientWidth + 1);
+    });
+  }
+  window.addEventListener("resize", gridHints);
+
   /* A setting that applies only while another has a given value (Setting.applies_when) is
      hidden otherwise; without JavaScript every setting shows, and the server ignores one
      that does not apply. */
@@ -652,7 +664,7 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); gridHints(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
