@@ -107,6 +107,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     finds one again (a phone was lost, the history was cleared)."""
     from . import store
     from .games import GAMES
+    from .names import isolated
 
     database = args.database
     if not database:
@@ -127,7 +128,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         game = GAMES[m["game"]].title if m["game"] in GAMES else m["game"]
         state = "finished" if m["finished"] else "in progress"
         hands = f"{m['hands']} hand{'' if m['hands'] == 1 else 's'}"
-        print(f"#{m['id']}  {m['date'] or ''}  {game}  {', '.join(m['players'])}  ({hands}, {state})")
+        # each name isolated, so a right-to-left name never reorders the line round it
+        players = ", ".join(isolated(name) for name in m["players"])
+        print(f"#{m['id']}  {m['date'] or ''}  {game}  {players}  ({hands}, {state})")
         if m["note"]:
             print(f"    note:    {m['note']}")
         print(f"    scorer:  {base}/s/{m['scorer_token']}")

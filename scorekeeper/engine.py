@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import functools
 import threading
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
 from .games.base import Ending, Game, HandContext, NextDeal, Problem, Progress, Table, is_whole, rule, show
-from .names import clean_name, is_empty, same_name, visible
+from .names import read_name, visible
 
 
 class MatchError(Exception):
@@ -142,30 +141,24 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
     if not isinstance(raw, dict):
         return settings, [rule("settings", f"must be an object, got {show(raw)}")]
     known = {s.name: s for s in game.settings}
-    found: list[tuple[str | None, Problem]] = []
+    problems: list[Problem] = []
+    # Every key given is checked, one that means nothing under the others too (the flip
+    # count when nobody flips): a file says what it says, and a value refused where the
+    # setting applies is refused where it does not (match-format.md, `settings`).
     for name, value in raw.items():
         if name not in known:
             allowed = ", ".join(known)
-            found.append((None, rule("settings", f"unknown setting \"{name}\" for {game.title} "
-                                                 f"(allowed: {allowed})")))
+            problems.append(rule("settings", f"unknown setting \"{name}\" for {game.title} "
+                                             f"(allowed: {allowed})"))
             continue
         parsed, problem = known[name].parse(value)
         if problem:
-            found.append((name, problem))
+            problems.append(problem)
         else:
             settings[name] = parsed
-    # A setting that does not apply with the others (the flip count when nobody flips)
-    # is not checked: a value it would refuse leaves its default in force, unsaid.
-    problems = [problem for name, problem in found if name is None or known[name].applies(settings)]
     if not problems and seats is not None:
         problems = game.rules.check_settings(settings, seats)
     return settings, problems
-
-
-def printable(name: str) -> bool:
-    # A name is printed on score sheets and in one-line messages: no control
-    # characters, and no lone surrogates (JSON can carry them, UTF-8 cannot).
-    return all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in name)
 
 
 def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
@@ -196,33 +189,6 @@ def check_players(game: Game, players: Any) -> tuple[list[str], list[Problem]]:
         seen.setdefault(key, name)
         names.append(name)
     return names, problems
-
-
-def read_name(typed: str) -> tuple[str, str, str]:
-    """A typed name as stored (NFC, trimmed), what it is compared by, and what is wrong
-    with it on its own ("" when nothing is)."""
-    # Every replay checks its players' names, and a table's names are the same from hand
-    # to hand: reading them character by character was a tenth of a save. Only a name short
-    # enough to be someone's is kept (a longer one is refused anyway): keeping whatever is
-    # posted or imported would let anyone fill the server's memory.
-    return _read_name(typed) if len(typed) > 100 else _kept_name(typed)
-
-
-def _read_name(typed: str) -> tuple[str, str, str]:
-    name = clean_name(typed)
-    key = same_name(name)
-    if not name:
-        return name, key, "a name cannot be empty"
-    if is_empty(name):
-        return name, key, f"a name cannot be empty: {visible(name)} holds only invisible characters"
-    if len(name) > 40:
-        return name, key, f"a name is at most 40 characters, got {len(name)}"
-    if not printable(name):
-        return name, key, f"a name cannot hold line breaks, control characters or broken text, got {show(name)}"
-    return name, key, ""
-
-
-_kept_name = functools.lru_cache(maxsize=4096)(_read_name)
 
 
 def check_match(match: Match) -> tuple[Game, Table]:

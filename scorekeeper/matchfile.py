@@ -13,6 +13,7 @@ from typing import Any
 
 from .engine import Match, MatchError, MatchResult, replay, without_nulls
 from .games.base import Problem, rule, show
+from .names import same_name
 
 FORMAT = "scorekeeper-match-1"
 KEYS = ("format", "game", "players", "settings", "first_dealer", "date", "note", "hands")
@@ -167,8 +168,6 @@ def dumps_history(matches: list[Match]) -> str:
 def duplicate_key(match: Match) -> str:
     """What two copies of one match share: the game, the players (as the rules compare
     names, in seat order), the date and the hands as recorded."""
-    from .engine import same_name
-
     players = [same_name(p) if isinstance(p, str) else p for p in match.players] \
         if isinstance(match.players, list) else match.players
     return json.dumps([match.game, players, match.date, match.hands], sort_keys=True, ensure_ascii=False)

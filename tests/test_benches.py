@@ -69,3 +69,9 @@ def test_load_bench_drives_the_real_server_without_errors():
 def test_taps_bench_counts_taps_in_chromium():
     out = run_bench("taps.py")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+
+
+def test_limits_memory_bench_measures_every_way():
+    out = run_bench("limits_memory.py")
+    for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS
+from scorekeeper.samples import ENDLESS, random_match
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 # hands that never end the match (ENDLESS settings); the bid tells them apart
@@ -195,7 +196,7 @@ def test_backup_while_the_server_writes_then_restore(tmp_path):
     check.close()
     assert 10 <= hands <= len(saved) and version == hands + 1  # a moment of the match, whole
 
-    # restore as the README says: server stopped, copy the backup over the database file
+    # restore as docs/hosting.md says: server stopped, copy the backup over the database file
     for suffix in ("", "-wal", "-shm"):
         Path(f"{database}{suffix}").unlink(missing_ok=True)
     shutil.copyfile(copy, database)
@@ -241,7 +242,28 @@ def test_a_failed_backup_leaves_no_partial_file(tmp_path, command):
     corrupt.write_bytes(b"not a database" * 100)
     done = command("backup", str(tmp_path / "copy.sqlite"), "--database", str(corrupt))
     assert done.returncode == 1 and "backup failed" in done.stderr
-    assert not list(tmp_path.glob("*.partial")) and not (tmp_path / "copy.sqlite").exists()
+    # nothing of the copy is left: not the copy, its .partial, nor SQLite's .partial-journal
+    assert not [p.name for p in tmp_path.rglob("*") if "copy" in p.name or "partial" in p.name]
+
+
+def test_a_backup_that_runs_out_of_disk_leaves_nothing_behind(tmp_path):
+    """The disk fills mid-copy (here: the command may write files of 200 KB at most): SQLite's
+    own journal of the half-made copy (copy.sqlite.partial-journal) was left behind."""
+    path = tmp_path / "live.sqlite"
+    db = store.connect(str(path))
+    for _ in range(30):
+        store.create_match(db, random_match("third_wheel", 300, settings=ENDLESS["third_wheel"]))
+    db.close()
+    assert path.stat().st_size > 1_000_000
+
+    def small_disk() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, as on a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    done = subprocess.run([SCOREKEEPER, "backup", str(tmp_path / "copy.sqlite"), "--database", str(path)],
+                          preexec_fn=small_disk, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "backup failed" in done.stderr
+    assert not [p.name for p in tmp_path.iterdir() if "copy" in p.name], sorted(p.name for p in tmp_path.iterdir())
 
 
 def test_wal_mode_and_full_sync(tmp_path):

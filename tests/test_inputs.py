@@ -1,6 +1,8 @@
-"""Issue 18, finding 5: what comes in as a match file (or through the engine) is read as
-match-format.md and rules.md ("Player names") say: a date is exactly YYYY-MM-DD, names are
-compared ignoring case and invisible characters, and null for an optional key is absent."""
+"""Issue 18, finding 5 (and issues 25 and 27, finding 9): what comes in as a match file (or
+through the engine) is read as match-format.md and rules.md ("Player names") say: a date is
+exactly YYYY-MM-DD, names are compared ignoring case and invisible characters (left out before
+the spaces at either end are trimmed), a name holds nothing that reorders the text around it,
+null for an optional key is absent, and every setting given is checked."""
 from __future__ import annotations
 
 import io
@@ -217,3 +219,136 @@ def test_an_older_database_has_its_folded_names_folded_again(tmp_path):
         assert keys == ["ann", "bob", "cy"]
     finally:
         db.close()
+
+
+# Issue 25 finding 9 and issue 27 finding 9: names compared as rules.md ("Player names")
+# now says, and every setting a match file gives checked (match-format.md, `settings`).
+
+# --- names: invisible characters out, then trimmed ------------------------------------------
+
+
+@pytest.mark.parametrize("second, shown", [
+    ("Ann \u200b", "Ann \\u200b"),  # a space, then a zero-width space
+    ("\u200b Ann", "\\u200b Ann"),
+    ("\ufeff ANN \u00ad", "\\ufeff ANN \\u00ad"),
+    ("Ann\u2800", "Ann\\u2800"),  # the blank braille cell is a space
+])
+def test_a_name_with_spaces_behind_invisible_characters_is_a_duplicate(second, shown):
+    assert same_name(second) == "ann"
+    done = rescore(wheel(players=["Ann", "Bob", second]))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f'players[2]: "{shown}" is already at the table as "Ann" '
+        "(names must differ, ignoring case and invisible characters)"]
+
+
+def test_both_spellings_beside_each_other_are_one_name_too():
+    done = rescore(wheel(players=["Ann \u200b", "\u200b Ann", "Cy"]))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        'players[1]: "\\u200b Ann" is already at the table as "Ann \\u200b" '
+        "(names must differ, ignoring case and invisible characters)"]
+
+
+def test_the_stored_name_keeps_its_characters():
+    # trimmed (plain spaces) and NFC: the zero-width space is only left out when comparing
+    done = rescore(wheel(players=[" Ann \u200b", "Bob", "Cy"]))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["players"] == ["Ann \u200b", "Bob", "Cy"]
+
+
+def test_spaces_inside_a_name_still_count():
+    assert replay(Match("third_wheel", ["Ann Lee", "Ann  Lee", "AnnLee"])).players == ["Ann Lee", "Ann  Lee",
+                                                                                       "AnnLee"]
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("\u2800", "\\u2800"),
+    ("\u2800\u2800", "\\u2800\\u2800"),
+    ("\u2800 \u200b", "\\u2800 \\u200b"),
+    ("\u200b \u3164", "\\u200b \\u3164"),
+])
+def test_a_name_of_blank_braille_and_invisible_characters_is_empty(name, shown):
+    done = rescore(wheel(players=["Ann", name, "Cy"]))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f'players[1]: a name cannot be empty: "{shown}" holds only invisible characters']
+
+
+# --- names: what a name may not hold ---------------------------------------------------------
+
+BIDI_CONTROLS = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_bidirectional_control_is_refused_naming_it(control):
+    done = rescore(wheel(players=["Ann", f"Bob{control}x", "Cy"]))
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    code = f"{ord(control):04x}"
+    assert line.startswith(f"players[1]: a name cannot hold bidirectional controls: U+{code.upper()} (")
+    assert line.endswith(f'would reorder the text around it, got "Bob\\u{code}x"')
+
+
+def test_the_right_to_left_override_of_the_report_is_refused_in_words():
+    done = rescore(wheel(players=["Ann\u202e", "Bob", "Cy"]))
+    assert done.stderr.splitlines() == [
+        "players[0]: a name cannot hold bidirectional controls: U+202E (right-to-left override) would reorder "
+        'the text around it, got "Ann\\u202e"']
+
+
+@pytest.mark.parametrize("name, line", [
+    ("Bo\u2028b", 'U+2028 (line separator), got "Bo\\u2028b"'),
+    ("Bo\u2029b", 'U+2029 (paragraph separator), got "Bo\\u2029b"'),
+    ("Bo\x07b", 'U+0007 (a control character), got "Bo\\u0007b"'),
+    ("Bo\x85b", 'U+0085 (a control character), got "Bo\\u0085b"'),
+])
+def test_separators_and_control_characters_are_refused_naming_them(name, line):
+    done = rescore(wheel(players=["Ann", name, "Cy"]))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"players[1]: a name cannot hold line breaks, control characters or broken text: {line}"]
+
+
+def test_the_marks_that_only_steer_a_name_are_allowed_and_kept():
+    names = ["\u200fדנה", "Bob\u200e", "\u061cعلي"]
+    done = rescore(wheel(players=names))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["players"] == names
+
+
+# --- settings: every key given is checked ------------------------------------------------------
+
+def _rail(settings: dict) -> dict:
+    return {"game": "third_rail", "players": ["Ann", "Bob", "Cy"], "settings": settings}
+
+
+def _spades(settings: dict) -> dict:
+    return {"game": "dummy_spades", "players": ["Ann", "Bob", "Cy"], "settings": settings}
+
+
+@pytest.mark.parametrize("document, lines", [
+    (_rail({"bonus_tie": "x"}), ['settings.bonus_tie: must be one of "each", "none", got "x"']),
+    (_rail({"most_other_tricks_bonus": False, "bonus_tie": 3}), ['settings.bonus_tie: must be one of "each", '
+                                                                 '"none", got 3']),
+    (_spades({"flip_count": 9}), ["settings.flip_count: must be 1 to 4, got 9"]),
+    (_spades({"peek": "none", "flip_count": "2"}), ['settings.flip_count: must be a whole number, got "2"']),
+    (_spades({"flip_count": 0, "target": 0}), ["settings.target: must be at least 1, got 0",
+                                               "settings.flip_count: must be 1 to 4, got 0"]),
+])
+def test_a_setting_that_does_not_apply_is_still_checked_by_rescore(document, lines):
+    done = rescore(document)
+    assert done.returncode == 2 and done.stdout == ""
+    assert sorted(done.stderr.splitlines()) == sorted(lines)
+
+
+def test_a_valid_setting_that_does_not_apply_is_kept_as_given():
+    done = rescore(_spades({"flip_count": 3}))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["settings"]["flip_count"] == 3
+
+
+def test_the_engine_refuses_it_naming_the_key():
+    with pytest.raises(MatchError) as refused:
+        replay(Match("third_rail", ["Ann", "Bob", "Cy"], {"bonus_tie": "x"}))
+    assert refused.value.problems == ['settings.bonus_tie: must be one of "each", "none", got "x"']

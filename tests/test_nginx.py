@@ -1,4 +1,4 @@
-"""deploy/nginx.conf, the README's sample for hosting on the internet, run for real:
+"""deploy/nginx.conf, docs/hosting.md's sample for hosting on the internet, run for real:
 nginx (Debian's, installed by the README's test command) in front of the real
 ``scorekeeper serve``, over HTTPS with a self-signed certificate."""
 from __future__ import annotations
@@ -68,7 +68,7 @@ http {{
 
 @pytest.fixture
 def hosted(tmp_path, monkeypatch, certificate):
-    """The app behind nginx, configured as the README says; yields a function making HTTPS requests."""
+    """The app behind nginx, configured as docs/hosting.md says; yields a function making HTTPS requests."""
     assert Path(NGINX).exists(), "nginx is missing: the README's test command installs it (apt-get install nginx)"
     monkeypatch.setenv("SCOREKEEPER_PROXIES", "1")
     monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", f'["{HOST}"]')
@@ -151,6 +151,23 @@ def test_a_phone_starts_and_shares_a_match_through_nginx(hosted):
     assert response.getheader("Content-Security-Policy", "").startswith("default-src 'self'")
     device = [c for c in phone.go("GET", "/")[0].msg.get_all("Set-Cookie") or [] if c.startswith("scorekeeper_device=")]
     assert device and "Secure" in device[0] and "HttpOnly" in device[0]
+
+
+def test_https_answers_carry_hsts_and_every_cookie_is_secure(hosted):
+    """A phone that came once over https never goes over plain http to this host again
+    (Strict-Transport-Security, on the app's answers and nginx's own), and no cookie, the
+    session's (the CSRF token, the scorer grants) as well as the device's, is ever sent
+    over plain http: the session cookie lacked Secure."""
+    phone = Browser(hosted)
+    seen: list[str] = []
+    for method, path in (("GET", "/matches/new?game=third_wheel"), ("GET", "/"), ("GET", "/no-such-page")):
+        response, _ = phone.go(method, path)
+        assert response.getheader("Strict-Transport-Security", "").startswith("max-age=31536000"), (path, response.status)
+        seen += response.msg.get_all("Set-Cookie") or []
+    response, _ = phone.start(["Ann", "Bob", "Cy"])
+    seen += response.msg.get_all("Set-Cookie") or []
+    assert {cookie.split("=", 1)[0] for cookie in seen} >= {"session", "scorekeeper_device"}
+    assert all("; Secure" in cookie and "; HttpOnly" in cookie for cookie in seen), seen
 
 
 def test_the_rate_limit_sees_the_real_address_not_a_forged_header(hosted):

@@ -13,7 +13,10 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
-from test_durability import serve  # the real server on a temp database, started and listening
+from test_durability import Phone, serve  # the real server on a temp database, started and listening
+
+from scorekeeper import store
+from scorekeeper.samples import ENDLESS, random_match
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -114,3 +117,106 @@ def test_forty_starts_sent_at_once_get_exactly_the_limit_through(tmp_path, monke
         assert db.execute("select count(*) from matches").fetchone()[0] == 10
     finally:
         db.close()
+
+
+def _stalled_reader(port: int, path: str, cookies: str, requests: int) -> socket.socket:
+    """A client that pipelines ``requests`` GETs of ``path`` and never reads an answer
+    (its receive buffer made small, so the answers pile up at the server)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookies}\r\n\r\n".encode() * requests)
+    return sock
+
+
+def _open_connections(port: int) -> set[int]:
+    """The client ports of the server's established connections on ``port`` (/proc/net/tcp)."""
+    found = set()
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            local, remote, state = line.split()[1:4]
+            if int(local.split(":")[1], 16) == port and state == "01":
+                found.add(int(remote.split(":")[1], 16))
+    return found
+
+
+def _until_idle(pid: int) -> None:
+    """Wait until the process has used no CPU for a second (at most a minute)."""
+    def cpu() -> int:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+
+    deadline = time.monotonic() + 60
+    before = cpu()
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        now = cpu()
+        if now - before <= 2:
+            return
+        before = now
+
+
+def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out(tmp_path):
+    """A phone's own match of 1,000 hands (a 1.3 MB live board); eight sockets (one per worker
+    thread) each pipeline 20 GETs of its board and never read. waitress's thread for each
+    waited for its client to read without end once 16 MiB were unsent, so every thread was
+    held and another phone's page never came (the idle timeout skips connections with requests
+    in progress). Now a thread waits at most STALLED_READER_SECONDS for a client that takes
+    nothing (and at most 1 MiB is held unsent), and the other phone is answered."""
+    database = tmp_path / "db.sqlite"
+    db = store.connect(str(database))
+    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=ENDLESS["third_wheel"]))
+    token = store.get_tokens(db, match_id)["scorer_token"]
+    db.close()
+    server, port = serve(database)
+    stalled: list[socket.socket] = []
+    try:
+        phone = Phone(port, match_id, token)
+        cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
+        for _ in range(8):
+            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 20))
+        _until_idle(server.pid)  # every worker thread is stuck (and without the fix, for good)
+        for _ in range(3):  # another phone, again and again
+            # the timeout guards against a hang: without the deadline no answer ever came
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=40) as response:
+                assert response.status == 200 and b"Start a match" in response.read()
+        # and the server closed them, rather than leave them open holding their answers (the
+        # idle timeout marked such sockets to close, and waitress waited for them to be writable)
+        stalled_ports = {sock.getsockname()[1] for sock in stalled}
+        deadline = time.monotonic() + 30  # a guard against a hang, not a timing check
+        while stalled_ports & _open_connections(port) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not stalled_ports & _open_connections(port)
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_body_larger_than_the_app_takes_is_refused_before_it_is_sent(tmp_path):
+    """A 50 MiB upload is answered 413 when its headers arrive: the server no longer reads
+    (and spools to disk) up to 1 GiB of body before the app's own 1 MiB check."""
+    server, port = serve(tmp_path / "db.sqlite")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(b"POST /import HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                         b"Content-Length: %d\r\n\r\n" % (50 * 1024 * 1024))
+            sock.sendall(b"x" * 65536)  # the first 64 KiB of the 50 MiB; the rest is never sent
+            answer = b""
+            while b"\r\n\r\n" not in answer and (chunk := sock.recv(65536)):
+                answer += chunk
+        head = answer.decode("latin-1").split("\r\n\r\n", 1)[0]
+        assert re.match(r"HTTP/1\.[01] 413 ", head), head
+        assert "Content-Security-Policy" in head
+        # a form at the app's limit still reaches the app, which says why in its own page
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        connection.request("POST", "/import", body=b"x" * (1024 * 1024 + 10),
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+        response = connection.getresponse()
+        assert response.status == 413 and "text/html" in response.getheader("Content-Type", "")
+        connection.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

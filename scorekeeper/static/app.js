@@ -639,8 +639,8 @@
   window.addEventListener("resize", gridHints);
 
   /* A setting that applies only while another has a given value (Setting.applies_when) is
-     hidden otherwise; without JavaScript every setting shows, and the server ignores one
-     that does not apply. */
+     hidden otherwise; without JavaScript every setting shows. The server checks every
+     setting sent, one that does not apply too, so a setting with a message stays shown. */
   function settingValue(field) {
     if (!field) return null;
     if (field.type === "checkbox") return field.checked ? "y" : "";
@@ -650,7 +650,7 @@
     Array.prototype.forEach.call((root || document).querySelectorAll("[data-applies-field]"), function (el) {
       var form = el.closest("form");
       var field = form && form.elements[el.getAttribute("data-applies-field")];
-      el.hidden = settingValue(field) !== el.getAttribute("data-applies-value");
+      el.hidden = settingValue(field) !== el.getAttribute("data-applies-value") && !el.querySelector(".field-messages");
     });
   }
   document.addEventListener("change", function (e) {

@@ -25,7 +25,7 @@ from .backup import backup
 from .connection import connect
 from .core import KEEP_DELETED_DAYS, MAX_HANDS, MAX_LOG, now, today, writing
 from .derived import DERIVED_VERSION, refresh_stale
-from .devices import access_of, device_key, device_known, grant, new_token, renew_link
+from .devices import access_of, device_key, device_known, device_of, grant, new_token, renew_link, replace_device
 from .errors import AlreadySaved, Conflict, LimitReached, NotFound, StaleVersion, StoreError
 from .history import all_matches, deleted_matches, device_history, device_matches, known_players, match_ids_on
 from .matches import (
@@ -33,6 +33,7 @@ from .matches import (
     add_hand,
     audit_log,
     changes_since,
+    check_details,
     create_match,
     delete_match,
     edit_hand,
@@ -48,16 +49,18 @@ from .matches import (
     update_details,
     update_setup,
 )
+from .notices import keep_notices, take_notices
 from .schema import migrations
 from .stats import met_players, player_list, player_rows
 
 __all__ = [
     "DERIVED_VERSION", "KEEP_DELETED_DAYS", "MAX_HANDS", "MAX_LOG", "AlreadySaved", "Conflict", "Database",
     "LimitReached", "MatchError", "MatchRecord", "NotFound", "StaleVersion", "StoreError", "access_of", "add_hand",
-    "all_matches", "audit_log", "backup", "changes_since", "connect", "create_match", "delete_match",
-    "deleted_matches", "device_history", "device_key", "device_known", "device_matches", "edit_hand",
-    "get_record", "get_tokens", "get_version", "grant", "import_match", "known_players", "linked_matches",
+    "all_matches", "audit_log", "backup", "changes_since", "check_details", "connect", "create_match",
+    "delete_match", "deleted_matches", "device_history", "device_key", "device_known", "device_matches", "device_of",
+    "edit_hand",
+    "get_record", "get_tokens", "get_version", "grant", "import_match", "keep_notices", "known_players", "linked_matches",
     "match_for_token", "match_ids_on", "met_players", "migrations", "new_token", "now", "player_list",
-    "player_rows", "refresh_stale", "renew_link", "restore_match", "saved_request", "today", "undo_last",
-    "update_details", "update_setup", "writing",
+    "player_rows", "refresh_stale", "renew_link", "replace_device", "restore_match", "saved_request", "take_notices",
+    "today", "undo_last", "update_details", "update_setup", "writing",
 ]

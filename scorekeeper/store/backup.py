@@ -9,8 +9,9 @@ def backup(source_path: str, target_path: str) -> None:
     """A consistent copy of the database at ``source_path`` (even while the
     server writes to it), with SQLite's online backup API. Written to a
     temporary file first, so ``target_path`` is never a half-made copy, and
-    nothing is left behind when it fails. Copying onto the database itself
-    (or its -wal/-shm files) is refused: it would take the live file out of WAL mode."""
+    nothing is left behind when it fails (neither that file nor SQLite's journal of it).
+    Copying onto the database itself (or its -wal/-shm files) is refused: it would take
+    the live file out of WAL mode."""
     if not os.path.exists(source_path):
         raise FileNotFoundError(source_path)
     live = os.path.realpath(source_path)
@@ -34,6 +35,9 @@ def backup(source_path: str, target_path: str) -> None:
             raise sqlite3.DatabaseError(f"the copy failed its integrity check: {problem}")
         os.replace(temporary, target_path)
     finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
+        # the half-made copy, and what SQLite keeps beside it: a failure mid-copy (a full
+        # disk) leaves its rollback journal (and a copy in WAL mode its -wal and -shm)
+        for leftover in (temporary, f"{temporary}-journal", f"{temporary}-wal", f"{temporary}-shm"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
 

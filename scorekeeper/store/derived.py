@@ -23,7 +23,8 @@ from ..games.base import places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
-DERIVED_VERSION = 3  # 2: the facts of each hand in rows of their own (m009); 3: leaders, low-wins places
+DERIVED_VERSION = 4  # 2: the facts of each hand in rows of their own (m009); 3: leaders, low-wins places;
+# 4: names folded with the spaces their invisible characters leave at either end trimmed
 
 Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, values added]
 

@@ -29,6 +29,42 @@ def device_known(db: Database, device: str) -> bool:
     return db.execute("select 1 from devices where id = ?", [device]).fetchone() is not None
 
 
+def device_of(db: Database, device: str) -> str | None:
+    """``device`` (a digest, see ``device_key``) when the server issued its cookie and it is
+    still in use, else None. A device whose cookie replaced another's is used for the first
+    time here: the grants of the one it replaced move to it, and that one (its old cookie
+    value with it) is gone, so a copy of the old value, wherever it is, opens nothing."""
+    row = db.execute("select parent from devices where id = ?", [device]).fetchone()
+    if row is None:
+        return None
+    if row[0] is not None:
+        with writing(db):
+            _take_over(db, device, row[0])
+    return device
+
+
+def _take_over(db: Database, device: str, parent: str) -> None:
+    """Inside a transaction: ``device`` gets ``parent``'s grants (a grant both hold keeps the
+    most it allowed), and ``parent`` is forgotten."""
+    db.execute("insert into device_matches (device_id, match_id, score, watch, how, added_at) "
+               "select ?, match_id, score, watch, how, added_at from device_matches where device_id = ? "
+               "on conflict(device_id, match_id) do update set score = max(score, excluded.score), "
+               "watch = max(watch, excluded.watch)", [device, parent])
+    db.execute("delete from device_matches where device_id = ?", [parent])
+    db.execute("delete from devices where id = ?", [parent])
+    db.execute("update devices set parent = null where id = ?", [device])
+
+
+def replace_device(db: Database, device: str, successor: str) -> None:
+    """``successor`` (the digest of a new cookie) will be ``device`` once its cookie is first
+    used (``device_of``); until then ``device`` keeps what it had, and ``successor`` holds
+    only the grants given to it from now on."""
+    stamp = now()
+    with writing(db):
+        db.execute("insert into devices (id, created_at, seen_at, parent) values (?, ?, ?, ?)",
+                   [successor, stamp, stamp, device])
+
+
 def grant_in(db: Database, device: str, match_id: int, *, score: bool = False, watch: bool = False,
            how: str = "") -> None:
     """Inside a write transaction: ``device`` may now score (or watch) the match; a grant

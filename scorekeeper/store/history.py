@@ -11,6 +11,7 @@ from sqlite_utils import Database
 from ..engine import Match
 from ..names import same_name
 from .core import loads, to_match
+from .matches import kept_since, purge_deleted
 
 
 def match_ids_on(db: Database, device: str | None, date: str, limit: int = -1) -> list[int]:
@@ -24,11 +25,16 @@ def match_ids_on(db: Database, device: str | None, date: str, limit: int = -1) -
 
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
     """The matches ``device`` scored that were deleted and can still be restored, the
-    latest deleted first: id, game, players, date, deleted_at."""
+    latest deleted first: id, game, players, date, deleted_at. One deleted longer ago
+    than KEEP_DELETED_DAYS is not among them, and is removed for good now."""
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.deleted_at from device_matches d join matches m "
         "on m.id = d.match_id where d.device_id = ? and d.score = 1 and m.deleted_at is not null "
         "order by m.deleted_at desc", [device or ""]).fetchall()
+    oldest = kept_since()
+    if rows and rows[-1][4] < oldest:
+        purge_deleted(db)
+        rows = [row for row in rows if row[4] >= oldest]
     return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4]} for r in rows]
 
 

@@ -186,7 +186,8 @@ def _write_hands(db: Database, match_id: int, hands: list[Hand], keep: int = 0) 
                          for i, h in enumerate(hands[keep:], start=keep + 1)])
 
 
-def _check_details(date: str | None, note: str | None) -> None:
+def check_details(date: str | None, note: str | None) -> None:
+    """A match's date and note as they may be stored: MatchError saying what is wrong."""
     problems = date_problems(date) + note_problems(note)
     if problems:
         raise MatchError.of(problems)
@@ -199,7 +200,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
     ``previous``: the match it plays again (see ``linked_matches``).
     Raises MatchError when the engine refuses it, LimitReached when it holds more
     hands than one match can; nothing is stored then."""
-    _check_details(match.date, match.note)
+    check_details(match.date, match.note)
     if len(match.hands) > core.MAX_HANDS:
         raise LimitReached([f"hands: {len(match.hands):,} hands, but one match can hold at most {core.MAX_HANDS:,}"])
     result = replay(match)  # raises before anything is written
@@ -323,7 +324,7 @@ def update_details(db: Database, match_id: int, date: str | None, note: str | No
                    expected_version: int | None = None, request_key: str | None = None) -> None:
     """Change the match's date and note (not scored)."""
     note = (note or "").strip() or None
-    _check_details(date, note)
+    check_details(date, note)
     with writing(db):
         row = lock(db, match_id, expected_version, request_key)
         db.execute("update matches set date = ?, note = ? where id = ?", [date or row["date"], note, match_id])
@@ -374,12 +375,23 @@ def delete_match(db: Database, match_id: int, expected_version: int | None = Non
         _purge_deleted(db)
 
 
+def kept_since() -> str:
+    """The oldest deletion time still kept: a match deleted before it is gone for good."""
+    return (datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=KEEP_DELETED_DAYS)).isoformat(
+        timespec="seconds")
+
+
+def purge_deleted(db: Database) -> None:
+    """Remove the matches deleted more than KEEP_DELETED_DAYS ago (a reader of the deleted
+    matches found one: they are purged then, not only when a match is next deleted)."""
+    with writing(db):
+        _purge_deleted(db)
+
+
 def _purge_deleted(db: Database) -> None:
     """Inside a transaction: remove the matches deleted more than KEEP_DELETED_DAYS ago."""
-    limit = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=KEEP_DELETED_DAYS)).isoformat(
-        timespec="seconds")
     gone = [r[0] for r in db.execute("select id from matches where deleted_at is not null and deleted_at < ?",
-                                     [limit]).fetchall()]
+                                     [kept_since()]).fetchall()]
     for match_id in gone:
         for table in ("hands", "audit", "summaries", "match_players", "hand_facts", "device_matches"):
             db.execute(f"delete from {table} where match_id = ?", [match_id])
@@ -389,17 +401,22 @@ def _purge_deleted(db: Database) -> None:
 
 def restore_match(db: Database, match_id: int, device: str | None, request_key: str | None = None) -> None:
     """Bring back a deleted match exactly as it was (a device that scored it asks).
-    NotFound when there is no such deleted match for that device."""
+    NotFound when there is no such deleted match for that device (or it was deleted more
+    than KEEP_DELETED_DAYS ago: then it is removed for good now)."""
     with writing(db):
-        allowed = db.execute("select 1 from device_matches d join matches m on m.id = d.match_id where "
-                             "m.id = ? and d.device_id = ? and d.score = 1 and m.deleted_at is not null",
-                             [match_key(match_id), device or ""]).fetchone()
-        if allowed is None:
-            raise NotFound(f"no deleted match {match_id}")
-        db.execute("update matches set deleted_at = null, version = version + 1, updated_at = ? where id = ?",
-                   [now(), match_id])
-        version = db.execute("select version from matches where id = ?", [match_id]).fetchone()[0]
-        audit(db, match_id, "restore", None, None, None, None, None, version, request_key)
+        found = db.execute("select m.deleted_at from device_matches d join matches m on m.id = d.match_id where "
+                           "m.id = ? and d.device_id = ? and d.score = 1 and m.deleted_at is not null",
+                           [match_key(match_id), device or ""]).fetchone()
+        expired = found is not None and found[0] < kept_since()
+        if expired:
+            _purge_deleted(db)  # kept: the NotFound below is raised once this is committed
+        elif found is not None:
+            db.execute("update matches set deleted_at = null, version = version + 1, updated_at = ? where id = ?",
+                       [now(), match_id])
+            version = db.execute("select version from matches where id = ?", [match_id]).fetchone()[0]
+            audit(db, match_id, "restore", None, None, None, None, None, version, request_key)
+    if found is None or expired:
+        raise NotFound(f"no deleted match {match_id}")
 
 
 def import_match(db: Database, match: Match, device: str | None = None) -> int:

@@ -6,7 +6,10 @@ with today's engine, for every match whose rows are missing or older than
 ``derived.DERIVED_VERSION`` (``connection.connect`` does it at start-up)."""
 from __future__ import annotations
 
+import datetime
+import json
 import secrets
+import unicodedata
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -161,3 +164,108 @@ def m010_summary_leaders(db: Database) -> None:
     the lowest wins), kept in its summary so the history names them without the
     match's settings; derived rows: ``derived`` writes them (DERIVED_VERSION 3)."""
     db.table("summaries").add_column("leaders", str)
+
+
+@migrations()
+def m011_names_under_the_new_rule(db: Database) -> None:
+    """rules.md came to refuse in a name the characters that break or reorder the text
+    around it (U+2028, U+2029, the bidirectional embeddings, overrides and isolates), to
+    count U+2800 as a space, and to trim the spaces invisible characters leave at either
+    end before comparing ("Ann \\u200b" is "Ann"'s duplicate). A match stored before
+    that no longer replays and cannot even be renamed, so each name that breaks the rule
+    is repaired once, and the repair is logged as a change of players: those characters
+    out (a separator becomes a space); a name left empty is "Player N"; a duplicate gets
+    its seat ("Ann (3)"). The rule is copied here as it reads today (frozen history)."""
+    for match_id, players_json, version in db.execute(
+            "select id, players, version from matches").fetchall():
+        players = json.loads(players_json)
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            continue
+        repaired = _m011_repaired(players)
+        if repaired == players:
+            continue
+        db.execute("update matches set players = ?, version = version + 1 where id = ?",
+                   [json.dumps(repaired, ensure_ascii=False), match_id])
+        db.execute("insert into audit (match_id, at, action, hand, before, after, totals_before, totals_after, "
+                   "version) values (?, ?, 'setup', null, ?, ?, null, null, ?)",
+                   [match_id, datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                    json.dumps({"players": players}, ensure_ascii=False),
+                    json.dumps({"players": repaired}, ensure_ascii=False), version + 1])
+
+
+_M011_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                   (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                   (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                   (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))  # Default_Ignorable_Code_Point
+
+
+def _m011_invisible(ch: str) -> bool:
+    return any(first <= ord(ch) <= last for first, last in _M011_IGNORABLE)
+
+
+def _m011_space(ch: str) -> bool:
+    return ch.isspace() or ch == "\u2800"
+
+
+def _m011_trimmed(text: str) -> str:
+    start, end = 0, len(text)
+    while start < end and (_m011_space(text[start]) or _m011_invisible(text[start])):
+        start += 1
+    while end > start and (_m011_space(text[end - 1]) or _m011_invisible(text[end - 1])):
+        end -= 1
+    return text[start:end]
+
+
+def _m011_key(name: str) -> str:
+    kept = "".join(ch for ch in name if not _m011_invisible(ch))
+    start, end = 0, len(kept)
+    while start < end and _m011_space(kept[start]):
+        start += 1
+    while end > start and _m011_space(kept[end - 1]):
+        end -= 1
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", kept[start:end]).casefold())
+    return "".join(ch for ch in folded if not _m011_invisible(ch))
+
+
+def _m011_repaired(players: list[str]) -> list[str]:
+    """The names with what the rule now refuses taken out, empty ones and duplicates named
+    by their seat; a name the rule allows is kept exactly."""
+    names: list[str] = []
+    for name in players:
+        code = [ord(ch) for ch in name]
+        if any(0x202A <= c <= 0x202E or 0x2066 <= c <= 0x2069 or c in (0x2028, 0x2029) for c in code):
+            name = "".join(" " if ch in "\u2028\u2029" else "" if _m011_invisible(ch) and (
+                0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069) else ch for ch in name)
+            name = unicodedata.normalize("NFC", name).strip()
+        names.append(name)
+    seen: set[str] = set()
+    for seat, name in enumerate(names):
+        key = _m011_key(name)
+        if key and key not in seen:
+            seen.add(key)
+            continue
+        base = _m011_trimmed(name)[:34] if key else ""
+        for candidate in ([f"{base} ({seat + 1})"] if base else []) + [f"Player {seat + 1}"] + \
+                [f"Player {seat + 1} ({n})" for n in range(2, len(names) + 2)]:
+            if _m011_key(candidate) not in seen:
+                names[seat] = candidate
+                seen.add(_m011_key(candidate))
+                break
+    return names
+
+
+@migrations()
+def m012_device_cookie_replaced(db: Database) -> None:
+    """A device's cookie is replaced each time it is given a match: the new value is a new
+    device row whose ``parent`` is the device it replaces, until the new value is first used
+    (then the parent's grants move to it and the parent, with its old value, goes)."""
+    db.table("devices").add_column("parent", str)
+
+
+@migrations()
+def m013_notices(db: Database) -> None:
+    """The notices a page shows once after a change ("Hand 5 saved: …", "Deleted … with
+    Ann, Bob"), kept here until that page is shown: the session cookie holds only a
+    random key to them, never the names they carry."""
+    db.table("notices").create({"id": str, "messages": str, "created_at": str}, pk="id",
+                               not_null={"messages", "created_at"})

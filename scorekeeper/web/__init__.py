@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, compress, db, errors, security, sharing
+from . import access, compress, db, errors, notices, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -65,6 +65,12 @@ class SignedCookieSessions(SecureCookieSessionInterface):
                 self._made.clear()
             self._made[keys] = super().get_signing_serializer(app)
         return self._made[keys]
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure wherever the device cookie is (a request over https, or through a proxy that
+        said so): the session holds the CSRF token and the scorer grants, and Flask's own
+        setting (SESSION_COOKIE_SECURE, off by default) left it going over plain http too."""
+        return bool(super().get_cookie_secure(app)) or (has_request_context() and request.is_secure)
 
 
 class TableApp(Flask):
@@ -128,6 +134,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
+    notices.init_app(app)  # flashed messages kept on the server, not in the cookie
     errors.init_app(app)
     compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit
@@ -151,9 +158,13 @@ def _register_blueprints(app: Flask) -> None:
 
 
 def _register_filters(app: Flask) -> None:
+    from ..names import isolated
     from . import hand_forms, view
 
     app.jinja_env.filters["signed"] = view.signed
+    app.jinja_env.filters["name"] = view.shown_name  # every player's name shown: isolated in a <bdi>
+    app.jinja_env.filters["isolating"] = view.with_names_isolated  # names inside a sentence written in Python
+    app.jinja_env.filters["isolated"] = isolated  # a name where markup cannot go (a page's title)
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
     app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups

@@ -40,20 +40,28 @@ _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}\Z")
 
 def device(create: bool = False) -> str | None:
     """This device's key in the database (a digest of its cookie), or None when it has
-    no cookie the server issued (none, or one it never handed out); ``create`` gives
-    it a fresh one (sent with this response)."""
+    no cookie the server issued (none, or one it never handed out, or one since replaced).
+    ``create``: the device is about to be given a match, so it gets a new cookie (sent
+    with this response): a fresh device without one; else the new value replaces the one
+    it sent (``store.replace_device``), and the grants given from now on go to the new
+    value only. A cookie value copied into another browser (the planter's own, put into
+    a victim's) therefore never opens a match given after the copy: the browser given it
+    holds the new value, and the old one opens nothing once the new one is used."""
     if "device" not in g:
         cookie = request.cookies.get(DEVICE_COOKIE, "")
-        key = store.device_key(cookie) if _DEVICE.match(cookie) else None
         # a well-formed value the server never issued is ignored, not adopted: adopting it
         # would let whoever planted it in this browser read everything scored here
-        known = key is not None and store.device_known(get_db(), key)
-        g.device_cookie = cookie if known else None
-        g.device = key if known else None
-    if g.device is None and create:
+        key = store.device_of(get_db(), store.device_key(cookie)) if _DEVICE.match(cookie) else None
+        g.device_cookie = cookie if key else None
+        g.device = key
+    if create and not g.get("device_cookie_new"):
+        replaced = g.device
         g.device_cookie = secrets.token_urlsafe(24)
         g.device = store.device_key(g.device_cookie)
         g.device_cookie_new = True
+        g.pop("access", None)  # what this request may open is the new value's from now on
+        if replaced is not None:
+            store.replace_device(get_db(), replaced, g.device)
     return g.device
 
 
@@ -75,8 +83,8 @@ def keep_device_cookie(response: Response) -> Response:
 
 def grant(match_id: int, score: bool = False, how: str = "") -> None:
     """This device may now open the match, and score it when ``score``, from any page."""
-    if access_to(match_id) == ("score" if score else "watch"):
-        return  # a watcher reopening its link writes nothing
+    if access_to(match_id) in ("score", "watch" if not score else "score"):
+        return  # a watcher reopening its link, or a scorer opening the watcher link, writes nothing
     if device() is None:
         refused = refuse_new_device()
         if refused:

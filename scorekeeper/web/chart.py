@@ -10,6 +10,8 @@ import math
 
 from markupsafe import Markup, escape
 
+from ..names import isolated
+
 # About the width it is drawn at on a 360 px phone (~305 px), so the 13-unit text
 # (app.css) is ~12 px on screen, not the ~9 px a wider viewBox shrank it to
 WIDTH, HEIGHT = 320, 210
@@ -105,6 +107,6 @@ def running_totals_svg(players: list[str], totals_by_hand: list[list[int]]) -> M
         short = name if len(name) <= 8 else name[:7] + "…"
         ly = label_y[seat]
         out.append(f'<text class="label series-{seat % 6}" x="{WIDTH - RIGHT + 6}" y="{ly + 4:.1f}">'
-                   f'{escape(short)} {points[-1]}</text>')
+                   f'{escape(isolated(short))} {points[-1]}</text>')  # the total stays after the name
     out.append("</svg>")
     return Markup("\n".join(out))

@@ -19,6 +19,7 @@ from ..engine import MatchError, MatchResult, replay
 from ..games import GAMES
 from ..games.base import SheetCell
 from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
+from ..names import FSI, isolate_names, isolated
 from ..store import MatchRecord
 from . import access, page, security, view
 from .db import get_db
@@ -177,14 +178,15 @@ def csv_rows(info: MatchRecord, result: MatchResult) -> Iterator[list[str | int]
     sheet = view.score_sheet(info, result)
     layout = sheet["layout"]
     header = ["hand", "dealer"] + [column.key for column in layout.hand]
-    for name in sheet["players"]:
-        header += [f"{name} {column.key}" for column in layout.seat]
+    players = sheet["players"]
+    for name in players:  # isolated: a right-to-left name never turns its heading round
+        header += [f"{isolated(name)} {column.key}" for column in layout.seat]
     yield header + ["explanation"]
     for row in sheet["rows"]:
         cells = [row["number"], row["dealer_name"]] + [csv_cell(cell) for cell in row["hand"]]
         for seat_cells in row["seats"]:
             cells += [csv_cell(cell) for cell in seat_cells]
-        yield cells + ["\n".join(row["explanation"])]
+        yield cells + [isolate_names("\n".join(row["explanation"]), players)]
 
 
 def csv_cell(cell: SheetCell) -> str | int:
@@ -199,8 +201,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def safe_cell(value: str | int) -> str | int:
     """A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's
-    advice for CSV injection); numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    advice for CSV injection); numbers stay numbers. A heading that starts with a name
+    starts with the name's isolate (FSI): what follows it counts."""
+    if isinstance(value, str) and value.lstrip(FSI).startswith(FORMULA_STARTS):
         return "'" + value
     return value
 
@@ -251,45 +254,56 @@ def shown(error: MatchError) -> list[str]:
     return lines
 
 
-def import_history(matches: list) -> tuple[list[dict], list[dict]]:
-    """Store the matches of a history file on this phone, except those already on it
-    (or twice in the file): (imported as {"id", "match"}, duplicates as {"number", "match", "id"}).
-    Every match is replayed before any is stored: one bad match imports nothing (and
-    checking stops at it, after ``MAX_PROBLEMS`` problems)."""
+def checked_history(matches: list) -> tuple[list[tuple[int, Any]], list[dict]]:
+    """The matches of a history file to store on this phone, as (number in the file, match),
+    and those already on it (or twice in the file) as {"number", "match", "id"}. Every match
+    is replayed, and its date and note checked, before any is stored: one bad match imports
+    nothing (and checking stops at it, after ``MAX_PROBLEMS`` problems)."""
     for number, match in enumerate(matches, start=1):
         try:
             replay(match, max_problems=MAX_PROBLEMS)
+            store.check_details(match.date, match.note)
         except MatchError as error:
             later = sum(len(m.hands) for m in matches[number:] if isinstance(m.hands, list))
             raise MatchError([f"match {number}: {line}" for line in error.problems],
                              unchecked=error.unchecked + later) from None
-    device = access.device(create=True)
     known: dict[str, int | None] = {duplicate_key(m): match_id
-                                    for match_id, m in store.device_matches(get_db(), device)}
-    imported: list[dict] = []
+                                    for match_id, m in store.device_matches(get_db(), access.device())}
+    fresh: list[tuple[int, Any]] = []
     duplicates: list[dict] = []
     for number, match in enumerate(matches, start=1):
         key = duplicate_key(match)
         if key in known:
             duplicates.append({"number": number, "match": match, "id": known[key]})
             continue
+        known[key] = None  # a second copy in the file is the same match as this one
+        fresh.append((number, match))
+    return fresh, duplicates
+
+
+def import_history(fresh: list[tuple[int, Any]]) -> list[dict]:
+    """Store the matches ``checked_history`` found new, on this phone: [{"id", "match"}]."""
+    device = access.device(create=True)
+    imported: list[dict] = []
+    for number, match in fresh:
         try:
             match_id = store.import_match(get_db(), match, device=device)
-        except (MatchError, store.LimitReached) as error:  # the date or note, or too many hands
+        except (MatchError, store.LimitReached) as error:  # checked above: cannot happen; never a 500
             raise MatchError([f"match {number}: {line}" for line in error.problems]
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None
-        known[key] = None  # a second copy in the file is the same match as this one
         imported.append({"id": match_id, "match": match})
-    return imported, duplicates
+    return imported
 
 
 @bp.route("/import", methods=["GET", "POST"])
 def import_match() -> ResponseReturnValue:
     """Import a match file, or a history file (a list of match files) from another phone.
     Cheapest first: every file sent counts against the per-minute limit, good or bad; its
-    matches and hands are counted before anything else is read; its matches are counted
-    against the hourly budget before any is replayed."""
+    matches and hands are counted before anything else is read; a file with more matches
+    than the hourly budget has room for is refused before any is replayed; the matches to
+    be stored (not those refused, nor those already on the phone) are counted against the
+    hourly budget just before they are stored."""
     form = ImportMatchForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -302,11 +316,15 @@ def import_match() -> ResponseReturnValue:
             return render_template("import.html", form=form, problems=problems), 400
         try:
             matches = loads_history(data, max_matches=security.limits().limit("match_hour"), max_hands=store.MAX_HANDS)
-            refused = security.refuse_matches(len(matches))
+            refused = security.refuse_file_without_room(len(matches))
+            if refused:
+                return refused
+            fresh, duplicates = checked_history(matches)
+            refused = security.refuse_matches(len(fresh)) if fresh else None
             if refused:
                 return refused
             # whoever imports a match scores it on this device
-            imported, duplicates = import_history(matches)
+            imported = import_history(fresh)
         except MatchError as error:
             problems = shown(error)
         else:

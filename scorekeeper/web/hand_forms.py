@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from flask import get_template_attribute
@@ -37,6 +37,7 @@ from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ..games import GAMES, words
 from ..games.base import CardCounter, FieldGroup, Game, HandContext, Problem
+from ..names import isolate_names, isolated
 
 # What is still blank on a form: (hand field, seat), the seat None for a single field.
 Blank = tuple[str, int | None]
@@ -121,7 +122,10 @@ class Kind:
     counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
 
     def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
-        self.described = described
+        # the words the game wrote round the players' names ("High or low (called by Ann)"),
+        # with each name isolated so a right-to-left one never reorders them
+        self.described = replace(described, legend=isolate_names(described.legend, players),
+                                 hint=isolate_names(described.hint, players))
         self.players = list(players)
         self.fields: list[str] = []
 
@@ -150,7 +154,7 @@ class Kind:
         d = self.described
         if seat is None:
             return d.label or d.legend
-        return d.label.format(player=self.players[seat]) if d.label else self.players[seat]
+        return d.label.format(player=isolated(self.players[seat])) if d.label else self.players[seat]
 
     def add(self, attrs: dict[str, Any], name: str, made: Field) -> None:
         attrs[name] = made

@@ -21,6 +21,7 @@ from ..engine import Match, MatchError, MatchResult, replay
 from ..games import GAMES, words
 from ..games.base import Game
 from ..matchfile import NOTE_LIMIT
+from ..names import isolated
 from . import access, hand_forms, page, partials, security, view, writes
 from .db import get_db
 
@@ -250,11 +251,11 @@ def _status(m: dict) -> str:
     """A history line's status, from the match's summary (no replay)."""
     names = m["players"]
     if m["finished"]:
-        return "Won by " + ", ".join(names[s] for s in m["winners"] or [])
+        return "Won by " + ", ".join(isolated(names[s]) for s in m["winners"] or [])
     if m["hands"] and m["totals"] and m["leaders"]:
         # the seats that lead as the game's rules rank totals (the lowest where the lowest wins)
         leaders = m["leaders"]
-        return (("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(names[s] for s in leaders)
+        return (("Tied: " if len(leaders) > 1 else "Leader: ") + ", ".join(isolated(names[s]) for s in leaders)
                 + f" ({m['totals'][leaders[0]]})")
     return "No hands yet"
 

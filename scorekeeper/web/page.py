@@ -14,6 +14,7 @@ from werkzeug.http import quote_etag
 
 from .. import store
 from ..engine import MatchError, MatchResult
+from ..names import isolate_names, isolated
 from . import access, hand_forms, view, writes
 from .db import get_db
 from .replays import MatchReplay, ReplayCache
@@ -189,9 +190,10 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
         return f"Hand {number} saved{how}."
     hand = result.hands[number - 1]
     # a name and its number never part at a line break
-    scores = ", ".join(f"{p}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
-    totals = ", ".join(f"{p}\u00a0{t}" for p, t in zip(result.players, hand.totals))
-    events = "".join(f" {view.event_text(e)}." for e in hand.events)
+    # each name isolated, so a right-to-left name never reorders its score or the sentence
+    scores = ", ".join(f"{isolated(p)}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
+    totals = ", ".join(f"{isolated(p)}\u00a0{t}" for p, t in zip(result.players, hand.totals))
+    events = "".join(f" {isolate_names(view.event_text(e), result.players)}." for e in hand.events)
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
 
 

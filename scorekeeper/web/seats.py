@@ -16,6 +16,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from ..games.base import Place, Seating
+from ..names import isolate_names, isolated
 
 WIDTH = 360
 CX = WIDTH / 2
@@ -74,8 +75,9 @@ def _name_lines(name: str, room: float) -> list[str]:
 def described(seating: Seating) -> str:
     """The picture in words (its accessible name): the order round the table, then what
     each place does."""
-    order = ", ".join(p.name for p in seating.places)
-    roles = "; ".join(f"{p.name}: {', '.join(p.roles)}" for p in seating.places if p.roles)
+    # each name isolated: a right-to-left name never reorders the sentence a screen reader says
+    order = ", ".join(isolated(p.name) for p in seating.places)
+    roles = "; ".join(f"{isolated(p.name)}: {', '.join(p.roles)}" for p in seating.places if p.roles)
     return f"Round the table clockwise from the bottom: {order}. {roles}."
 
 
@@ -177,7 +179,8 @@ def _place(place: Place, name: list[str], wrapped: list[str], centre: tuple[floa
     name_x = x + (5 if place.deals else 0)
     first = y + 5.5 - NAME_H * (len(name) - 1) / 2
     # no space between the lines: it would belong to the first and pull it off centre
-    shown = "".join(f'<tspan x="{name_x:.1f}" y="{first + NAME_H * n:.1f}">{escape(line)}</tspan>'
+    # (each line isolated: a right-to-left name keeps its own order whatever the picture's)
+    shown = "".join(f'<tspan x="{name_x:.1f}" y="{first + NAME_H * n:.1f}">{escape(isolated(line))}</tspan>'
                      for n, line in enumerate(name))
     # a shortened name is said whole where a pointer rests on it (and in the picture's name)
     title = f"<title>{escape(place.name)}</title>" if " ".join(name) != place.name else ""
@@ -210,4 +213,6 @@ def seating_shown(seating: Seating) -> dict:
         svg = _drawn(seating)
     except TypeError:  # a game gave a list where a tuple belongs: unhashable, drawn afresh
         svg = seat_picture(seating)
-    return {"svg": svg, "notes": seating.notes, "leads": any(p.leads for p in seating.places)}
+    # the game's sentences under it, with the players' names in them isolated
+    notes = [isolate_names(note, [p.name for p in seating.places]) for note in seating.notes]
+    return {"svg": svg, "notes": notes, "leads": any(p.leads for p in seating.places)}

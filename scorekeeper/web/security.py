@@ -127,6 +127,10 @@ class Limits:
                     return name  # another process (a shared storage) took the room meanwhile
         return None
 
+    def room(self, name: str, key: str, cost: int) -> bool:
+        """Has ``key`` room for ``cost`` more under this limit now? (Counts nothing.)"""
+        return bool(self.window.test(self.items[name], name, key, cost=cost))
+
     def remaining(self, name: str, key: str) -> int:
         return max(0, self.window.get_window_stats(self.items[name], name, key).remaining)
 
@@ -204,7 +208,9 @@ def refuse_new_match() -> Refusal | None:
 
 def refuse_import() -> Refusal | None:
     """None when this address may send one more file to import now (and count it, whether
-    the file turns out good or bad), else the 429 page."""
+    the file turns out good or bad: its attempt, one of the matches a minute), else the 429
+    page. Its matches count against the hourly budget only once they are to be stored
+    (``refuse_matches``): a refused file costs its attempt only."""
     return _refused({"match": 1})
 
 
@@ -213,14 +219,25 @@ TOO_MANY_IN_FILE = ("This file holds {count:,} matches, but {remaining:,} more m
                     "try again later, or import a file of fewer matches.")
 
 
-def refuse_matches(count: int) -> Refusal | None:
-    """None when this address may add ``count`` matches now (and count them all, before any
-    is replayed), else the 429 page saying how many more it may add."""
+def _too_many_in_file(count: int) -> Refusal:
     found, address = limits(), _address()
-    if found.take(address, {"match_hour": count}) is None:
-        return None
     return too_many("match_hour", TOO_MANY_IN_FILE.format(count=count, remaining=found.remaining("match_hour", address),
                                                           limit=found.limit("match_hour")))
+
+
+def refuse_file_without_room(count: int) -> Refusal | None:
+    """None when this address has room for ``count`` more matches now (counting nothing: a
+    file is counted when its matches are about to be stored), else the 429 page saying how
+    many more it may add. Asked before the file's matches are replayed: a file too big for
+    what is left of the hour costs no replay."""
+    return None if limits().room("match_hour", _address(), count) else _too_many_in_file(count)
+
+
+def refuse_matches(count: int) -> Refusal | None:
+    """None when this address may add ``count`` matches now (and count them, checked and
+    counted in one step, just before they are stored), else the 429 page saying how many
+    more it may add."""
+    return None if limits().take(_address(), {"match_hour": count}) is None else _too_many_in_file(count)
 
 
 def init_app(app: Flask) -> None:

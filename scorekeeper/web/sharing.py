@@ -247,10 +247,12 @@ def _polled(match_id: int, template: str, make_context: Callable[[int], dict]) -
 
 
 def _etag_version() -> int | None:
-    """The match version named by the request's If-None-Match (``W/"v12"``), if any."""
+    """The match version named by the request's If-None-Match (``W/"v12"``), if any: ASCII
+    digits only, and few enough to be a version (5,000 digits were a 500, "²" too)."""
     for tag in request.if_none_match.as_set(include_weak=True):
-        if tag.startswith("v") and tag[1:].isdigit():
-            return int(tag[1:])
+        digits = tag[1:]
+        if tag.startswith("v") and digits.isascii() and digits.isdigit() and len(digits) < 18:
+            return int(digits)
     return None
 
 

@@ -12,9 +12,8 @@ from markupsafe import Markup, escape
 from wtforms import Form, SelectField, StringField
 
 from .. import store
-from ..engine import same_name
 from ..games import GAMES
-from ..names import is_empty
+from ..names import is_empty, same_name
 from . import access, partials, view
 from .db import get_db
 from .errors import render_error

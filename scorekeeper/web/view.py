@@ -3,6 +3,9 @@ every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
+
+from markupsafe import Markup, escape
 
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
@@ -14,7 +17,27 @@ from ..games.base import (
     Table,
     ordinal,  # noqa: F401  (a template filter)
 )
+from ..names import FSI, isolate_names, isolated, needs_isolating
 from ..store import MatchRecord
+
+
+def shown_name(name: Any) -> Markup:
+    """A player's name on a page (the ``name`` filter every template uses): in a ``<bdi>``,
+    so a right-to-left name never reorders the words or the score beside it. A name with
+    no right-to-left character cannot reorder the page's left-to-right text: it is
+    written as it is (as ``names.isolated`` leaves it in plain text)."""
+    # (escape, not Markup.format: a page shows hundreds of names, and format is 10x slower)
+    if isinstance(name, str) and (not needs_isolating(name) or FSI in name):
+        # (a label the form wrote round a name, "⁨علي⁩'s bid", holds its isolate already:
+        # a <bdi> round the whole would take its direction from the name)
+        return escape(name)
+    return Markup(f"<bdi>{escape(name)}</bdi>")
+
+
+def with_names_isolated(text: Any, players: Any) -> str:
+    """A sentence the engine or a game wrote (an explanation, an event) with the players'
+    names in it isolated (the ``isolating`` filter; ``names.isolate_names``)."""
+    return isolate_names(str(text), players or ())
 
 
 def signed(points: int | None) -> str:
@@ -144,7 +167,7 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
         else:
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
-    places = ", ".join(f"{row['name']} {row['total']}" + (" (won)" if row["seat"] in winners else "")
+    places = ", ".join(f"{isolated(row['name'])} {row['total']}" + (" (won)" if row["seat"] in winners else "")
                        for row in standings(result.players, result.totals,
                                             lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"

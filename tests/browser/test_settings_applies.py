@@ -24,3 +24,18 @@ def test_the_bonus_tie_rule_shows_only_with_the_bonus(page, live_server):
     expect(tie).to_be_visible()
     page.get_by_label("Bonus for most other tricks").uncheck()
     expect(tie).to_be_hidden()
+
+
+def test_a_refused_setting_that_does_not_apply_stays_shown_with_its_message(page, live_server):
+    # the server checks every setting sent, one that does not apply too (match-format.md):
+    # a value refused there must be in sight, not under a hidden setting
+    page.goto(f"{live_server}/matches/new?game=third_rail")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        page.fill(f"#player_{seat}", name)
+    tie = page.locator("[name=setting_bonus_tie]")
+    expect(tie).to_be_hidden()  # the bonus is off
+    tie.evaluate("s => { s.add(new Option('x', 'x')); s.value = 'x'; }")  # a page made before the rule
+    page.get_by_role("button", name="Start the match").click()
+    beside = page.locator("div.setting", has=page.locator("[name=setting_bonus_tie]"))
+    expect(beside.get_by_text("Not a valid choice")).to_be_visible()
+    expect(tie).to_be_visible()

@@ -136,9 +136,11 @@ def test_settings_are_checked_knowing_how_many_play(counting):
     assert resolve_settings(counting, {"most": 2}, 3)[1] and not resolve_settings(counting, {"most": 2}, 2)[1]
 
 
-def test_a_setting_is_checked_only_where_it_applies(counting):
-    settings, problems = resolve_settings(counting, {"mode": "plain", "factor": 9}, 3)
-    assert problems == [] and settings["factor"] == 2  # not in play: the default stands, unsaid
+def test_a_setting_is_checked_even_where_it_does_not_apply(counting):
+    # match-format.md, `settings`: every key given is checked; a value refused where the
+    # setting applies is refused where it does not, naming the key
+    _, problems = resolve_settings(counting, {"mode": "plain", "factor": 9}, 3)
+    assert [p.field for p in problems] == ["settings.factor"]
     settings, problems = resolve_settings(counting, {"mode": "plain", "factor": 3}, 3)
     assert problems == [] and settings["factor"] == 3  # a valid value is kept as given
     _, problems = resolve_settings(counting, {"mode": "twice", "factor": 9}, 3)
@@ -147,11 +149,16 @@ def test_a_setting_is_checked_only_where_it_applies(counting):
 
 def test_real_settings_that_depend_on_another():
     spades, rail = GAMES["dummy_spades"], GAMES["third_rail"]
-    assert resolve_settings(spades, {"peek": "none", "flip_count": 9}, 3)[1] == []
-    assert [p.field for p in resolve_settings(spades, {"peek": "flip", "flip_count": 9}, 3)[1]] == [
-        "settings.flip_count"]
-    assert resolve_settings(rail, {"bonus_tie": "most"}, 3)[1] == []
-    assert resolve_settings(rail, {"most_other_tricks_bonus": True, "bonus_tie": "most"}, 3)[1]
+    for peek in ("none", "flip"):
+        assert [p.message for p in resolve_settings(spades, {"peek": peek, "flip_count": 9}, 3)[1]] == [
+            "settings.flip_count: must be 1 to 4, got 9"]
+    assert resolve_settings(spades, {"peek": "none", "flip_count": 3}, 3) == ({**spades.defaults(), "flip_count": 3},
+                                                                              [])
+    for bonus in (False, True):
+        assert [p.field for p in resolve_settings(rail, {"most_other_tricks_bonus": bonus, "bonus_tie": "x"}, 3)[1]] \
+            == ["settings.bonus_tie"]
+    assert [p.field for p in resolve_settings(rail, {"bonus_tie": "most"}, 3)[1]] == ["settings.bonus_tie"]
+    assert resolve_settings(rail, {"bonus_tie": "none"}, 3)[1] == []
 
 
 def test_a_setting_words_its_own_values():

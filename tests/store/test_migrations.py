@@ -142,3 +142,42 @@ print(sorted(db.table_names()))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "'match_players'" in done.stdout and "'summaries'" in done.stdout
+
+
+def test_names_the_new_rule_refuses_are_repaired_once_and_logged(tmp_path):
+    """rules.md's new name rule (issues 25 and 27, finding 9): a stored match whose names
+    it refuses would no longer replay, nor could it be renamed; m011 repairs them."""
+    path = tmp_path / "before-m011.sqlite"
+    db = store.Database(str(path))
+    store.migrations.apply(db, stop_before="m011_names_under_the_new_rule")
+    db.close()
+    conn = sqlite3.connect(path)
+    store_old_way(conn, with_derived=False)
+    stored = {1: ["Ann", "B\u202eob", "Cy"], 3: ["\u2800\u2800", "Bob"], 4: ["Ann", "Bob", "Ann \u200b"]}
+    # match 2 keeps its names: a name the rule allows is not touched (a joiner inside an emoji)
+    emoji = ["\U0001f469\u200d\U0001f4bb", "Zo\u00eb", "Cy"]
+    stored[2] = emoji
+    for match_id, players in stored.items():
+        count = len(json.loads(conn.execute("select players from matches where id = ?", [match_id]).fetchone()[0]))
+        players = (players + ["Dee", "Eve", "Fay"])[:count]
+        stored[match_id] = players
+        conn.execute("update matches set players = ? where id = ?", [json.dumps(players), match_id])
+    conn.commit()
+    conn.close()
+    db = store.connect(str(path))
+    try:
+        names = {row[0]: json.loads(row[1]) for row in db.execute("select id, players from matches")}
+        assert names[1] == ["Ann", "Bob", "Cy"]  # the override taken out
+        assert names[2] == stored[2]
+        assert names[3] == ["Player 1", "Bob"]  # blank braille only: empty
+        assert names[4][:3] == ["Ann", "Bob", "Ann (3)"]  # the duplicate named by its seat
+        for match_id in (1, 3, 4):  # each replays again, and its log says what changed
+            assert store.all_matches(db) and db.execute(
+                "select count(*) from match_players where match_id = ?", [match_id]).fetchone()[0] == len(names[match_id])
+            entry = db.execute("select action, before, after from audit where match_id = ? order by id desc limit 1",
+                               [match_id]).fetchone()
+            assert entry[0] == "setup" and json.loads(entry[1])["players"] == stored[match_id]
+            assert json.loads(entry[2])["players"] == names[match_id]
+        assert db.execute("select count(*) from audit where match_id = 2").fetchone()[0] == 1
+    finally:
+        db.close()

@@ -202,7 +202,7 @@ def test_a_new_scorer_link_takes_the_whole_match_from_a_phone_that_scored_throug
     assert "Zyxwabc" not in lost.get("/history/export.json").get_data(as_text=True)
     assert set(reads(client, match_id).values()) == {200}  # the phone that asked keeps it
     # the watcher link is still the same one: the lost phone's browser history still opens
-    # it, which is why the README says to renew both links for a lost phone
+    # it, which is why docs/hosting.md says to renew both links for a lost phone
     assert lost.get(f"/w/{old['watcher_token']}").status_code == 200
     renew(client, match_id, "watcher")
     assert lost.get(f"/w/{old['watcher_token']}").status_code == 404
@@ -234,6 +234,88 @@ def test_a_planted_device_cookie_is_not_adopted(app, client):
     assert "Zyxwabc" not in text(planter.get("/"))
     assert json.loads(planter.get("/history/export.json").get_data(as_text=True)) == []
     assert planter.get(f"/referee/third_wheel?match={match_id}").status_code == 404
+
+
+def _cookie(client) -> str:
+    return client.get_cookie("scorekeeper_device").value
+
+
+def test_a_real_device_cookie_planted_in_another_browser_reads_nothing_new(app):
+    """The planter's own cookie, one the server issued, put into a victim's browser: it was
+    adopted, and the planter then read every match the victim started. A device's cookie is
+    replaced whenever it is given a match; the old value keeps only what it had (never the
+    new match), and reads nothing at all once the new value has been used."""
+    planter = app.test_client()
+    own = start(planter, "third_wheel", ["Ann", "Bob", "Cy"])
+    victim = app.test_client()
+    victim.set_cookie("scorekeeper_device", _cookie(planter))
+    match_id = start(victim, "third_wheel", ["Zyxwabc", "Bob", "Cy"])
+    assert _cookie(victim) != _cookie(planter)
+    # right after the start, before the victim's browser uses its new cookie
+    assert planter.get(f"/matches/{match_id}").status_code == 404
+    assert "Zyxwabc" not in text(planter.get("/"))
+    assert victim.get(f"/matches/{match_id}").status_code == 200  # the victim's browser uses its new cookie
+    for reader in (planter, app.test_client()):
+        reader.set_cookie("scorekeeper_device", _cookie(planter))
+        assert reader.get(f"/matches/{match_id}").status_code == 404
+        assert reader.get(f"/matches/{own}").status_code == 404  # the planted value is spent
+        assert "Zyxwabc" not in text(reader.get("/"))
+        assert json.loads(reader.get("/history/export.json").get_data(as_text=True)) == []
+    assert "Zyxwabc" in text(victim.get("/"))
+    # the victim opens a watcher link of another table: the same again
+    other = start(app.test_client(), "third_wheel", ["Qorvenik", "Dee", "Eve"])
+    spent = _cookie(victim)
+    victim.get(f"/w/{tokens(app, other)['watcher_token']}")
+    assert _cookie(victim) != spent and victim.get(f"/matches/{other}").status_code == 200
+    copy = app.test_client()
+    copy.set_cookie("scorekeeper_device", spent)
+    assert copy.get(f"/matches/{other}").status_code == 404 and copy.get(f"/matches/{match_id}").status_code == 404
+
+
+def test_a_phone_keeps_its_history_as_its_cookie_changes(app):
+    """Each match started, imported or opened through a link gives the phone a new cookie;
+    the phone keeps every match, whatever it held before (a cookie from before this change
+    included), and an answer lost on the way (its new cookie never arrived) loses nothing
+    the phone had."""
+    phone = app.test_client()
+    first = start(phone, "third_wheel", ["Ann", "Bob", "Cy"])
+    seen = {_cookie(phone)}
+    second = start(phone, "third_wheel", ["Dee", "Eve", "Flo"])
+    seen.add(_cookie(phone))
+    watched = start(app.test_client(), "third_wheel", ["Gus", "Hal", "Ivy"])
+    assert phone.get(f"/w/{tokens(app, watched)['watcher_token']}").status_code == 200
+    seen.add(_cookie(phone))
+    assert len(seen) == 3
+    for match_id in (first, second, watched):
+        assert phone.get(f"/matches/{match_id}").status_code == 200
+    history = text(phone.get("/"))
+    assert all(name in history for name in ("Ann", "Dee", "Gus"))
+    # the answer to a start is lost: the phone still sends the cookie it had
+    before = _cookie(phone)
+    lost = start(phone, "third_wheel", ["Jo", "Kim", "Lou"])
+    phone.set_cookie("scorekeeper_device", before)
+    for match_id in (first, second, watched):
+        assert phone.get(f"/matches/{match_id}").status_code == 200
+    assert phone.get(f"/matches/{lost}").status_code == 404  # the one whose answer never came
+    third = start(phone, "third_wheel", ["Max", "Ned", "Oz"])
+    for match_id in (first, second, watched, third):
+        assert phone.get(f"/matches/{match_id}").status_code == 200
+
+
+def test_a_watcher_given_the_scorer_link_scores_and_keeps_its_history(app):
+    """The new value gets the scorer grant of a match the old value watched: once it is used,
+    the phone scores that match and keeps every other one (the two grants are one)."""
+    owner, phone = app.test_client(), app.test_client()
+    own = start(phone, "third_wheel", ["Ann", "Bob", "Cy"])
+    match_id = start(owner, "third_wheel", ["Dee", "Eve", "Flo"])
+    phone.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    assert phone.get(f"/matches/{match_id}/setup").status_code == 403  # watching only
+    phone.get(f"/s/{tokens(app, match_id)['scorer_token']}")
+    assert phone.get(f"/matches/{match_id}/setup").status_code == 200
+    assert phone.get(f"/matches/{own}/setup").status_code == 200
+    with app.app_context():
+        rows = get_db().execute("select score, watch from device_matches where match_id = ?", [match_id]).fetchall()
+    assert sorted(tuple(row) for row in rows) == [(1, 0), (1, 1)]  # the owner's, and the phone's one grant
 
 
 def test_a_looking_phone_with_a_made_up_cookie_leaves_nothing(app, client):

@@ -103,6 +103,11 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(app, client):
     assert rows[0][5] == "'" + evil + " points"  # the header names the player too
     assert first[f"'{evil} points"] == "71" and first["'+Bob points"] == "50"
     assert first["'@Cy points"] == "-60"  # a negative number stays a number
+    # a right-to-left name's heading starts with its isolate: what follows it still counts
+    dana = "=\u05d3\u05e0\u05d4"
+    match_id = make_match(app, client, game="dummy_spades", players=[dana, "Bob", "Cy"], hands=[SPADES_HAND])
+    rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
+    assert rows[0][5] == f"'\u2068{dana}\u2069 points"
 
 
 def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client):

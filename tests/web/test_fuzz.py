@@ -233,3 +233,25 @@ def test_a_digit_that_is_not_a_number_is_refused_not_a_500(fuzz, game, method, p
     response = client.get(url) if method == "get" else client.post(url, data=data)
     assert response.status_code < 500
     assert snapshot(fuzz.app) == before
+
+
+# A header value as it arrives: bytes the server decodes as latin-1 (so any text sent as UTF-8)
+header_value = st.one_of(st.text(st.characters(max_codepoint=255, blacklist_characters="\r\n"), max_size=60),
+                         st.text(st.characters(blacklist_characters="\r\n"), max_size=30).map(
+                             lambda text: text.encode("utf-8").decode("latin-1")),
+                         st.sampled_from(["9" * 5000, 'W/"v' + "9" * 5000 + '"', 'W/"v²"', "bytes=0-" + "9" * 5000,
+                                          "x" * 9000]),
+                         st.integers(-10**30, 10**30).map(lambda n: f'W/"v{n}"'))
+
+
+@FUZZ
+@given(name=st.sampled_from(["If-None-Match", "If-Modified-Since", "If-Match", "If-Range", "Range",
+                             "Accept-Encoding", "Cookie", "HX-Request", "HX-Current-URL", "Referer"]),
+       value=header_value, game=st.sampled_from(sorted(GAMES)),
+       page=st.sampled_from(["/matches/{id}", "/matches/{id}/live", "/matches/{id}/board", "/matches/{id}/log",
+                             "/", "/matches", "/static/app.css", "/matches/{id}/export.json"]))
+def test_headers(fuzz, name, value, game, page):
+    """Any value of a header the app or its libraries read: never a 500."""
+    headers = {name: value}  # (a Cookie header sent here replaces the scorer's own)
+    response = fuzz.client.get(page.format(id=fuzz.matches[game]), headers=headers)
+    assert response.status_code < 500, (name, value[:80], response.get_data(as_text=True)[:300])

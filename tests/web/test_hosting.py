@@ -1,5 +1,5 @@
 """Behind a reverse proxy on the internet: a trusted-hosts setting (from the
-environment, as the README says) refuses any other Host header, so share links
+environment, as docs/hosting.md says) refuses any other Host header, so share links
 always carry the real host name."""
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from scorekeeper import store
-from scorekeeper.web import create_app
+from scorekeeper.web import create_app, security
 
 from .helpers import start, start_form, text
 
@@ -103,6 +103,41 @@ def test_a_history_file_costs_one_match_of_the_hourly_budget_per_match(tmp_path)
     too_big = _upload(app.test_client(), json.dumps([_match()] * 6), "h.json")  # more than an hour's budget
     assert too_big.status_code == 400 and "history file: 6 matches, but one file can hold at most 5" in text(too_big)
     assert _count(app) == 5
+
+
+def test_a_refused_file_costs_its_attempt_only(tmp_path):
+    """A history of 2,000 tiny matches whose first is bad stores nothing: it was charged all
+    2,000 of the hourly budget, so every phone on the address got 429 for an hour, told the
+    network "has started or imported 2,000 matches". Now it costs its attempt (one file of the
+    per-minute limit) and the budget counts the matches stored."""
+    app = _app(tmp_path, MATCHES_PER_HOUR=2000)
+    client = app.test_client()
+    matches = [_match(players=["Ann"])] + [_match(players=[f"A{i}", "B"]) for i in range(1999)]
+    refused = _upload(client, json.dumps(matches))
+    assert refused.status_code == 400 and "match 1:" in text(refused)
+    assert _count(app) == 0
+    assert start(client, "third_wheel", ["Ann", "Bob", "Cy"])  # the address may still start a match
+    # and a file of duplicates stores (and costs) only its new matches
+    three = json.dumps([dict(_match(players=[f"A{i}", "B"]), date="2026-11-20") for i in range(3)])
+    assert "3 of 3 matches imported." in text(_upload(client, three))
+    again = _upload(client, three)
+    assert again.status_code == 200 and "0 of 3 matches imported" in text(again)  # all three already here
+    assert _count(app) == 4
+    with app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"}):
+        assert security.limits().remaining("match_hour", "127.0.0.1") == 2000 - 4
+
+
+def test_the_hourly_limits_message_is_true(tmp_path):
+    """What the 429 says the network did is what it did: 3 matches stored of a budget of 3."""
+    app = _app(tmp_path, MATCHES_PER_HOUR=3)
+    client = app.test_client()
+    assert _upload(client, json.dumps([_match(players=["Ann"])] * 2 + [_match()])).status_code == 400
+    assert "3 of 3 matches imported." in text(_upload(client, json.dumps([_match(players=[f"A{i}", "B"])
+                                                                         for i in range(3)])))
+    again = client.post("/matches/new", data=start_form("third_wheel", ["Ann", "Bob", "Cy"]))
+    assert again.status_code == 429
+    assert "This network has started or imported 3 matches in the last hour, the most allowed." in text(again)
+    assert _count(app) == 3
 
 
 @pytest.mark.parametrize("limit", [1, 2])

@@ -123,3 +123,42 @@ def test_search_known_players_and_stats_ignore_invisible_characters(app, client)
     assert client.get("/stats", query_string={"player": "\u2060Ann"}).status_code == 200
     invisible = client.get("/stats", query_string={"player": "\u200b"})
     assert invisible.status_code == 400 and "Say which player" in text(invisible)
+
+
+# --- issues 25 and 27, finding 9: the new rulings on names and settings, on the web ---------
+
+def test_a_name_with_a_space_behind_a_zero_width_space_is_a_duplicate_on_the_start_form(client):
+    response = client.post("/matches/new", data=start_form("third_wheel", ["Ann", "Bob", "\u200b Ann"]))
+    assert response.status_code == 422
+    assert '"\\u200b Ann" is already at the table as "Ann"' in _beside(response, "player_2")
+    assert "Bob" not in text(client.get("/"))  # nothing saved
+
+
+def test_a_right_to_left_override_is_refused_beside_its_seat(client):
+    response = client.post("/matches/new", data=start_form("third_wheel", ["Ann", "\u202eBob", "Cy"]))
+    assert response.status_code == 422
+    assert ('a name cannot hold bidirectional controls: U+202E (right-to-left override) would reorder the text '
+            'around it, got "\\u202eBob"') in _beside(response, "player_1")
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    for typed in ("C\u2028y", "C\u2029y", "C\u2066y"):
+        refused = client.post(f"/matches/{match_id}/setup", data=dict(setup_form(client, match_id), player_2=typed))
+        assert refused.status_code == 422 and "a name cannot hold" in _beside(refused, "player_2"), typed
+    assert setup_form(client, match_id)["player_2"] == "Cy"  # unchanged
+
+
+def test_a_blank_braille_name_is_empty_on_the_start_form(client):
+    response = client.post("/matches/new", data=start_form("third_wheel", ["Ann", "\u2800\u2800", "Cy"]))
+    assert response.status_code == 422
+    assert 'a name cannot be empty: "\\u2800\\u2800" holds only invisible characters' in _beside(response, "player_1")
+    assert client.get("/stats", query_string={"player": "\u2800"}).status_code == 400
+
+
+def test_an_imported_setting_that_does_not_apply_is_still_checked(client):
+    for settings, message in (({"bonus_tie": "x"}, 'settings.bonus_tie: must be one of "each", "none", got "x"'),
+                              ({"peek": "none", "flip_count": 9}, "settings.flip_count: must be 1 to 4, got 9")):
+        game = "third_rail" if "bonus_tie" in settings else "dummy_spades"
+        response = _upload(client, {"game": game, "players": ["Ann", "Bob", "Cy"], "settings": settings})
+        assert response.status_code == 400
+        assert message in text(response)
+    assert "Ann, Bob, Cy" not in text(client.get("/"))
+

@@ -201,3 +201,19 @@ def test_as_scorer_helper_is_for_store_made_matches(app, client):
     assert record(client, match_id, **WHEEL).status_code == 404  # private: not even seen
     as_scorer(app, match_id, client)
     assert record(client, match_id, **WHEEL).status_code == 303
+
+
+def test_the_session_cookie_is_secure_wherever_the_device_cookie_is(tmp_path):
+    """Over https both cookies are Secure (the session's was not); over the home network's
+    plain http neither is, or the phone could not keep them."""
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t"})  # CSRF on
+    for base, secure in (("https://scores.example.org", True), ("http://192.168.1.20:5000", False)):
+        client = app.test_client()
+        form = client.get("/matches/new", base_url=base)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form.get_data(as_text=True)).group(1)
+        started = client.post("/matches/new", base_url=base, headers={"Referer": f"{base}/matches/new"},
+                              data=dict(start_form("third_wheel", ["Ann", "Bob", "Cy"]), csrf_token=token))
+        assert started.status_code == 303
+        cookies = form.headers.getlist("Set-Cookie") + started.headers.getlist("Set-Cookie")
+        assert {cookie.split("=", 1)[0] for cookie in cookies} >= {"session", "scorekeeper_device"}, cookies
+        assert all(("; Secure" in cookie) == secure for cookie in cookies), cookies

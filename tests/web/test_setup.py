@@ -4,6 +4,7 @@ scored again by the engine, kept in the match log, and confirmed where totals ch
 from __future__ import annotations
 
 from scorekeeper import store
+from scorekeeper.web.db import get_db
 
 from .helpers import page_of, record, start, text, totals
 from .test_referee import make_match
@@ -137,6 +138,85 @@ def test_a_deleted_match_leaves_the_history_and_can_be_restored(client):
     log = log_words(client, match_id)
     assert "Deleted the match" in log and "Restored the match" in log
     assert page_of(client.get("/")).find(id="deleted") is None
+
+
+def _delete(client, match_id) -> None:
+    page = page_of(client.get(f"/matches/{match_id}/delete"))
+    assert client.post(f"/matches/{match_id}/delete", data={"version": page.value("version"),
+                                                            "request_key": page.value("request_key")}).status_code == 303
+
+
+def test_no_cookie_carries_a_name(app, client):
+    """The notice after a delete names the match's players: it travelled in the session
+    cookie (signed, not hidden: base64 that anyone holding the cookie reads), after the match
+    was gone. Notices stay on the server; the cookie holds a random key to them."""
+    import base64
+    import zlib
+
+    match_id = start(client, "third_wheel", ["Zyxwabc", "Qorvenik", "Cy"])
+    record(client, match_id, **WHEEL, tricks_0=7, tricks_1=1, tricks_2=3)  # a saved notice too
+    page = page_of(client.get(f"/matches/{match_id}/delete"))
+    deleted = client.post(f"/matches/{match_id}/delete", data={"version": page.value("version"),
+                                                                "request_key": page.value("request_key")})
+    assert deleted.status_code == 303
+    for cookie in deleted.headers.getlist("Set-Cookie"):
+        value = cookie.split(";", 1)[0].split("=", 1)[1]
+        payload = value.lstrip(".").split(".")[0]
+        raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        readable = zlib.decompress(raw) if value.startswith(".") else raw  # Flask compresses long sessions
+        assert b"Zyxwabc" not in readable and b"Qorvenik" not in readable, readable
+    # the notice still says what was deleted, on the page it leads to, once
+    assert "Deleted Third Wheel with Zyxwabc, Qorvenik, Cy." in text(client.get("/"))
+    assert "Deleted Third Wheel" not in text(client.get("/"))
+
+
+def test_a_notice_that_cannot_be_kept_is_dropped_not_a_500(app, client):
+    """The database refuses to keep the notice (here a trigger fails it as a full disk
+    would): the delete still answers, the cookie still carries no name, the notice is lost."""
+    match_id = start(client, "third_wheel", ["Zyxwabc", "Bob", "Cy"])
+    with app.app_context():
+        db = get_db()
+        db.execute("create trigger full before insert on notices begin select raise(fail, 'disk full'); end")
+        db.conn.commit()
+    page = page_of(client.get(f"/matches/{match_id}/delete"))
+    deleted = client.post(f"/matches/{match_id}/delete", data={"version": page.value("version"),
+                                                                "request_key": page.value("request_key")})
+    assert deleted.status_code == 303
+    assert "Zyxwabc" not in " ".join(deleted.headers.getlist("Set-Cookie"))
+    home = client.get("/")
+    assert home.status_code == 200 and "Deleted Third Wheel" not in text(home)
+
+
+def test_a_deletion_older_than_thirty_days_is_gone_when_read(app, client):
+    """Nobody deleted another match since: the old deletion is neither listed nor
+    restorable, and the match is removed for good (it was listed and restorable until
+    some match was next deleted)."""
+    old, recent = (start(client, "third_wheel", names) for names in (["Ann", "Bob", "Cy"], ["Dee", "Eve", "Flo"]))
+    _delete(client, old)
+    _delete(client, recent)
+    with app.app_context():
+        db = get_db()
+        db.execute("update matches set deleted_at = '2026-01-01T00:00:00+00:00' where id = ?", [old])
+        db.conn.commit()
+    section = page_of(client.get("/")).find(id="deleted")
+    assert section is not None and "Dee, Eve, Flo" in section.text and "Ann, Bob, Cy" not in section.text
+    with app.app_context():
+        assert get_db().execute("select count(*) from matches where id = ?", [old]).fetchone()[0] == 0
+    assert client.post(f"/deleted/{old}/restore", data={}).status_code == 303
+    assert client.get(f"/matches/{old}").status_code == 404
+
+
+def test_an_old_deletion_cannot_be_restored_even_unlisted(app, client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    _delete(client, match_id)
+    with app.app_context():
+        db = get_db()
+        db.execute("update matches set deleted_at = '2026-01-01T00:00:00+00:00' where id = ?", [match_id])
+        db.conn.commit()
+    assert client.post(f"/deleted/{match_id}/restore", data={}).status_code == 303  # to the history: nothing there
+    assert client.get(f"/matches/{match_id}").status_code == 404
+    with app.app_context():
+        assert get_db().execute("select count(*) from matches where id = ?", [match_id]).fetchone()[0] == 0
 
 
 def test_only_a_scorer_deletes_or_restores(app, client):

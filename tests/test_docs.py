@@ -1,0 +1,165 @@
+"""The README and docs/ say only what is there: every relative link and anchor resolves, every
+file they name exists, every ``scorekeeper`` subcommand and option they show is one the command
+has, the README stays a five-minute read, and its two set-up commands are exactly the lines
+``.ci/run`` takes from it."""
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README_LIMIT = 10 * 1024  # bytes: a newcomer reads it in five minutes
+COMMAND_LINE = re.compile(r"^    \$ (.*)$", re.M)  # what .ci/run's sed matches: 4 spaces, "$ "
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
+SUBCOMMAND = re.compile(r"(?:^|[\s/=])scorekeeper ([a-z][\w-]*)((?: [^\s;|&()]+)*)")
+FLAG = re.compile(r"(?<![\w-])(--[a-z][\w-]*)")
+# A path in a code span such as `tests/test_nginx.py` or `games/base.py` (the package's own
+# folders are named without their `scorekeeper/`); placeholders like `<game>` are not paths.
+REPO_PATH = re.compile(r"^(?:tests|bench|deploy|docs|scorekeeper|\.ci|games|web|store|templates|static)/[\w./-]*$")
+
+
+def page_id(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def prose(page: Path) -> str:
+    """The page without fenced code blocks (no link or heading lives in them)."""
+    return FENCE.sub("", page.read_text(encoding="utf-8"))
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: its text lower-cased, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[`*]", "", heading).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", prose(page), re.M):
+        base = slug(heading)
+        found.add(base if base not in seen else f"{base}-{seen[base]}")
+        seen[base] = seen.get(base, 0) + 1
+    return found
+
+
+def links(page: Path) -> list[str]:
+    """Every link target in the page's text (code spans left out: `[--url BASE]` is no link)."""
+    return LINK.findall(CODE_SPAN.sub("", prose(page)))
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for target in links(page):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, mailto:: not this repository's
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        if ROOT not in linked.parents and linked != ROOT:
+            broken.append(f"{target}: outside the repository")
+        elif not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and (linked.suffix != ".md" or anchor not in anchors(linked)):
+            broken.append(f"{target}: no heading #{anchor} in {page_id(linked)}")
+    return broken
+
+
+def shown_code(page: Path) -> list[tuple[int, str]]:
+    """Every command line and code span of a page, with its line number."""
+    shown = []
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
+        command = re.match(r"^ {4,}\$ (.*)$", line)
+        if command:
+            shown.append((number, command.group(1)))
+        shown += [(number, span) for span in CODE_SPAN.findall(line)]
+    return shown
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    (choices,) = [action.choices for action in build_parser()._actions
+                  if isinstance(action, argparse._SubParsersAction)]
+    return dict(choices)
+
+
+def cli_problems(page: Path) -> list[str]:
+    """A `scorekeeper X --flag` shown where X is no subcommand or --flag none of its options; an
+    option shown on its own (`--database PATH`) belongs to the command shown just before it."""
+    commands = subcommands()
+    problems = []
+    last: tuple[int, str] | None = None
+    for number, code in shown_code(page):
+        where = f"{page_id(page)}:{number}: `{code}`"
+        uses = SUBCOMMAND.findall(code)
+        for name, rest in uses:
+            if name not in commands:
+                problems.append(f"{where}: scorekeeper has no subcommand {name!r}")
+                continue
+            last = (number, name)
+            problems += [f"{where}: scorekeeper {name} has no option {flag}" for flag in FLAG.findall(rest)
+                         if flag not in commands[name]._option_string_actions]
+        if not uses and code.startswith("--") and last and number - last[0] <= 4:
+            flag = FLAG.match(code)
+            if flag and flag.group(1) not in commands[last[1]]._option_string_actions:
+                problems.append(f"{where}: scorekeeper {last[1]} has no option {flag.group(1)}")
+    return problems
+
+
+def missing_paths(page: Path) -> list[str]:
+    missing = []
+    for number, code in shown_code(page):
+        if REPO_PATH.match(code) and not (ROOT / code).exists() and not (ROOT / "scorekeeper" / code).exists():
+            missing.append(f"{page_id(page)}:{number}: {code} does not exist")
+    return missing
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_link_and_anchor_resolves(page):
+    assert links(page) or page.name != "README.md", "the README links to the docs pages"
+    assert broken_links(page) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_subcommand_and_option_shown_exists(page):
+    assert cli_problems(page) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_file_named_exists(page):
+    assert missing_paths(page) == []
+
+
+def test_every_docs_page_is_linked_from_the_readme():
+    linked = {(ROOT / target.partition("#")[0]).resolve() for target in links(ROOT / "README.md")}
+    assert [page_id(page) for page in PAGES[1:] if page not in linked] == []
+
+
+def test_the_readme_is_a_five_minute_read():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_LIMIT, f"README.md is {size:,} bytes; move detail into docs/"
+
+
+def test_the_set_up_commands_are_what_ci_reads():
+    """`.ci/run` takes the README's second `    $ ` line as the test command: run its own
+    extraction and compare with the two lines under "Set up", the only such lines."""
+    extraction = next(line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("command="))
+    done = subprocess.run(["bash", "-c", f'set -euo pipefail; {extraction}; printf %s "$command"'],
+                          cwd=ROOT, capture_output=True, text=True, check=True, timeout=30)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    set_up = readme.split("\n## Set up\n", 1)[1].split("\n## ", 1)[0]
+    shown = COMMAND_LINE.findall(readme)
+    assert shown == COMMAND_LINE.findall(set_up) and len(shown) == 2, \
+        f"README.md must show exactly two `    $ ` lines, both under Set up: {shown}"
+    run_app, run_tests = shown
+    assert done.stdout == run_tests
+    assert run_app.endswith("scorekeeper serve") and "pip install -e ." in run_app
+    for step in (".venv/bin/ruff check .", ".venv/bin/mypy", ".venv/bin/python -m pytest"):
+        assert step in run_tests
