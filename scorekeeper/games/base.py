@@ -677,7 +677,8 @@ class Rules:
         left = self.hands_left(settings, list(progress.dealt), next_dealer)
         if left is not None:
             general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
-                           + ("(fewer if someone reaches the target; " if target is not None else "(")
+                           # the last hand is the last whoever reaches the target: "fewer" only before it
+                           + ("(fewer if someone reaches the target; " if target is not None and left > 1 else "(")
                            + "a deal out of turn can make it more).")
         general += self.hand_needs(settings, table.seats)
         most = self.most_in_a_hand(settings, table.seats)
@@ -711,10 +712,17 @@ def _target_line(target: Target, total: int) -> str:
         if target.low_wins:
             return f"{target.ends_at - total} more would end the game ({verb} {points})"
         return f"needs {target.ends_at - total} more to {verb} {points}"
+    where = over_target(points, total, target.past)
     if target.low_wins:
-        return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
-    return (f"is {'past' if target.past else 'at or over'} {points}: "
-            "needs to be alone at the top at the end of a hand")
+        return f"{where}: the game ends with the lowest total winning"
+    return f"{where}: needs to be alone at the top at the end of a hand"
+
+
+def over_target(points: int, total: int, past: bool = False) -> str:
+    """Where a total stands that has reached the target: exactly on it, or how far over."""
+    if past:
+        return f"is past {points}"
+    return f"is on {points}" if total == points else f"is {total - points} over {points}"
 
 
 class Shown:

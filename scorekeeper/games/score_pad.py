@@ -29,6 +29,7 @@ from .base import (
     Target,
     is_whole,
     name_list,
+    over_target,
     plural,
     range_check,
     show_json,
@@ -145,20 +146,21 @@ class ScorePadRules(Rules):
             general.append(f"Playing to {target}: a total of {target} or more ends the game; the {side} total "
                            f"then wins, and {tie}.")
         if hand_count:
-            sooner = f", sooner if a total reaches {target}" if target else ""
+            # the last hand is the last whatever the totals: "sooner" only before it
+            sooner = f", sooner if a total reaches {target}" if target and (left or 0) > 1 else ""
             general.append(f"{hand_count} hands in all: {plural(left or 0, 'hand')} left{sooner}; the {side} "
                            "total then wins, and players tied for it share the win.")
         if not target and not hand_count:
             general.append(f"No target and no fixed number of hands: the game goes on until the table stops; "
                            f"the {side} total leads.")
-        general.append(f"One hand can move a player anywhere from {LEAST} to {MOST} points.")
+        # no line on how far one hand can move a player: the pad's bounds (±100000) are a guard, not the game
         rows = []
         for seat, total in enumerate(totals):
             lines = []
             if target and total < target:
                 lines.append(f"is {target - total} short of {target}")
             elif target:
-                lines.append(f"at or over {target}")
+                lines.append(over_target(target, total))
             lines.append(self._standing(names, totals, seat, low))
             out = False
             best = min(totals) if low else max(totals)
@@ -253,7 +255,7 @@ class ScorePadStats(Stats):
 
     figures = (
         Figure("points", "Points per hand", "per_hand"),
-        Figure("best_hand", "Best score of the hand"),
+        Figure("best_hand", "Hands with the best score"),
     )
 
     def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
