@@ -740,6 +740,12 @@ class Shown:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        """The numbers typed per player for a hand, in words ("tricks: Ann 5 · Bob 4 · Cy 2"):
+        the match log shows them beside the summary, where they were hidden in the exact input."""
+        return [by_player(self.field_word(key), list(players), value) for key, value in hand.items()
+                if isinstance(value, list) and len(value) == len(players) and all(is_whole(v) for v in value)]
+
     def counter_text(self, value: int) -> str:
         """One value of ``seat_counter`` in words, as the board shows it beside a total."""
         return f"{value} {self.seat_counter}"

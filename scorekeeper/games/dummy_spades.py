@@ -250,6 +250,11 @@ class DummySpadesShown(Shown):
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        # the dummy's tricks count with its declarer's: the log says them beside the players'
+        dummy = hand.get("dummy_tricks")
+        return super().hand_numbers(hand, players) + ([f"the dummy {dummy}"] if is_whole(dummy) else [])
+
     def table_guide(self, ctx: HandContext) -> list[str]:
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players

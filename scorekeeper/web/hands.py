@@ -473,6 +473,8 @@ def log(info: page.Info) -> ResponseReturnValue:
             entry[key + "_summary"] = (view.hand_summary(info.game, hand,
                                                          GAMES[info.game].first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
+            entry[key + "_numbers"] = (view.hand_numbers(info.game, hand, tuple(players), entry[key + "_summary"])
+                                       if entry[key + "_summary"] is not None else None)
     known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known, page=number, pages=pages, total=total)

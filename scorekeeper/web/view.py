@@ -93,6 +93,12 @@ def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = N
     return " · ".join(p for p in parts if p)
 
 
+def hand_numbers(game: str, hand: dict, players: tuple[str, ...], summary: str) -> str:
+    """A hand's numbers per player, in the game's words, as one line for the match log
+    (those its summary does not already say)."""
+    return "; ".join(line for line in GAMES[game].shown.hand_numbers(hand, players) if line not in summary)
+
+
 def progress(game: str, settings: dict, result: MatchResult) -> dict:
     """What the match is playing towards, in the game's words (not scored)."""
     found = GAMES[game]
