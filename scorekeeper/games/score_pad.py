@@ -210,7 +210,8 @@ class ScorePadShown(Shown):
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
-                           hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
+                           # not the ±100000 guard: noise at a Hearts table (a number past it is refused with it)
+                           hint="Whole numbers; a minus for points lost.",
                            stepper=False, minimum=LEAST, fill_blank=0)]
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:

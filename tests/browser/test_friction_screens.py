@@ -56,3 +56,19 @@ def test_the_changed_screens_read_well_on_a_phone(page, live_server, screenshot,
     expect(page.locator("h1")).to_have_text("Nothing new to import")
     look("import")
     assert not found, found
+
+
+def test_at_200_percent_text_the_hand_form_is_one_tap_from_the_top(page, live_server, screenshot):
+    match_id = import_file(page, live_server, HEARTS)
+    text_size(page, 200)
+    page.goto(f"{live_server}/matches/{match_id}")
+    record = page.locator("#record")
+    assert record.bounding_box()["y"] > 844  # screens down at this size, as the evening found
+    jump = page.get_by_role("link", name="Record hand 3")
+    box = jump.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844  # on the first screen
+    jump.tap()
+    expect(page.locator("#record h2")).to_be_in_viewport()
+    assert -1 <= record.bounding_box()["y"] < 844 / 2
+    screenshot("friction-jump-to-form-200", full_page=False)
+    assert not axe_check(page)

@@ -231,6 +231,7 @@ def test_score_pad_hearts_panel_reads_as_sentences_without_the_pads_bounds(app, 
                                                   hands=hands))
     assert seats["Cy"] == "is on 100; is 57 above Bob and Dee."
     assert not any("can move a player" in line for line in general)
+    assert not any("100000" in line for line in general)  # nor the form's hint (its guard is no help at a table)
     _, seats = _needs("score_pad", ("Ann", "Bob"), {"target": 100}, [107, 20], [1, 0])
     assert seats["Ann"].startswith("is 7 over 100; ")
 
