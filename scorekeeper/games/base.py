@@ -379,12 +379,18 @@ class Table:
 
 @dataclass(frozen=True)
 class HandContext:
-    """Where a game is for one hand: the hand about to be played (or being checked,
-    scored or shown). ``number`` counts from 1; ``dealer`` is None when it cannot be
-    known (an earlier hand is invalid); ``totals``, ``state`` (the game's own running
-    state) and ``dealt`` (hands dealt per seat) are as they stood before the hand.
-    The engine builds one per hand while replaying (``HandResult.context``,
-    ``MatchResult.next_context()``); a game never assembles one except for itself."""
+    """Where the match stands, as the engine replayed it: the one picture every game hook
+    is told. ``number`` is the hand about to be played (or being checked, scored or shown),
+    counting from 1, so ``hands_played`` is one less; ``dealer`` deals it (None when it
+    cannot be known: an earlier hand is invalid, or the match is over); ``totals``,
+    ``state`` (the game's own running state) and ``dealt`` (hands dealt per seat) are as
+    they stood before it. What the engine knows of what comes: ``hands_left``, the hands
+    the rules' count leaves from here, this one included, if the deal goes round in turn
+    (None when nothing fixes it, or when not asked: the place an end check is told), and
+    ``finished`` once the match is over.
+
+    Only the engine builds one (``MatchResult.place``, ``MatchResult.next_place()``,
+    ``Game.empty_place``); a game never assembles one except for itself."""
 
     table: Table
     number: int
@@ -392,6 +398,8 @@ class HandContext:
     totals: tuple[int, ...]
     state: Any
     dealt: tuple[int, ...]
+    hands_left: int | None = None
+    finished: bool = False
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -406,6 +414,10 @@ class HandContext:
         return self.table.seats
 
     @property
+    def hands_played(self) -> int:
+        return self.number - 1
+
+    @property
     def dealt_by(self) -> int:
         """The dealer, where a hook may only be called once it is known."""
         if self.dealer is None:
@@ -415,17 +427,6 @@ class HandContext:
     def dealing(self, dealer: int | None) -> HandContext:
         """The same place with another dealer (a hand dealt out of turn names its own)."""
         return self if dealer == self.dealer else dataclasses.replace(self, dealer=dealer)
-
-
-@dataclass
-class Progress:
-    """The match so far, as the end-of-game check sees it."""
-
-    totals: list[int]
-    hands_played: int
-    state: Any
-    # How many hands each seat has dealt so far (a deal out of turn counts for its dealer).
-    dealt: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -601,18 +602,20 @@ class Rules:
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        """Whether the game is over after this hand, and why (or why not): by default the
+    def ending(self, place: HandContext) -> Ending:
+        """Whether the game is over after a hand, and why (or why not), told where the match
+        stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target(table.settings)
+        target = self.target(place.settings)
         if target is None:
             return Ending(None)
-        return target_ending(table.players, progress.totals, target.points, strictly=target.past,
+        return target_ending(place.players, list(place.totals), target.points, strictly=target.past,
                              low_wins=target.low_wins)
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
-        """How many more hands the deal count allows when the settings fix one (dealing in
-        turn from ``next_dealer``), else None."""
+    def hands_left(self, place: HandContext) -> int | None:
+        """How many hands the settings' count leaves from ``place`` (its hand included),
+        dealing in turn from its dealer (none once the match is over), when they fix one;
+        else None. The engine asks it and puts the answer in the places it builds."""
         return None
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
@@ -626,17 +629,17 @@ class Rules:
         raise NotImplementedError
 
     # --- what each player needs (the scoreboard's panel) ---------------------------
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The most one player can score in one hand under these settings (None: no bound)."""
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        """The most one player can score in the hand ``place`` places (None: no bound)."""
         return None
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The least (most negative) one player can score in one hand (None: no bound)."""
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        """The least (most negative) one player can score in that hand (None: no bound)."""
         return None
 
-    def hand_needs(self, settings: dict, seats: int) -> list[str]:
+    def hand_needs(self, place: HandContext) -> list[str]:
         """What one hand can do, for the panel's lines about the whole table."""
-        most = self.most_in_a_hand(settings, seats)
+        most = self.most_in_a_hand(place)
         return [] if most is None else [f"The most a player can score in one hand: {most}."]
 
     def target_needs(self, target: Target) -> str:
@@ -650,16 +653,16 @@ class Rules:
                     f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
         return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
 
-    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+    def table_needs(self, place: HandContext) -> list[str]:
         """The game's own lines about the whole table (another way the game ends...)."""
         return []
 
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+    def seat_needs(self, place: HandContext, seat: int) -> list[str]:
         """The game's own lines for one player (bags, a losing floor...), after the shared ones;
         each a clause without a full stop (the panel joins them with semicolons)."""
         return []
 
-    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
+    def needs(self, place: HandContext) -> Needs:
         """What each player needs to win, from the rules and the match so far: points to
         the target, where each stands, the hands the deal count leaves if the deal goes
         round in turn and who cannot win then. Every line holds whatever the table does
@@ -667,21 +670,21 @@ class Rules:
         a game that ends by deal count longer, so a player who cannot catch up in the
         hands left is told so only "if the deal goes round in turn". A game adds its own
         lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
-        settings, totals, names = table.settings, progress.totals, table.players
+        settings, totals, names = place.settings, list(place.totals), place.players
         target = self.target(settings)
         low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
         general: list[str] = []
         if target is not None:
             general.append(self.target_needs(target))
-        general += self.table_needs(table, progress)
-        left = self.hands_left(settings, list(progress.dealt), next_dealer)
+        general += self.table_needs(place)
+        left = place.hands_left
         if left is not None:
             general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
                            + ("(fewer if someone reaches the target; " if target is not None else "(")
                            + "a deal out of turn can make it more).")
-        general += self.hand_needs(settings, table.seats)
-        most = self.most_in_a_hand(settings, table.seats)
-        least = self.least_in_a_hand(settings, table.seats)
+        general += self.hand_needs(place)
+        most = self.most_in_a_hand(place)
+        least = self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
         seat_lines: list[Need] = []
         for seat, total in enumerate(totals):
@@ -699,7 +702,7 @@ class Rules:
                 out = True
                 lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
                              f"and a hand moves two players at most {most - least} apart")
-            lines += self.seat_needs(table, progress, seat)
+            lines += self.seat_needs(place, seat)
             seat_lines.append(Need(seat, tuple(lines), out))
         return Needs(tuple(general), tuple(seat_lines))
 
@@ -745,7 +748,7 @@ class Shown:
         """The card counter its ``counts`` hand-form group offers, if any."""
         return None
 
-    def trick_tally(self, settings: dict, seats: int) -> TrickTally | None:
+    def trick_tally(self, place: HandContext) -> TrickTally | None:
         """How to record a hand trick by trick, when the game offers it (the match
         page then shows "Record trick by trick")."""
         return None
@@ -785,38 +788,39 @@ class Shown:
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
-    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
-                 hands_left: int | None) -> MatchProgress:
-        """The progress line of the match whose next hand ``ctx`` places (``finished``: none
-        comes), from the rules' ``target`` and the ``hands_left`` its deal count allows."""
+    def progress(self, place: HandContext, target: Target | None) -> MatchProgress:
+        """The progress line of the match standing at ``place`` (its next hand; none comes
+        once ``place.finished``), from the rules' ``target`` and the hands the engine says
+        are left (``place.hands_left``)."""
         lines: list[str] = []
         percent = None
-        highest = max(ctx.totals) if ctx.totals else 0
+        finished, hands_left = place.finished, place.hands_left
+        highest = max(place.totals) if place.totals else 0
         if target is not None:
             lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
             percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
             to_go = target.ends_at - highest
             if not finished and to_go > 0:
                 lines.append(f"{to_go} more ends it" if target.low_wins else f"leader needs {to_go} more")
-        played = ctx.number - 1
+        played = place.hands_played
         if hands_left is not None:
             total_hands = played + hands_left
             lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
-                         else self.hand_of(played + 1, total_hands, hands_left))
+                         else self.hand_of(place))
             if percent is None and total_hands:
                 percent = round(100 * played / total_hands)
         return MatchProgress(tuple(lines), percent, hands_left)
 
-    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
-        """The progress line's count of hands: hand ``number`` of ``total_hands``, ``hands_left``
-        of them still to play (this one too). Where the count is of deals, a deal out of turn
+    def hand_of(self, place: HandContext) -> str:
+        """The progress line's count of hands at ``place`` (whose ``hands_left`` is known):
+        hand ``place.number`` of all of them. Where the count is of deals, a deal out of turn
         adds a hand, so the count holds only if the deal goes round in turn."""
-        return f"hand {number} of {total_hands} if the deal goes round in turn"
+        return f"hand {place.number} of {place.hands_played + (place.hands_left or 0)} if the deal goes round in turn"
 
     # --- the score sheet (print view and blank sheets) ---------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         """The columns of this game's score sheet (one group of ``seat`` columns
-        per player), for a match with these settings and this many players."""
+        per player), for the match standing at ``place`` (a blank sheet's: ``Game.empty_place``)."""
         return SheetLayout((), (POINTS, TOTAL))
 
     def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
@@ -824,7 +828,7 @@ class Shown:
         points and totals (``extra`` is the engine's output for the hand)."""
         return SheetRow(seats=[{} for _ in range(ctx.seats)])
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
         """What each case scores, in short lines with these settings filled in: the
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
@@ -946,10 +950,13 @@ class Game:
         means left out): by default those not required."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
-    def first_context(self, table: Table, dealer: int | None = 0) -> HandContext:
-        """The place of a match's first hand (nothing scored, nothing dealt yet)."""
+    def empty_place(self, table: Table, dealer: int | None = None) -> HandContext:
+        """The place of a match with no hands (nothing scored, nothing dealt yet), its first
+        hand dealt by ``dealer`` (None: not known, as on a blank sheet): what a replay of no
+        hands gives, for where there is no match to replay."""
         zeros = (0,) * table.seats
-        return HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
+        place = HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
+        return place if dealer is None else dataclasses.replace(place, hands_left=self.rules.hands_left(place))
 
 
 # --- helpers shared by the games ------------------------------------------

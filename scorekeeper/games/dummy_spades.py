@@ -24,7 +24,6 @@ from .base import (
     MatchProgress,
     Place,
     Problem,
-    Progress,
     Referee,
     Rules,
     Scored,
@@ -122,8 +121,9 @@ class DummySpadesRules(Rules):
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        totals, names = progress.totals, table.players
+    def ending(self, place: HandContext) -> Ending:
+        table = place.table
+        totals, names = list(place.totals), table.players
         target, lose_at = table.settings["target"], table.settings["lose_at"]
         reached = [s for s, t in enumerate(totals) if t >= target]
         fallen = [s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at]
@@ -154,29 +154,32 @@ class DummySpadesRules(Rules):
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
         # two nils made (own hand and the team's other hand) on a bid of 0.
         nil_value = settings["nil_value"]
         return max(10 * TRICKS + nil_value, 2 * nil_value)
 
-    def table_needs(self, table: Table, progress: Progress) -> list[str]:
+    def table_needs(self, place: HandContext) -> list[str]:
+        table = place.table
         lose_at = table.settings["lose_at"]
         if lose_at is None:
             return []
         return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
                 "and a tie for the highest total means another hand is dealt."]
 
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+    def seat_needs(self, place: HandContext, seat: int) -> list[str]:
+        table = place.table
         lines = []
         limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
-        bags = progress.state[seat] if progress.state else 0
+        bags = place.state[seat] if place.state else 0
         if limit:
             more = limit - bags
             lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
                          f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
         if lose_at is not None:
-            totals = progress.totals
+            totals = place.totals
             if totals[seat] > lose_at:
                 lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
             else:
@@ -239,11 +242,10 @@ class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
 
-    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
-                 hands_left: int | None) -> MatchProgress:
+    def progress(self, place: HandContext, target: Target | None) -> MatchProgress:
         """The shared line, and the losing floor when the table plays with one."""
-        shared = super().progress(ctx, finished, target, hands_left)
-        lose_at = ctx.settings["lose_at"]
+        shared = super().progress(place, target)
+        lose_at = place.settings["lose_at"]
         if lose_at is None:
             return shared
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
@@ -303,7 +305,7 @@ class DummySpadesShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("dummy", "Dummy", "tricks the dummy hand took"),),
             seat=(SheetColumn("bid", "Bid", "team bid"), SheetColumn("tricks", "Took", "tricks the player's own "
@@ -323,7 +325,8 @@ class DummySpadesShown(Shown):
                           "bags": SheetCell(str(extra["bags"][seat]))})
         return SheetRow(hand={"dummy": SheetCell(str(hand["dummy_tricks"]))}, seats=seats)
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         limit, nil_value = settings["bag_limit"], settings["nil_value"]
         nil_tricks = ("" if settings["nil_tricks_count"] else
                       " The tricks of a hand you bid nil on (whose nil counts) don't count for your own "

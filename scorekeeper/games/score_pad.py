@@ -18,14 +18,12 @@ from .base import (
     Needs,
     Place,
     Problem,
-    Progress,
     Rules,
     Scored,
     Seating,
     Setting,
     Shown,
     Stats,
-    Table,
     Target,
     is_whole,
     name_list,
@@ -64,14 +62,15 @@ class ScorePadRules(Rules):
         return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
 
     # --- end of game ----------------------------------------------------
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        settings, names, totals = table.settings, table.players, progress.totals
+    def ending(self, place: HandContext) -> Ending:
+        table = place.table
+        settings, names, totals = table.settings, table.players, list(place.totals)
         target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
         best = min(totals) if low else max(totals)
         leaders = [seat for seat, total in enumerate(totals) if total == best]
         side = "lowest" if low else "highest"
         reached = [seat for seat, total in enumerate(totals) if target and total >= target]
-        if hand_count and progress.hands_played >= hand_count:
+        if hand_count and place.hands_played >= hand_count:
             cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
             if reached:
                 cause = f"{self._reached(names, totals, reached, target)} and {cause}"
@@ -98,7 +97,8 @@ class ScorePadRules(Rules):
         return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
                "and share the win"
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+    def hands_left(self, place: HandContext) -> int | None:
+        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         # The number of hands is fixed, not the deals: a deal out of turn changes nothing.
         hand_count = settings.get("hand_count")
         if not isinstance(hand_count, int) or isinstance(hand_count, bool) or hand_count <= 0:
@@ -122,22 +122,22 @@ class ScorePadRules(Rules):
         return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
 
     # --- what each player needs ------------------------------------------------
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
         return MOST
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
         return LEAST
 
-    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
+    def needs(self, place: HandContext) -> Needs:
         """The shared panel speaks of the highest total reaching a target; a score pad may
         have neither a target nor a high winner, so it words its own."""
-        settings, names, totals = table.settings, table.players, progress.totals
+        settings, names, totals = place.settings, place.players, list(place.totals)
         target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
         side = "lowest" if low else "highest"
         general: list[str] = []
         left = None
         if hand_count:
-            left = 0 if next_dealer is None else max(0, hand_count - progress.hands_played)
+            left = 0 if place.dealer is None else max(0, hand_count - place.hands_played)
         if target:
             tie = ("a tie for it means another hand is dealt"
                    + (f" (after the last of the {hand_count} hands the tied players share the win)"
@@ -202,9 +202,10 @@ class ScorePadShown(Shown):
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
                              for seat, name in enumerate(ctx.players)))
 
-    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
+    def hand_of(self, place: HandContext) -> str:
         # The number of hands is fixed, whoever deals: a deal out of turn adds none.
-        return f"hand {number} of {total_hands}: {plural(hands_left, 'hand')} left"
+        left = place.hands_left or 0
+        return f"hand {place.number} of {place.hands_played + left}: {plural(left, 'hand')} left"
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
@@ -230,7 +231,8 @@ class ScorePadShown(Shown):
     def rules_context(self, settings: dict) -> dict:
         return {"least": LEAST, "most": MOST}
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         side = "lowest" if settings["low_wins"] else "highest"
         target, hand_count = settings["target"], settings["hand_count"]
         lines = ["Write each player's points for the hand (a minus for points lost) in Pts, and add them "

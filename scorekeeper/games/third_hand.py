@@ -26,7 +26,6 @@ from .base import (
     NextDeal,
     Place,
     Problem,
-    Progress,
     Referee,
     Rules,
     Scored,
@@ -74,7 +73,7 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
     points under every valid pair of bids, scored by ``score_hand`` itself."""
     game = ThirdHand()
     table = Table(("a", "b"), {"contract_values": dict(zip(RANKS, values)), "target": 500})
-    first = game.first_context(table)
+    first = game.empty_place(table, 0)
     low = high = 0
     seen = set()
     for bids in product((None, *RANKS), repeat=2):
@@ -323,23 +322,26 @@ class ThirdHandRules(Rules):
 
 # --- trick referee --------------------------------------------------------------
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
 
-    def hand_needs(self, settings: dict, seats: int) -> list[str]:
+    def hand_needs(self, place: HandContext) -> list[str]:
         return []  # the most one hand can score helps nobody at the table; each player's catch-up line does
 
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+    def seat_needs(self, place: HandContext, seat: int) -> list[str]:
         """How the player behind catches up in one hand, in card points taken over the
         leader: without a contract the gap closes by that difference; with a contract the
         trailing player makes, or the leader fails, by twice it (three times doubled), since
         the contract adds the difference once more (twice doubled) on top of the card points.
         Only enough, never needed: a test checks the line against every possible hand."""
+        table = place.table
         other = 1 - seat
-        gap = progress.totals[other] - progress.totals[seat]
+        gap = place.totals[other] - place.totals[seat]
         if gap <= 0:
             return []
         me, them, most = table.players[seat], table.players[other], MOST_AHEAD
@@ -461,7 +463,7 @@ class ThirdHandShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("trump", "Trump", "the cut card's suit", "text"),
                   SheetColumn("contract", "Contract", "the holder's contract: made, failed or none", "text")),
@@ -482,7 +484,8 @@ class ThirdHandShown(Shown):
                   "captured": SheetCell(str(hand["points"][seat]))} for seat, bid in enumerate(bids)]
         return SheetRow(hand={"trump": SheetCell(suit_name(hand["trump"])), "contract": contract}, seats=seats)
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         values = settings["contract_values"]
         needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
         return [

@@ -24,7 +24,6 @@ from .base import (
     HandContext,
     Place,
     Problem,
-    Progress,
     Referee,
     Rules,
     Scored,
@@ -161,15 +160,16 @@ class ThirdWheelRules(Rules):
         return Scored(scores, lines + more_lines, {}, state)
 
     # --- end of game ----------------------------------------------------
-    def ending(self, table: Table, progress: Progress) -> Ending:
+    def ending(self, place: HandContext) -> Ending:
+        table = place.table
         deals, target = table.settings["deals_each"], table.settings["target"]
-        names, totals, dealt = table.players, progress.totals, progress.dealt
+        names, totals, dealt = table.players, place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
         dealt_out = deals > 0 and all(count >= deals for count in dealt)
         reached = [s for s, total in enumerate(totals) if target > 0 and total >= target]
         if not (dealt_out or reached):
             short = [s for s, count in enumerate(dealt) if count < deals]
-            if deals > 0 and progress.hands_played >= table.seats * deals:
+            if deals > 0 and place.hands_played >= table.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short
                 still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
                                    else f"{names[s]} has not dealt yet" for s in short])
@@ -205,7 +205,8 @@ class ThirdWheelRules(Rules):
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
                 f"{names[table.left_of(s1)]} were the setters")
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+    def hands_left(self, place: HandContext) -> int | None:
+        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         deals = settings.get("deals_each")
         if not isinstance(deals, int) or deals <= 0:
             return None
@@ -218,10 +219,12 @@ class ThirdWheelRules(Rules):
                 for seat, count in enumerate(dealt) if count < deals]
         return max(last, default=0)
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
@@ -303,7 +306,7 @@ class ThirdWheelShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("bid", "Bid", "the dealer's bid"),
                   SheetColumn("result", "Result", "the dealer's tricks against the bid: exact, missed "
@@ -326,7 +329,8 @@ class ThirdWheelShown(Shown):
                   "trump": SheetCell(f"{hand['trump']} {hand['mode']}")},
             seats=[{"tricks": SheetCell(str(t))} for t in hand["tricks"]])
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         penalty = settings["overtrick_dealer"] == "penalty"
         own = settings["overtrick_setter"] == "own_tricks"
         deals, target = settings["deals_each"], settings["target"]
@@ -571,7 +575,7 @@ def _hand_range(overtrick_dealer: str, overtrick_setter: str) -> tuple[int, int]
             for first in range(TRICKS - took + 1):
                 hand = {"trump": SUITS[0], "mode": MODES[0], "wheel": False, "bid": bid,
                         "tricks": [took, first, TRICKS - took - first]}
-                scores.update(game.rules.score_hand(hand, game.first_context(table)).scores)
+                scores.update(game.rules.score_hand(hand, game.empty_place(table, 0)).scores)
     return min(scores), max(scores)
 
 

@@ -98,7 +98,7 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.game, hand, result.context(number), scored.extra),
+        "summary": view.hand_summary(info.game, hand, result.place(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -146,7 +146,7 @@ def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
     if posted is not None and 0 <= posted < len(result.players):
         dealer = posted
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(match.game, result.next_context().dealing(seat),
+    return hand_forms.make_form(match.game, result.next_place().dealing(seat),
                                 formdata=formdata, hand=hand, version=info.version, number=number,
                                 dealer_name=None if seat is None else result.players[seat])
 
@@ -336,21 +336,21 @@ def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
     return page.dealer_offer(info, number, check.hand, check.result)
 
 
-def _tally_of(info: page.Info) -> TrickTally | None:
-    """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info.game].shown.trick_tally(info.settings, len(info.players))
+def _tally_of(info: page.Info, number: int) -> TrickTally | None:
+    """Hand ``number``'s trick-by-trick tally (``Game.trick_tally``), if its game has one."""
+    return GAMES[info.game].shown.trick_tally(page.replayed(info).place(number))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
     """A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
     or turned into counts on purpose (?as=counts): never shown as a string of seats."""
-    tally = _tally_of(info)
+    tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     return bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
 
 
 def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
-    tally = _tally_of(info)
+    tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
     context = {"info": info, "entry": entry, "number": number, "match_id": info.id, "original": original,
@@ -369,7 +369,7 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
     as_counts = _as_counts(info, number)
     if request.method == "GET":
         original = info.match.hands[number - 1]
-        tally = _tally_of(info)
+        tally = _tally_of(info, number)
         shown = tally.as_counts(original) if as_counts and tally else original
         return _edit_page(info, _hand_form(info, number, hand=shown), number)
     entry = _hand_form(info, number, formdata=request.form)
@@ -444,7 +444,7 @@ def undo(info: page.Info) -> ResponseReturnValue:
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
+    summary = view.hand_summary(match.game, match.hands[-1], result.place(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
@@ -465,14 +465,14 @@ def log(info: page.Info) -> ResponseReturnValue:
         number = pages
         entries, total = store.audit_page(get_db(), match_id, number, LOG_SHOWN)
     players = info.players
-    # a logged hand's place in the match may have changed since: only the table is known
-    unplaced = page.hand_context(info).table
+    result = page.replayed(info)
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
-                                                         GAMES[info.game].first_context(unplaced, None))
-                                       if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
+            # described where that hand stands in the match now (its number, its dealer...)
+            entry[key + "_summary"] = (view.hand_summary(info.game, hand, result.logged_place(entry["hand"]))
+                                       if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo")
+                                       and isinstance(entry["hand"], int) else None)
     known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known, page=number, pages=pages, total=total)
@@ -510,7 +510,7 @@ def why(info: page.Info, number: int) -> ResponseReturnValue:
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info.game, info.match.hands[number - 1],
-                                                                 result.context(number), hand.extra),
+                                                                 result.place(number), hand.extra),
                                        match_id=match_id)
 
 
