@@ -191,7 +191,7 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
     outcomes = sorted(set(outcomes))  # ~38,000 hands give a few hundred different outcomes: each checked once per gap
     table = Table(("Ann", "Bob"), game.defaults())
     for gap in sorted({*range(1, 430, 9), 139, 140, 141, 279, 280, 281, 419, 420, 421}):
-        line = game.rules.needs(place_at(game, table, [300, 300 - gap], 1, None, [1, 0], 0)).seats[1].lines[-1]
+        line = game.needs(place_at(game, table, [300, 300 - gap], 1, None, [1, 0], 0)).seats[1].lines[-1]
         if line.startswith("cannot catch up"):
             assert all(gain < gap for *_, gain in outcomes), line
             continue

@@ -459,6 +459,45 @@ class Needs:
 
 
 @dataclass(frozen=True)
+class SeatNeeds:
+    """What the rules know of one player for the needs panel: their ``total``, the ``gap`` to
+    the best placed (0: leading or level), the points ``to_end`` the game by the target (None
+    without one; 0 or less: at or over it), whether they are ``out`` (cannot win under the
+    panel's assumption) and the game's ``own`` facts (``Rules.seat_facts``)."""
+
+    seat: int
+    total: int
+    gap: int
+    to_end: int | None
+    out: bool
+    own: Any = None
+
+
+@dataclass(frozen=True)
+class NeedsFacts:
+    """What each player needs, as facts (``Rules.needs``), for ``Shown.needs_words`` to say:
+    where the match stands, its ``target`` (None: none), whether the lowest total wins and a
+    tie at the top shares the win, the ``hands_left`` (None: no count), whether that count
+    holds only if the deal goes round in turn (``left_if_in_turn``), the most and least one
+    player can score in a hand, and one ``SeatNeeds`` per seat."""
+
+    place: HandContext
+    target: Target | None
+    low_wins: bool
+    tie_shares_win: bool
+    hands_left: int | None
+    left_if_in_turn: bool
+    most: int | None
+    least: int | None
+    seats: tuple[SeatNeeds, ...]
+
+    @property
+    def swing(self) -> int | None:
+        """The most one hand moves two players apart (None: no bound)."""
+        return None if self.most is None or self.least is None else self.most - self.least
+
+
+@dataclass(frozen=True)
 class Figure:
     """One statistic a game keeps per player (the stats page). ``key`` names the fact
     the game's ``hand_facts`` reports; ``kind`` says how the facts make the figure:
@@ -637,87 +676,40 @@ class Rules:
         """The least (most negative) one player can score in that hand (None: no bound)."""
         return None
 
-    def hand_needs(self, place: HandContext) -> list[str]:
-        """What one hand can do, for the panel's lines about the whole table."""
-        most = self.most_in_a_hand(place)
-        return [] if most is None else [f"The most a player can score in one hand: {most}."]
+    # Whether the hands left (``hands_left``) count deals, so a deal out of turn can make more
+    # and a count holds only "if the deal goes round in turn"; False where the count is of
+    # hands, which no deal changes (the score pad's fixed number of hands).
+    hands_left_follow_deal: ClassVar[bool] = True
 
-    def target_needs(self, target: Target) -> str:
-        """The target's line: what ends the game and what a tie at the top then does."""
-        best = "lowest" if target.low_wins else "highest"
-        tie = (f"players tied for the {best} total share the win" if self.tie_shares_win
-               else f"a tie for the {best} total means another hand is dealt")
-        points = target.points
-        if target.past:
-            return (f"Playing past {points}: a total of {points + 1} or more ends the game "
-                    f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
-        return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
+    def seat_facts(self, place: HandContext, seat: int) -> Any:
+        """The game's own facts about one player for the needs panel (how the player behind
+        catches up...), which its ``Shown.seat_needs`` words; None by default."""
+        return None
 
-    def table_needs(self, place: HandContext) -> list[str]:
-        """The game's own lines about the whole table (another way the game ends...)."""
-        return []
-
-    def seat_needs(self, place: HandContext, seat: int) -> list[str]:
-        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
-        each a clause without a full stop (the panel joins them with semicolons)."""
-        return []
-
-    def needs(self, place: HandContext) -> Needs:
-        """What each player needs to win, from the rules and the match so far: points to
-        the target, where each stands, the hands the deal count leaves if the deal goes
-        round in turn and who cannot win then. Every line holds whatever the table does
-        next, or names its assumption in the same sentence: a deal out of turn can make
-        a game that ends by deal count longer, so a player who cannot catch up in the
-        hands left is told so only "if the deal goes round in turn". A game adds its own
-        lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
-        settings, totals, names = place.settings, list(place.totals), place.players
+    def needs(self, place: HandContext) -> NeedsFacts:
+        """What each player needs to win, as facts from the rules and the match so far
+        (``Shown.needs_words`` says them): the target, where each stands, the hands left and
+        who cannot win then. A player is out only under the assumption the facts name: a
+        deal out of turn can make a game that ends by deal count longer, so who cannot catch
+        up in the hands left is out only "if the deal goes round in turn"."""
+        settings, totals = place.settings, list(place.totals)
         target = self.target(settings)
         low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
-        general: list[str] = []
-        if target is not None:
-            general.append(self.target_needs(target))
-        general += self.table_needs(place)
         left = place.hands_left
-        if left is not None:
-            general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
-                           + ("(fewer if someone reaches the target; " if target is not None else "(")
-                           + "a deal out of turn can make it more).")
-        general += self.hand_needs(place)
-        most = self.most_in_a_hand(place)
-        least = self.least_in_a_hand(place)
+        most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
-        seat_lines: list[Need] = []
+        seats = []
         for seat, total in enumerate(totals):
-            lines: list[str] = []
-            out = False
-            if target is not None:
-                lines.append(_target_line(target, total))
-            lines.append(standing(names, totals, seat, low_wins=low))
             gap = total - best if low else best - total
-            # In turn the game lasts ``left`` more hands at most; each moves two players at most
+            # The game lasts ``left`` more hands at most; each moves two players at most
             # most - least apart. Drawing level may still share the win (or play on), so only a
             # gap wider than that is out of reach.
-            if (left is not None and gap > 0 and most is not None and least is not None
-                    and gap > left * (most - least)):
-                out = True
-                lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
-                             f"and a hand moves two players at most {most - least} apart")
-            lines += self.seat_needs(place, seat)
-            seat_lines.append(Need(seat, tuple(lines), out))
-        return Needs(tuple(general), tuple(seat_lines))
-
-
-def _target_line(target: Target, total: int) -> str:
-    """One player's line about the target: how far it is, or what reaching it means."""
-    points, verb = target.points, "pass" if target.past else "reach"
-    if total < target.ends_at:
-        if target.low_wins:
-            return f"{target.ends_at - total} more would end the game ({verb} {points})"
-        return f"needs {target.ends_at - total} more to {verb} {points}"
-    if target.low_wins:
-        return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
-    return (f"is {'past' if target.past else 'at or over'} {points}: "
-            "needs to be alone at the top at the end of a hand")
+            out = (left is not None and gap > 0 and most is not None and least is not None
+                   and gap > left * (most - least))
+            to_end = None if target is None else target.ends_at - total
+            seats.append(SeatNeeds(seat, total, gap, to_end, out, self.seat_facts(place, seat)))
+        return NeedsFacts(place, target, low, self.tie_shares_win, left, self.hands_left_follow_deal, most, least,
+                          tuple(seats))
 
 
 class Shown:
@@ -816,6 +808,92 @@ class Shown:
         hand ``place.number`` of all of them. Where the count is of deals, a deal out of turn
         adds a hand, so the count holds only if the deal goes round in turn."""
         return f"hand {place.number} of {place.hands_played + (place.hands_left or 0)} if the deal goes round in turn"
+
+    # --- what each player needs (the scoreboard's panel) -------------------------
+    def needs_words(self, facts: NeedsFacts) -> Needs:
+        """The "What each player needs" panel in words: lines about the whole table (the
+        target, the game's own, the hands left, what one hand can do), then each player's
+        (the target, where they stand, out of reach, the game's own). Every line holds
+        whatever the table does next, or names its assumption in the same sentence."""
+        general: list[str] = []
+        if facts.target is not None:
+            general.append(self.target_needs(facts))
+        general += self.table_needs(facts)
+        general += self.hands_left_needs(facts)
+        general += self.hand_needs(facts)
+        seats: list[Need] = []
+        for seat in facts.seats:
+            lines: list[str] = []
+            if facts.target is not None:
+                lines.append(self.target_line(facts, seat))
+            lines.append(self.standing_line(facts, seat))
+            if seat.out:
+                lines.append(self.out_line(facts, seat))
+            lines += self.seat_needs(facts, seat)
+            seats.append(Need(seat.seat, tuple(lines), seat.out))
+        return Needs(tuple(general), tuple(seats))
+
+    def target_needs(self, facts: NeedsFacts) -> str:
+        """The target's line: what ends the game and what a tie at the top then does."""
+        target = facts.target
+        assert target is not None  # said only with a target
+        best = "lowest" if target.low_wins else "highest"
+        tie = (f"players tied for the {best} total share the win" if facts.tie_shares_win
+               else f"a tie for the {best} total means another hand is dealt")
+        points = target.points
+        if target.past:
+            return (f"Playing past {points}: a total of {points + 1} or more ends the game "
+                    f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
+        return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
+
+    def table_needs(self, facts: NeedsFacts) -> list[str]:
+        """The game's own lines about the whole table (another way the game ends...)."""
+        return []
+
+    def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
+        """What the count of hands says: how many are left, and under which assumption."""
+        left = facts.hands_left
+        if left is None:
+            return []
+        if not facts.left_if_in_turn:
+            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)."
+                                                       if facts.target is not None else ".")]
+        return [f"{plural(left, 'hand')} left if the deal goes round in turn "
+                + ("(fewer if someone reaches the target; " if facts.target is not None else "(")
+                + "a deal out of turn can make it more)."]
+
+    def hand_needs(self, facts: NeedsFacts) -> list[str]:
+        """What one hand can do, for the panel's lines about the whole table."""
+        return [] if facts.most is None else [f"The most a player can score in one hand: {facts.most}."]
+
+    def target_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """One player's line about the target: how far it is, or what reaching it means."""
+        target = facts.target
+        assert target is not None and seat.to_end is not None  # said only with a target
+        points, verb = target.points, "pass" if target.past else "reach"
+        if seat.to_end > 0:
+            if target.low_wins:
+                return f"{seat.to_end} more would end the game ({verb} {points})"
+            return f"needs {seat.to_end} more to {verb} {points}"
+        if target.low_wins:
+            return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
+        return (f"is {'past' if target.past else 'at or over'} {points}: "
+                "needs to be alone at the top at the end of a hand")
+
+    def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Where the player stands against the others."""
+        return standing(facts.place.players, list(facts.place.totals), seat.seat, low_wins=facts.low_wins)
+
+    def out_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Why the player can no longer win, with the assumption it holds under."""
+        assumption = " if the deal goes round in turn" if facts.left_if_in_turn else ""
+        return (f"can no longer win{assumption}: {plural(facts.hands_left or 0, 'hand')} left, "
+                f"and a hand moves two players at most {facts.swing} apart")
+
+    def seat_needs(self, facts: NeedsFacts, seat: SeatNeeds) -> list[str]:
+        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
+        each a clause without a full stop (the panel joins them with semicolons)."""
+        return []
 
     # --- the score sheet (print view and blank sheets) ---------------------------
     def sheet_layout(self, place: HandContext) -> SheetLayout:
@@ -944,6 +1022,10 @@ class Game:
         None when no settings make a match that long (a game whose hands follow a fixed
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
+
+    def needs(self, place: HandContext) -> Needs:
+        """The needs panel of the match standing at ``place``: the rules' facts in the game's words."""
+        return self.shown.needs_words(self.rules.needs(place))
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         """The hand fields that may be left out at this table (null for one of them

@@ -22,12 +22,14 @@ from .base import (
     Game,
     HandContext,
     MatchProgress,
+    NeedsFacts,
     Place,
     Problem,
     Referee,
     Rules,
     Scored,
     Seating,
+    SeatNeeds,
     Setting,
     SheetCell,
     SheetColumn,
@@ -161,37 +163,6 @@ class DummySpadesRules(Rules):
         nil_value = settings["nil_value"]
         return max(10 * TRICKS + nil_value, 2 * nil_value)
 
-    def table_needs(self, place: HandContext) -> list[str]:
-        table = place.table
-        lose_at = table.settings["lose_at"]
-        if lose_at is None:
-            return []
-        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
-                "and a tie for the highest total means another hand is dealt."]
-
-    def seat_needs(self, place: HandContext, seat: int) -> list[str]:
-        table = place.table
-        lines = []
-        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
-        bags = place.state[seat] if place.state else 0
-        if limit:
-            more = limit - bags
-            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
-        if lose_at is not None:
-            totals = place.totals
-            if totals[seat] > lose_at:
-                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
-            else:
-                top = [s for s, total in enumerate(totals) if total == max(totals)]
-                line = f"is on {totals[seat]}, at or below {lose_at}"
-                if len(top) > 1:  # the only way play goes on (see ending)
-                    line += (f", which ends the game: play goes on only because "
-                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
-                             "(a tie for the highest total means another hand)")
-                lines.append(line)
-        return lines
-
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         counts = split_tricks(TRICKS, 4, rng)
         hand = {"bids": [rng.randrange(TRICKS + 1) for _ in range(3)], "tricks": counts[:3], "dummy_tricks": counts[3]}
@@ -251,6 +222,39 @@ class DummySpadesShown(Shown):
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
+
+    # --- what each player needs: the losing floor and bags ------------------------
+    def table_needs(self, facts: NeedsFacts) -> list[str]:
+        lose_at = facts.place.settings["lose_at"]
+        if lose_at is None:
+            return []
+        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
+                "and a tie for the highest total means another hand is dealt."]
+
+    def seat_needs(self, facts: NeedsFacts, need: SeatNeeds) -> list[str]:
+        place, seat = facts.place, need.seat
+        table = place.table
+        lines = []
+        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
+        bags = place.state[seat] if place.state else 0
+        if limit:
+            more = limit - bags
+            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
+                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
+        if lose_at is not None:
+            totals = place.totals
+            if totals[seat] > lose_at:
+                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
+            else:
+                top = [s for s, total in enumerate(totals) if total == max(totals)]
+                line = f"is on {totals[seat]}, at or below {lose_at}"
+                if len(top) > 1:  # the only way play goes on (see ending)
+                    line += (f", which ends the game: play goes on only because "
+                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
+                             "(a tie for the highest total means another hand)")
+                lines.append(line)
+        return lines
+
 
     def table_guide(self, ctx: HandContext) -> list[str]:
         table, dealer = ctx.table, ctx.dealt_by

@@ -14,13 +14,13 @@ from .base import (
     Figure,
     Game,
     HandContext,
-    Need,
-    Needs,
+    NeedsFacts,
     Place,
     Problem,
     Rules,
     Scored,
     Seating,
+    SeatNeeds,
     Setting,
     Shown,
     Stats,
@@ -43,6 +43,9 @@ def _points(count: int) -> str:
 
 class ScorePadRules(Rules):
     """Points as the table says, and the three ways a game ends."""
+
+    # the number of hands is fixed, whoever deals: a deal out of turn adds none
+    hands_left_follow_deal = False
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -128,63 +131,9 @@ class ScorePadRules(Rules):
     def least_in_a_hand(self, place: HandContext) -> int | None:
         return LEAST
 
-    def needs(self, place: HandContext) -> Needs:
-        """The shared panel speaks of the highest total reaching a target; a score pad may
-        have neither a target nor a high winner, so it words its own."""
-        settings, names, totals = place.settings, place.players, list(place.totals)
-        target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
-        side = "lowest" if low else "highest"
-        general: list[str] = []
-        left = None
-        if hand_count:
-            left = 0 if place.dealer is None else max(0, hand_count - place.hands_played)
-        if target:
-            tie = ("a tie for it means another hand is dealt"
-                   + (f" (after the last of the {hand_count} hands the tied players share the win)"
-                      if hand_count else ""))
-            general.append(f"Playing to {target}: a total of {target} or more ends the game; the {side} total "
-                           f"then wins, and {tie}.")
-        if hand_count:
-            sooner = f", sooner if a total reaches {target}" if target else ""
-            general.append(f"{hand_count} hands in all: {plural(left or 0, 'hand')} left{sooner}; the {side} "
-                           "total then wins, and players tied for it share the win.")
-        if not target and not hand_count:
-            general.append(f"No target and no fixed number of hands: the game goes on until the table stops; "
-                           f"the {side} total leads.")
-        general.append(f"One hand can move a player anywhere from {LEAST} to {MOST} points.")
-        rows = []
-        for seat, total in enumerate(totals):
-            lines = []
-            if target and total < target:
-                lines.append(f"is {target - total} short of {target}")
-            elif target:
-                lines.append(f"at or over {target}")
-            lines.append(self._standing(names, totals, seat, low))
-            out = False
-            best = min(totals) if low else max(totals)
-            gap = abs(total - best)
-            # ``left`` hands can close a gap of at most (MOST - LEAST) each; level still shares.
-            if left is not None and gap > left * (MOST - LEAST):
-                out = True
-                lines.append(f"can no longer win: {plural(left, 'hand')} left, and a hand moves two players "
-                             f"at most {MOST - LEAST} apart")
-            rows.append(Need(seat, tuple(lines), out))
-        return Needs(tuple(general), tuple(rows))
 
-    @staticmethod
-    def _standing(names: tuple[str, ...], totals: list[int], seat: int, low: bool) -> str:
-        """Where one player stands, "ahead" meaning lower when the lowest total wins."""
-        best = min(totals) if low else max(totals)
-        others = [s for s in range(len(totals)) if s != seat]
-        if totals[seat] != best:
-            leaders = name_list([names[s] for s in others if totals[s] == best])
-            return f"is {abs(totals[seat] - best)} {'above' if low else 'behind'} {leaders}"
-        tied = [s for s in others if totals[s] == best]
-        if tied:
-            verb = "is level with" if len(tied) == len(others) else "shares the lead with"
-            return f"{verb} {name_list([names[s] for s in tied])} on {best}"
-        second = (min if low else max)(totals[s] for s in others)
-        return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
+def _side(facts: NeedsFacts) -> str:
+    return "lowest" if facts.low_wins else "highest"
 
 
 class ScorePadShown(Shown):
@@ -201,6 +150,48 @@ class ScorePadShown(Shown):
         dealer = ctx.dealt_by
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
                              for seat, name in enumerate(ctx.players)))
+
+    # --- what each player needs: the shared panel, in a score pad's words ------------
+    def target_needs(self, facts: NeedsFacts) -> str:
+        target, hand_count = facts.target, facts.place.settings["hand_count"]
+        assert target is not None
+        tie = ("a tie for it means another hand is dealt"
+               + (f" (after the last of the {hand_count} hands the tied players share the win)" if hand_count else ""))
+        return (f"Playing to {target.points}: a total of {target.points} or more ends the game; the {_side(facts)} "
+                f"total then wins, and {tie}.")
+
+    def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
+        hand_count = facts.place.settings["hand_count"]
+        if hand_count:
+            sooner = f", sooner if a total reaches {facts.target.points}" if facts.target else ""
+            return [f"{hand_count} hands in all: {plural(facts.hands_left or 0, 'hand')} left{sooner}; the "
+                    f"{_side(facts)} total then wins, and players tied for it share the win."]
+        if facts.target is None:
+            return [f"No target and no fixed number of hands: the game goes on until the table stops; "
+                    f"the {_side(facts)} total leads."]
+        return []
+
+    def hand_needs(self, facts: NeedsFacts) -> list[str]:
+        return [f"One hand can move a player anywhere from {facts.least} to {facts.most} points."]
+
+    def target_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        points = facts.target.points if facts.target else 0
+        return f"is {points - seat.total} short of {points}" if seat.total < points else f"at or over {points}"
+
+    def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Where one player stands, "ahead" meaning lower when the lowest total wins."""
+        names, totals, low = facts.place.players, list(facts.place.totals), facts.low_wins
+        best = min(totals) if low else max(totals)
+        others = [s for s in range(len(totals)) if s != seat.seat]
+        if totals[seat.seat] != best:
+            leaders = name_list([names[s] for s in others if totals[s] == best])
+            return f"is {abs(totals[seat.seat] - best)} {'above' if low else 'behind'} {leaders}"
+        tied = [s for s in others if totals[s] == best]
+        if tied:
+            verb = "is level with" if len(tied) == len(others) else "shares the lead with"
+            return f"{verb} {name_list([names[s] for s in tied])} on {best}"
+        second = (min if low else max)(totals[s] for s in others)
+        return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
 
     def hand_of(self, place: HandContext) -> str:
         # The number of hands is fixed, whoever deals: a deal out of turn adds none.

@@ -214,7 +214,7 @@ def events_text(hand: HandResult) -> list[str]:
 
 def needs(game: str, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
-    found = GAMES[game].rules.needs(result.next_place())
+    found = GAMES[game].needs(result.next_place())
     return {"table": found.table,
             "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
 

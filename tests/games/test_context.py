@@ -204,7 +204,7 @@ def test_random_hands_follow_the_place_they_are_dealt_in(key):
 def test_a_game_without_a_target_never_ends_and_says_nothing_of_one(counting):
     result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{}] * 30))
     assert not result.finished and result.totals == [465, 465]
-    panel = counting.rules.needs(result.next_place())
+    panel = counting.needs(result.next_place())
     assert panel.table == () and [need.lines for need in panel.seats] == [("is level with Bob on 465",),
                                                                           ("is level with Ann on 465",)]
     line = Shown().progress(result.next_place(), None)
@@ -223,7 +223,7 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
     assert (result.finished, result.winners) == (True, [4])
     assert result.hands[-1].ending == "Hal reached 10 with 10, and Eve wins with the lowest total, 0"
     early = replay(Match("counting", names, {}, 0, hands[:1]))
-    panel = counting.rules.needs(early.next_place())
+    panel = counting.needs(early.next_place())
     assert panel.table[0].startswith("Playing to 10: a total of 10 or more ends the game; the lowest total")
     assert panel.seats[4].lines == ("10 more would end the game (reach 10)", "shares the lead with Fay and Gus on 0")
     assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
@@ -241,7 +241,7 @@ class LowNoTargetRules(CountingRules):
 def test_the_needs_panel_ranks_the_lowest_first_without_a_target(counting):
     counting.rules = LowNoTargetRules()
     result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{"points": [3, 0, 5]}]))
-    panel = counting.rules.needs(result.next_place())
+    panel = counting.needs(result.next_place())
     assert panel.table == ()
     assert [need.lines for need in panel.seats] == [("is 3 behind Bob",), ("leads Ann by 3",), ("is 5 behind Bob",)]
 

@@ -167,7 +167,7 @@ def test_exactly_catchable_is_not_out_because_a_tie_shares_the_win():
     table = Table(("Ann", "Bob", "Cy"), game.defaults() | {"target": 0})
     # five hands dealt in turn from Ann: Cy deals the last one
     for behind, is_out in ((22, False), (23, True)):
-        found = game.rules.needs(place_at(game, table, [50, 50 - behind, 50], 5, None, [2, 2, 1], 2))
+        found = game.needs(place_at(game, table, [50, 50 - behind, 50], 5, None, [2, 2, 1], 2))
         assert found.seats[1].out is is_out
         assert not found.seats[0].out and not found.seats[2].out
 
