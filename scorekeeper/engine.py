@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Ending, Game, HandContext, NextDeal, Problem, Table, is_whole, rule, show
+from .games.base import Game, HandContext, NextDeal, Problem, Table, is_whole, rule, show
 from .names import read_name, visible
 
 
@@ -323,13 +323,15 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         # the end check is told where the match stands after the hand (no dealer yet)
-        ending = game.rules.ending(HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt)))
+        after = HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt))
+        ending = game.rules.ending(after)
         winners = ending.winners
+        why = game.shown.ending_words(ending, after)
         deal = None if winners is not None else game.rules.next_deal(place, scored)
-        lines = scored.explanation + what_happens_next(game, place, in_turn, ending, deal)
+        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal)
         shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt,
                             game.rules.hands_left(place))
-        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
+        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
                                   scored.warnings, None if deal is None else deal.why, events, place=shown))
         if deal is not None:
             dealer = deal.seat
@@ -354,7 +356,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     )
 
 
-def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending,
+def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: str | None,
                       deal: NextDeal | None) -> list[str]:
     """The explanation's last lines: a deal out of turn and what it meant in the game,
     then the end of the game or who deals next, each with its reason."""
@@ -364,9 +366,9 @@ def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
                      f"{game.rules.dealt_out_of_turn(ctx)}.")
     if deal is None:
-        lines.append(f"Game over: {ending.why}.")
+        lines.append(f"Game over: {ending}.")
     else:
-        why = f"{ending.why[:1].upper()}{ending.why[1:]}. " if ending.why else ""
+        why = f"{ending[:1].upper()}{ending[1:]}. " if ending else ""
         # after a deal out of turn "the deal passes left" would not say from whom
         reason = f"{deal.why} from {names[dealer]}" if dealer != in_turn and deal.why == NextDeal(0).why \
             else deal.why

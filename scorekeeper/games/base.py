@@ -432,10 +432,28 @@ class HandContext:
 @dataclass(frozen=True)
 class Ending:
     """The end-of-game check after a hand: the winning seats (None: the game goes
-    on) and, where there is something to say, why, in words for the explanation."""
+    on) and, where there is something to say, why: as facts of the shared target rule
+    (``by_target``, which ``Shown.ending_words`` says) or in a game's own words (``why``)."""
 
     winners: list[int] | None
     why: str | None = None
+    by_target: TargetEnd | None = None
+
+
+@dataclass(frozen=True)
+class TargetEnd:
+    """What the shared target rule found after a hand (``target_ending``): the ``target``, the
+    ``top`` total and the seats on it (``at_top``), the ``best`` total (the lowest where the
+    lowest wins) and the seats on it (``leaders``), and the ``outcome``: "short" (nobody has
+    ended the game), "exactly" (a total sits on a target that must be passed: play goes on),
+    "tied" (ended, but the best total is shared: another hand) or "won"."""
+
+    target: Target
+    top: int
+    at_top: tuple[int, ...]
+    best: int
+    leaders: tuple[int, ...]
+    outcome: str
 
 
 @dataclass(frozen=True)
@@ -581,6 +599,20 @@ class Target:
 
 
 @dataclass(frozen=True)
+class ProgressFacts:
+    """How far a match has gone (``Rules.progress``), for ``Shown.progress_words`` to say: where
+    it stands, its ``target``, the points the leading total still needs to end it (``to_go``,
+    None without a target), how far it is in percent (None when nothing says) and whether the
+    hands left hold only if the deal goes round in turn (``left_if_in_turn``)."""
+
+    place: HandContext
+    target: Target | None
+    to_go: int | None
+    percent: int | None
+    left_if_in_turn: bool
+
+
+@dataclass(frozen=True)
 class MatchProgress:
     """The scoreboard's progress line: what the match plays towards, in short parts the
     page joins, how far it has gone (``percent``, None when nothing says) and the hands
@@ -648,8 +680,7 @@ class Rules:
         target = self.target(place.settings)
         if target is None:
             return Ending(None)
-        return target_ending(place.players, list(place.totals), target.points, strictly=target.past,
-                             low_wins=target.low_wins)
+        return target_ending(place.totals, target)
 
     def hands_left(self, place: HandContext) -> int | None:
         """How many hands the settings' count leaves from ``place`` (its hand included),
@@ -675,6 +706,21 @@ class Rules:
     def least_in_a_hand(self, place: HandContext) -> int | None:
         """The least (most negative) one player can score in that hand (None: no bound)."""
         return None
+
+    def progress(self, place: HandContext) -> ProgressFacts:
+        """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
+        says them): what the leading total still needs to end it by the target, and how far
+        it is (the leader's share of the target, else the share of the hands played)."""
+        target = self.target(place.settings)
+        highest = max(place.totals) if place.totals else 0
+        percent = to_go = None
+        if target is not None:
+            percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
+            to_go = target.ends_at - highest
+        total_hands = None if place.hands_left is None else place.hands_played + place.hands_left
+        if percent is None and total_hands:
+            percent = round(100 * place.hands_played / total_hands)
+        return ProgressFacts(place, target, to_go, percent, self.hands_left_follow_deal)
 
     # Whether the hands left (``hands_left``) count deals, so a deal out of turn can make more
     # and a count holds only "if the deal goes round in turn"; False where the count is of
@@ -780,34 +826,55 @@ class Shown:
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
-    def progress(self, place: HandContext, target: Target | None) -> MatchProgress:
-        """The progress line of the match standing at ``place`` (its next hand; none comes
-        once ``place.finished``), from the rules' ``target`` and the hands the engine says
-        are left (``place.hands_left``)."""
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        """Why the game ended after a hand, or why it goes on (``place``: where the match stands
+        after it), for the explanation: the shared target rule's facts in words, else the
+        game's own ``why``."""
+        found = ending.by_target
+        if found is None:
+            return ending.why
+        players, target = place.players, found.target
+        points, names = target.points, name_list([players[s] for s in found.leaders])
+        done = "passed" if target.past else "reached"
+        if found.outcome == "exactly":
+            verb = "has" if len(found.at_top) == 1 else "have"
+            return (f"{name_list([players[s] for s in found.at_top])} {verb} {points}, and {points} is not past "
+                    f"{points}: another hand is dealt")
+        if found.outcome == "short":
+            return None
+        if found.outcome == "tied":
+            if target.low_wins:
+                return f"{names} are tied on {found.best} at the bottom: another hand is dealt"
+            return tied_at_top(players, list(found.leaders), found.best)
+        if target.low_wins:
+            return (f"{name_list([players[s] for s in found.at_top])} {done} {points} with {found.top}, "
+                    f"and {names} wins with the lowest total, {found.best}")
+        return f"{names} {done} {points} with {found.best} and wins"
+
+    def progress_words(self, facts: ProgressFacts) -> MatchProgress:
+        """The progress line in words: what the match plays towards, what the leader still
+        needs, and the count of hands (``hand_of``) while hands are left."""
+        place, target = facts.place, facts.target
         lines: list[str] = []
-        percent = None
-        finished, hands_left = place.finished, place.hands_left
-        highest = max(place.totals) if place.totals else 0
         if target is not None:
             lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
-            percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
-            to_go = target.ends_at - highest
-            if not finished and to_go > 0:
-                lines.append(f"{to_go} more ends it" if target.low_wins else f"leader needs {to_go} more")
+            if not place.finished and facts.to_go is not None and facts.to_go > 0:
+                lines.append(f"{facts.to_go} more ends it" if target.low_wins else f"leader needs {facts.to_go} more")
         played = place.hands_played
-        if hands_left is not None:
-            total_hands = played + hands_left
-            lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
-                         else self.hand_of(place))
-            if percent is None and total_hands:
-                percent = round(100 * played / total_hands)
-        return MatchProgress(tuple(lines), percent, hands_left)
+        if place.hands_left is not None:
+            lines.append(f"{played} hand{'' if played == 1 else 's'} played" if place.finished or not place.hands_left
+                         else self.hand_of(facts))
+        return MatchProgress(tuple(lines), facts.percent, place.hands_left)
 
-    def hand_of(self, place: HandContext) -> str:
-        """The progress line's count of hands at ``place`` (whose ``hands_left`` is known):
-        hand ``place.number`` of all of them. Where the count is of deals, a deal out of turn
-        adds a hand, so the count holds only if the deal goes round in turn."""
-        return f"hand {place.number} of {place.hands_played + (place.hands_left or 0)} if the deal goes round in turn"
+    def hand_of(self, facts: ProgressFacts) -> str:
+        """The progress line's count of hands (while some are left): this hand of all of them.
+        Where the count is of deals, a deal out of turn adds a hand, so the count holds only
+        if the deal goes round in turn; a count of hands says how many are left."""
+        place = facts.place
+        left = place.hands_left or 0
+        if facts.left_if_in_turn:
+            return f"hand {place.number} of {place.hands_played + left} if the deal goes round in turn"
+        return f"hand {place.number} of {place.hands_played + left}: {plural(left, 'hand')} left"
 
     # --- what each player needs (the scoreboard's panel) -------------------------
     def needs_words(self, facts: NeedsFacts) -> Needs:
@@ -1023,6 +1090,10 @@ class Game:
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
 
+    def progress(self, place: HandContext) -> MatchProgress:
+        """The progress line of the match standing at ``place``: the rules' facts in the game's words."""
+        return self.shown.progress_words(self.rules.progress(place))
+
     def needs(self, place: HandContext) -> Needs:
         """The needs panel of the match standing at ``place``: the rules' facts in the game's words."""
         return self.shown.needs_words(self.rules.needs(place))
@@ -1128,31 +1199,23 @@ def show_json(value: Any) -> str:
         return repr(value)
 
 
-def target_ending(players: tuple[str, ...] | list[str], totals: list[int], target: int,
-                  strictly: bool, low_wins: bool = False) -> Ending:
-    """The shared end rule in words: once someone has reached the target (or passed it,
-    when ``strictly``), the single highest total wins (lowest, with ``low_wins``); a tie
-    for that total plays on."""
+def target_ending(totals: Sequence[int], target: Target) -> Ending:
+    """The shared end rule, as facts (``TargetEnd``): once someone has reached the target (or
+    passed it, with ``target.past``), the single highest total wins (the lowest, with
+    ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
-    best = min(totals) if low_wins else top
-    leaders = [seat for seat, t in enumerate(totals) if t == best]
-    names = name_list([players[s] for s in leaders])
-    if strictly and top == target:
-        at = [s for s, t in enumerate(totals) if t == top]
-        verb = "has" if len(at) == 1 else "have"
-        return Ending(None, f"{name_list([players[s] for s in at])} {verb} {target}, and {target} is not past "
-                            f"{target}: another hand is dealt")
-    if not (top > target if strictly else top >= target):
-        return Ending(None)
-    if len(leaders) > 1:
-        if low_wins:
-            return Ending(None, f"{names} are tied on {best} at the bottom: another hand is dealt")
-        return Ending(None, tied_at_top(players, leaders, best))
-    if low_wins:
-        ended = name_list([players[s] for s, t in enumerate(totals) if t == top])
-        return Ending(leaders, f"{ended} {'passed' if strictly else 'reached'} {target} with {top}, "
-                               f"and {names} wins with the lowest total, {best}")
-    return Ending(leaders, f"{names} {'passed' if strictly else 'reached'} {target} with {best} and wins")
+    best = min(totals) if target.low_wins else top
+    leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
+    at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
+    points = target.points
+    if target.past and top == points:
+        outcome = "exactly"
+    elif top < target.ends_at:
+        outcome = "short"
+    else:
+        outcome = "tied" if len(leaders) > 1 else "won"
+    return Ending(list(leaders) if outcome == "won" else None,
+                  by_target=TargetEnd(target, top, at_top, best, leaders, outcome))
 
 
 def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: int) -> str:

@@ -25,6 +25,7 @@ from .base import (
     NeedsFacts,
     Place,
     Problem,
+    ProgressFacts,
     Referee,
     Rules,
     Scored,
@@ -213,10 +214,10 @@ class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
 
-    def progress(self, place: HandContext, target: Target | None) -> MatchProgress:
+    def progress_words(self, facts: ProgressFacts) -> MatchProgress:
         """The shared line, and the losing floor when the table plays with one."""
-        shared = super().progress(place, target)
-        lose_at = place.settings["lose_at"]
+        shared = super().progress_words(facts)
+        lose_at = facts.place.settings["lose_at"]
         if lose_at is None:
             return shared
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))

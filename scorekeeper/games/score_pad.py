@@ -193,11 +193,6 @@ class ScorePadShown(Shown):
         second = (min if low else max)(totals[s] for s in others)
         return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
 
-    def hand_of(self, place: HandContext) -> str:
-        # The number of hands is fixed, whoever deals: a deal out of turn adds none.
-        left = place.hands_left or 0
-        return f"hand {place.number} of {place.hands_played + left}: {plural(left, 'hand')} left"
-
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",

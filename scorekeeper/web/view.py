@@ -95,8 +95,7 @@ def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = N
 
 def progress(game: str, settings: dict, result: MatchResult) -> dict:
     """What the match is playing towards, in the game's words (not scored)."""
-    found = GAMES[game]
-    line = found.shown.progress(result.next_place(), found.rules.target(settings))
+    line = GAMES[game].progress(result.next_place())
     return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
 
 

@@ -18,7 +18,6 @@ from scorekeeper.games.base import (
     Rules,
     Scored,
     Setting,
-    Shown,
     Table,
     Target,
     rule,
@@ -207,7 +206,7 @@ def test_a_game_without_a_target_never_ends_and_says_nothing_of_one(counting):
     panel = counting.needs(result.next_place())
     assert panel.table == () and [need.lines for need in panel.seats] == [("is level with Bob on 465",),
                                                                           ("is level with Ann on 465",)]
-    line = Shown().progress(result.next_place(), None)
+    line = counting.progress(result.next_place())
     assert (line.lines, line.percent) == ((), None)
 
 
@@ -227,7 +226,7 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
     assert panel.table[0].startswith("Playing to 10: a total of 10 or more ends the game; the lowest total")
     assert panel.seats[4].lines == ("10 more would end the game (reach 10)", "shares the lead with Fay and Gus on 0")
     assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
-    line = Shown().progress(early.next_place(), LowRules().target({}))
+    line = counting.progress(early.next_place())
     assert (line.lines, line.percent) == (("Playing to 10: the lowest total wins", "5 more ends it"), 50)
 
 
@@ -267,3 +266,45 @@ def test_the_place_of_a_logged_hand_keeps_its_number():
     assert result.logged_place(2) == result.place(2) and result.logged_place(4) == result.next_place()
     gone = result.logged_place(6)  # undone since, with the hands after it
     assert (gone.number, gone.dealer, gone.totals) == (6, None, tuple(result.totals))
+
+
+class FiveHandsRules(CountingRules):
+    """Five hands in all, whoever deals (a count of hands, not of deals); a hand scores 0 to 2."""
+
+    hands_left_follow_deal = False
+
+    def hands_left(self, place: HandContext) -> int | None:
+        return 0 if place.finished else 5 - place.hands_played
+
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        return 2
+
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        return 0
+
+
+def test_a_fixed_count_of_hands_is_a_fact_the_shared_words_follow(counting):
+    counting.rules = FiveHandsRules()
+    result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{"points": [5, 0]}, {"points": [2, 0]}]))
+    facts = counting.rules.needs(result.next_place())
+    assert (facts.hands_left, facts.left_if_in_turn, facts.swing) == (3, False, 2)
+    assert [(s.gap, s.out) for s in facts.seats] == [(0, False), (7, True)]  # 7 > 3 hands x 2
+    panel = counting.shown.needs_words(facts)
+    assert panel.table == ("3 hands left.", "The most a player can score in one hand: 2.")
+    assert panel.seats[1].lines == ("is 7 behind Ann", "can no longer win: 3 hands left, and a hand moves two "
+                                                       "players at most 2 apart")
+    assert counting.progress(result.next_place()).lines == ("hand 3 of 5: 3 hands left",)
+    counting.rules = CountingRules()  # the same hands where deals are counted: the assumption is said
+    assert counting.shown.hand_of(dataclasses.replace(counting.rules.progress(result.next_place()),
+                                                      left_if_in_turn=True)).endswith("if the deal goes round in turn")
+
+
+def test_the_target_rule_ends_with_facts_the_shown_words(counting):
+    counting.rules = LowRules()
+    names = ["Ann", "Bob", "Cy"]
+    result = replay(Match("counting", names, {}, 0, [{"points": [4, 11, 0]}]))
+    ending = counting.rules.ending(result.next_place())
+    assert ending.winners == [2] and ending.why is None and ending.by_target is not None
+    assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
+    assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
+        == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"
