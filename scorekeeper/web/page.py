@@ -15,7 +15,7 @@ from werkzeug.http import quote_etag
 from .. import store
 from ..engine import MatchError, MatchResult
 from ..names import isolate_names, isolated
-from . import access, hand_forms, view, writes
+from . import access, hand_forms, seats, view, writes
 from .db import get_db
 from .replays import MatchReplay, ReplayCache
 
@@ -251,6 +251,14 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
     return GAMES[info.game].shown.seating(result.next_place().dealing(dealer), hand)
+
+
+def typed_hand(info: Info, hand: dict) -> dict:
+    """What the match page draws beside the next hand as it is typed (``hand``: its fields so
+    far): the referee's address set from it (None for a game without a referee) and the seat
+    picture with the roles it decides (who holds the contract...; None once the match is over)."""
+    seating = hand_seating(info, hand)
+    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
