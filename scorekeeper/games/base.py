@@ -4,8 +4,10 @@ A ``Game`` is its metadata (key, title, players, settings, the fields a hand rec
 and four parts a maintainer reads alone: ``Rules`` (checks, scoring, who deals, when it
 ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat picture,
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
-for a game without one) and ``Stats`` (per-player figures). Every hook about one hand is
-told where it is by a frozen ``HandContext``, which the engine builds while replaying.
+for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
+told where it stands by one frozen ``HandContext``, which only the engine builds while
+replaying. The rules give the needs panel, the progress line and the target's ending as
+facts (``NeedsFacts``, ``ProgressFacts``, ``TargetEnd``); the game's ``Shown`` says them.
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -626,7 +628,10 @@ class MatchProgress:
 class Rules:
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
-    no words for a form or a sheet (``Shown``), no cards (``Referee``)."""
+    no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
+    needs, the progress and the target's ending come back as facts ``Shown`` words. (A
+    game's own end rule, the next deal and a deal out of turn still carry their
+    explanation's words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -760,8 +765,9 @@ class Rules:
 
 class Shown:
     """How a game is shown: the hand form, a hand's summary, the table guide and seat
-    picture, the printed score sheet, the rules page and the progress line. Words and
-    layouts only: every number comes from the ``Rules`` through the engine's replay."""
+    picture, the printed score sheet, the rules page, the progress line, the needs panel
+    and the target's ending. Words and layouts only: every number comes from the ``Rules``
+    (their facts) through the engine's replay."""
 
     # How the form names a hand field in its messages, where the key does not read well.
     field_words: ClassVar[dict[str, str]] = {}
