@@ -440,6 +440,9 @@ class Ending:
     winners: list[int] | None
     why: str | None = None
     by_target: TargetEnd | None = None
+    # A game's own end facts (its end rule is not the shared target's), which its
+    # ``Shown.ending_words`` says.
+    own: Any = None
 
 
 @dataclass(frozen=True)
@@ -629,9 +632,9 @@ class Rules:
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
-    needs, the progress and the target's ending come back as facts ``Shown`` words. (A
-    game's own end rule, the next deal and a deal out of turn still carry their
-    explanation's words.)"""
+    needs, the progress and the ending come back as facts ``Shown`` words (a game's own
+    end rule gives its own facts in ``Ending.own``). (The next deal and a deal out of turn
+    still carry their explanation's words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.

@@ -10,6 +10,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
@@ -60,6 +61,18 @@ from .tricks import TrickRule
 
 TRICKS = 13
 DUMMY = "dummy"
+
+
+@dataclass(frozen=True)
+class SpadesEnd:
+    """Why a game of Dummy Hand Spades ends after a hand (or why it goes on): the seats at or
+    over the target (``reached``), at or below the losing floor (``fallen``), and the
+    ``leaders`` on the ``best`` total (more than one: a tie at the top, another hand)."""
+
+    reached: tuple[int, ...]
+    fallen: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
 
 
 class DummySpadesRules(Rules):
@@ -125,31 +138,15 @@ class DummySpadesRules(Rules):
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
     def ending(self, place: HandContext) -> Ending:
-        table = place.table
-        totals, names = list(place.totals), table.players
-        target, lose_at = table.settings["target"], table.settings["lose_at"]
-        reached = [s for s, t in enumerate(totals) if t >= target]
-        fallen = [s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at]
-        causes = []
-        if reached:
-            causes.append(_each_with(names, totals, reached, f"{{name}} reached {target} with {{total}}",
-                                     f"{{names}} reached {target}"))
-        if fallen:
-            causes.append(_each_with(names, totals, fallen, f"{{name}} is at {{total}}, at or below {lose_at}",
-                                     f"{{names}} are at {lose_at} or below"))
-        if not causes:
+        totals = place.totals
+        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        reached = tuple(s for s, t in enumerate(totals) if t >= target)
+        fallen = tuple(s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at)
+        if not (reached or fallen):
             return Ending(None)
-        cause = " and ".join(causes)
         best = max(totals)
-        leaders = [seat for seat, t in enumerate(totals) if t == best]
-        if len(leaders) > 1:
-            return Ending(None, f"{cause}, but {tied_at_top(names, leaders, best)}")
-        winner = names[leaders[0]]
-        if reached == leaders and not fallen:
-            return Ending(leaders, f"{cause} and wins")
-        if leaders[0] in reached + fallen:  # their total is said already
-            return Ending(leaders, f"{cause}; {winner} has the highest total and wins")
-        return Ending(leaders, f"{cause}; {winner} has the highest total, {best}, and wins")
+        leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
+        return Ending(list(leaders) if len(leaders) == 1 else None, own=SpadesEnd(reached, fallen, leaders, best))
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by
@@ -213,6 +210,31 @@ class DummySpadesRules(Rules):
 class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
+
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, SpadesEnd):
+            return super().ending_words(ending, place)
+        names, totals = place.players, list(place.totals)
+        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        reached, fallen, leaders, best = list(found.reached), list(found.fallen), list(found.leaders), found.best
+        causes = []
+        if reached:
+            causes.append(_each_with(names, totals, reached, f"{{name}} reached {target} with {{total}}",
+                                     f"{{names}} reached {target}"))
+        if fallen:
+            causes.append(_each_with(names, totals, fallen, f"{{name}} is at {{total}}, at or below {lose_at}",
+                                     f"{{names}} are at {lose_at} or below"))
+        cause = " and ".join(causes)
+        if len(leaders) > 1:
+            return f"{cause}, but {tied_at_top(names, leaders, best)}"
+        winner = names[leaders[0]]
+        if reached == leaders and not fallen:
+            return f"{cause} and wins"
+        if leaders[0] in reached + fallen:  # their total is said already
+            return f"{cause}; {winner} has the highest total and wins"
+        return f"{cause}; {winner} has the highest total, {best}, and wins"
 
     def progress_words(self, facts: ProgressFacts) -> MatchProgress:
         """The shared line, and the losing floor when the table plays with one."""

@@ -6,6 +6,7 @@ hands, or never, the best total (highest, or lowest with ``low_wins``) winning.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
@@ -41,6 +42,18 @@ def _points(count: int) -> str:
     return plural(count, "point")
 
 
+@dataclass(frozen=True)
+class PadEnd:
+    """Why a score pad's game ends after a hand (or why it goes on): the seats at or over
+    the target (``reached``), the ``leaders`` on the ``best`` total, and whether the fixed
+    number of hands is played (``all_played``)."""
+
+    reached: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
+    all_played: bool
+
+
 class ScorePadRules(Rules):
     """Points as the table says, and the three ways a game ends."""
 
@@ -66,39 +79,16 @@ class ScorePadRules(Rules):
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
-        table = place.table
-        settings, names, totals = table.settings, table.players, list(place.totals)
+        settings, totals = place.settings, place.totals
         target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
         best = min(totals) if low else max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == best]
-        side = "lowest" if low else "highest"
-        reached = [seat for seat, total in enumerate(totals) if target and total >= target]
+        leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
+        reached = tuple(seat for seat, total in enumerate(totals) if target and total >= target)
         if hand_count and place.hands_played >= hand_count:
-            cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
-            if reached:
-                cause = f"{self._reached(names, totals, reached, target)} and {cause}"
-            return Ending(leaders, self._won(names, leaders, best, side, cause))
+            return Ending(list(leaders), own=PadEnd(reached, leaders, best, True))
         if not reached:
             return Ending(None)
-        cause = self._reached(names, totals, reached, target)
-        if len(leaders) > 1:
-            return Ending(None, f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "
-                                f"for the {side} total: another hand is dealt")
-        return Ending(leaders, self._won(names, leaders, best, side, cause))
-
-    @staticmethod
-    def _reached(names: tuple[str, ...], totals: list[int], reached: list[int], target: int) -> str:
-        if len(reached) == 1:
-            return f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
-        return (f"{name_list([names[s] for s in reached])} reached {target} ("
-                + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
-
-    @staticmethod
-    def _won(names: tuple[str, ...], leaders: list[int], best: int, side: str, cause: str) -> str:
-        if len(leaders) == 1:
-            return f"{cause}; {names[leaders[0]]} has the {side} total, {best}, and wins"
-        return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
-               "and share the win"
+        return Ending(list(leaders) if len(leaders) == 1 else None, own=PadEnd(reached, leaders, best, False))
 
     def hands_left(self, place: HandContext) -> int | None:
         settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
@@ -132,12 +122,46 @@ class ScorePadRules(Rules):
         return LEAST
 
 
+def _reached(names: tuple[str, ...], totals: list[int], reached: list[int], target: int) -> str:
+    if len(reached) == 1:
+        return f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+    return (f"{name_list([names[s] for s in reached])} reached {target} ("
+            + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+
+
+def _won(names: tuple[str, ...], leaders: list[int], best: int, side: str, cause: str) -> str:
+    if len(leaders) == 1:
+        return f"{cause}; {names[leaders[0]]} has the {side} total, {best}, and wins"
+    return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
+           "and share the win"
+
+
 def _side(facts: NeedsFacts) -> str:
     return "lowest" if facts.low_wins else "highest"
 
 
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
+
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, PadEnd):
+            return super().ending_words(ending, place)
+        settings, names, totals = place.settings, place.players, list(place.totals)
+        target, hand_count = settings["target"], settings["hand_count"]
+        side = "lowest" if settings["low_wins"] else "highest"
+        reached, leaders, best = list(found.reached), list(found.leaders), found.best
+        if found.all_played:
+            cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
+            if reached:
+                cause = f"{_reached(names, totals, reached, target)} and {cause}"
+            return _won(names, leaders, best, side, cause)
+        cause = _reached(names, totals, reached, target)
+        if len(leaders) > 1:
+            return (f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "
+                    f"for the {side} total: another hand is dealt")
+        return _won(names, leaders, best, side, cause)
 
     field_words: ClassVar[dict[str, str]] = {"points": "points"}
     rules_template = "rules/score_pad.html"

@@ -11,6 +11,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
@@ -107,6 +108,18 @@ CARDS = {card.name: card for card in DECK}
 TRICK_CARDS = [card.name for card in DECK]
 
 
+@dataclass(frozen=True)
+class WheelEnd:
+    """Why a game of Third Wheel ends after a hand (or why it goes on): the seats at or over
+    the target (``reached``), the ``leaders`` on the ``best`` total, and the seats still
+    ``short`` of their deals once the usual number of hands is dealt (the game goes on)."""
+
+    reached: tuple[int, ...]
+    short: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
+
+
 class ThirdWheelRules(Rules):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
@@ -161,42 +174,20 @@ class ThirdWheelRules(Rules):
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
-        table = place.table
-        deals, target = table.settings["deals_each"], table.settings["target"]
-        names, totals, dealt = table.players, place.totals, place.dealt
+        deals, target = place.settings["deals_each"], place.settings["target"]
+        totals, dealt = place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
         dealt_out = deals > 0 and all(count >= deals for count in dealt)
-        reached = [s for s, total in enumerate(totals) if target > 0 and total >= target]
+        reached = tuple(s for s, total in enumerate(totals) if target > 0 and total >= target)
         if not (dealt_out or reached):
-            short = [s for s, count in enumerate(dealt) if count < deals]
-            if deals > 0 and place.hands_played >= table.seats * deals:
+            if deals > 0 and place.hands_played >= place.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short
-                still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
-                                   else f"{names[s]} has not dealt yet" for s in short])
-                return Ending(None, f"every player deals {times(deals)} and {still}: the game goes on")
+                return Ending(None, own=WheelEnd((), tuple(s for s, count in enumerate(dealt) if count < deals), (), 0))
             return Ending(None)
         best = max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == best]
-        if reached:
-            if len(reached) == 1:
-                cause = f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
-            else:
-                cause = (f"{name_list([names[s] for s in reached])} reached {target} ("
-                         + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
-        elif all(count == deals for count in dealt):
-            cause = f"every player has dealt {times(deals)}"
-        else:
-            more = [s for s, count in enumerate(dealt) if count > deals]
-            cause = (f"every player has dealt at least {times(deals)} ("
-                     + ", ".join(f"{names[s]} {times(dealt[s])}" for s in more) + ")")
+        leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
         # Ruling: the deal count is fixed, so players tied for highest share the win.
-        if len(leaders) == 1:
-            if reached == leaders:
-                return Ending(leaders, f"{cause} and wins")
-            if leaders[0] in reached:  # their total is said already
-                return Ending(leaders, f"{cause}: {names[leaders[0]]} has the highest total and wins")
-            return Ending(leaders, f"{cause}, and {names[leaders[0]]} wins with {best}")
-        return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
+        return Ending(list(leaders), own=WheelEnd(reached, (), leaders, best))
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by
@@ -249,6 +240,38 @@ class ThirdWheelRules(Rules):
 class ThirdWheelShown(Shown):
     """How Third Wheel is shown: the calls and the bid in the setters' and dealer's
     names, the bid's outcome on the sheet, the calls in the seat picture."""
+
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, WheelEnd):
+            return super().ending_words(ending, place)
+        deals, target = place.settings["deals_each"], place.settings["target"]
+        names, totals, dealt = place.players, place.totals, place.dealt
+        reached, leaders, best = list(found.reached), list(found.leaders), found.best
+        if found.short:
+            still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
+                               else f"{names[s]} has not dealt yet" for s in found.short])
+            return f"every player deals {times(deals)} and {still}: the game goes on"
+        if reached:
+            if len(reached) == 1:
+                cause = f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+            else:
+                cause = (f"{name_list([names[s] for s in reached])} reached {target} ("
+                         + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+        elif all(count == deals for count in dealt):
+            cause = f"every player has dealt {times(deals)}"
+        else:
+            more = [s for s, count in enumerate(dealt) if count > deals]
+            cause = (f"every player has dealt at least {times(deals)} ("
+                     + ", ".join(f"{names[s]} {times(dealt[s])}" for s in more) + ")")
+        if len(leaders) == 1:
+            if reached == leaders:
+                return f"{cause} and wins"
+            if leaders[0] in reached:  # their total is said already
+                return f"{cause}: {names[leaders[0]]} has the highest total and wins"
+            return f"{cause}, and {names[leaders[0]]} wins with {best}"
+        return f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}"
 
     field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
 
