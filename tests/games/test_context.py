@@ -308,3 +308,16 @@ def test_the_target_rule_ends_with_facts_the_shown_words(counting):
     assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
     assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
         == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"
+
+
+def test_only_the_engine_builds_a_place():
+    """The web asks the replay for a place (``MatchResult.place``, ``next_place``, ``logged_place``;
+    ``Game.empty_place`` where there is no match): it never assembles one."""
+    from pathlib import Path
+
+    import scorekeeper
+
+    package = Path(scorekeeper.__file__).parent
+    builders = [path.relative_to(package).as_posix() for path in sorted(package.rglob("*.py"))
+                if "HandContext(" in path.read_text(encoding="utf-8")]
+    assert builders == ["engine.py", "games/base.py"]
