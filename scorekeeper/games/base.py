@@ -167,7 +167,8 @@ class Setting:
 class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
-    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
+    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``seat`` (one of the
+    players of ``seats``, by name, recorded as their seat number), ``bool``,
     ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
     per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
