@@ -13,7 +13,7 @@ SEARCHED = ("scorekeeper",)  # templates and static files live inside the packag
 
 def owned(path: Path) -> bool:
     """The game's own files: games/<key>.py, games/<key>/..., the registry, and its rules page
-    templates/rules/<key>.html (a game's page may use words its key is made of: "euchred")."""
+    templates/rules/<key>.html (its page may use words its key is part of)."""
     if path.parent == ROOT / "scorekeeper" / "templates" / "rules" and path.stem in GAMES:
         return True
     relative = path.relative_to(ROOT / "scorekeeper" / "games") if (ROOT / "scorekeeper" / "games") in path.parents \
