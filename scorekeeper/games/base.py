@@ -1100,6 +1100,12 @@ class Game:
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
 
+    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
+        always the same (the team's); None where every player plays for themself. The standings
+        name each player's partners, and a tie between partners is no tie."""
+        return None
+
     def progress(self, place: HandContext) -> MatchProgress:
         """The progress line of the match standing at ``place``: the rules' facts in the game's words."""
         return self.shown.progress_words(self.rules.progress(place))
