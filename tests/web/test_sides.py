@@ -45,6 +45,8 @@ def test_the_board_names_partners_and_the_share_line_each_team_once(client, in_t
     share = page_of(client.get(f"/matches/{match_id}")).find(id="result-text").text
     teams = ", ".join(f"{PLAYERS[a]} and {PLAYERS[b]} {a}" for a, b in reversed(SIDES))
     assert share.endswith(f": {teams}, after 1 hand, still playing"), share
+    printed = page_of(client.get(f"/matches/{match_id}/print")).find("table", cls="standings").text
+    assert f"{PLAYERS[0]} with {PLAYERS[4]}" in printed and "tie" not in printed  # the printed standings too
 
 
 def test_without_sides_nobody_has_partners_and_equal_totals_tie(client):
