@@ -103,6 +103,12 @@ class MatchResult:
     def table(self) -> Table:
         return Table(tuple(self.players), self.settings)
 
+    @property
+    def played(self) -> Game:
+        """The game itself, for whoever holds the result past the engine (a replay only
+        ever makes a result of a registered game)."""
+        return GAMES[self.game]
+
     def context(self, number: int) -> HandContext:
         """Where the game stood for recorded hand ``number`` (from 1), as it was scored."""
         if not 1 <= number <= len(self.hands):

@@ -96,7 +96,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
-        summary = view.hand_summary(key, hand, result.context(scored.number), scored.extra)
+        summary = view.hand_summary(GAMES[key], hand, result.context(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
     db = store.connect(str(tmp_path / "matches.db"))
     try:

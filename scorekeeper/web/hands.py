@@ -12,7 +12,6 @@ from werkzeug.datastructures import MultiDict
 
 from .. import store
 from ..engine import MatchError, MatchResult
-from ..games import GAMES
 from ..games.base import TrickTally
 from . import access, hand_forms, page, partials, seats, view, writes
 from .chart import running_totals_svg
@@ -79,7 +78,7 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
     # the referee follows the hand as it is typed (its trump...); only the preview shows
     # them: a save's answer never does, so a save does not draw them
     if number > len(info.match.hands) and not final:
-        if GAMES[info.game].referee is not None:
+        if info.played.referee is not None:
             check.referee_url = page.referee_url(info, hand)
         check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
     if check.errors:
@@ -98,7 +97,7 @@ def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, f
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.game, hand, result.context(number), scored.extra),
+        "summary": view.hand_summary(info.played, hand, result.context(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -338,7 +337,7 @@ def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
 
 def _tally_of(info: page.Info) -> TrickTally | None:
     """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info.game].shown.trick_tally(info.settings, len(info.players))
+    return info.played.shown.trick_tally(info.settings, len(info.players))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
@@ -444,7 +443,7 @@ def undo(info: page.Info) -> ResponseReturnValue:
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
+    summary = view.hand_summary(info.played, match.hands[-1], result.context(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
@@ -470,10 +469,10 @@ def log(info: page.Info) -> ResponseReturnValue:
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
-                                                         GAMES[info.game].first_context(unplaced, None))
+            entry[key + "_summary"] = (view.hand_summary(info.played, hand,
+                                                         info.played.first_context(unplaced, None))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
-    known = {s.name: s for s in GAMES[info.game].settings}
+    known = {s.name: s for s in info.played.settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known, page=number, pages=pages, total=total)
 
@@ -509,7 +508,7 @@ def why(info: page.Info, number: int) -> ResponseReturnValue:
     result = page.replayed(info)
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
-                                       summary=view.hand_summary(info.game, info.match.hands[number - 1],
+                                       summary=view.hand_summary(info.played, info.match.hands[number - 1],
                                                                  result.context(number), hand.extra),
                                        match_id=match_id)
 

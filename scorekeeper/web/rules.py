@@ -32,6 +32,6 @@ def rules(game: str) -> ResponseReturnValue:
 def match_rules(match_id: int) -> ResponseReturnValue:
 
     info = page.load(match_id)
-    settings = GAMES[info.game].defaults()
+    settings = info.played.defaults()
     settings.update(info.settings)
     return partials.render_page_or_partial("rules.html", **_context(info.game, settings, info))

@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    Game,
     HandContext,
     NextDeal,
     SheetCell,
@@ -84,10 +85,10 @@ def dealt_out_of_turn(hand: dict) -> bool:
     return isinstance(hand.get("dealer"), int)
 
 
-def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
     played; ``extra``: what the engine made of it, where it was scored)."""
-    parts = GAMES[game].shown.hand_summary(hand, ctx, extra or {})
+    parts = game.shown.hand_summary(hand, ctx, extra or {})
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -129,11 +130,11 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
-        "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
+        "summary": hand_summary(info.played, hand, result.context(hand_result.number), hand_result.extra),
         "scores": hand_result.scores,
         "totals": hand_result.totals,
         "explanation": hand_result.explanation,
-        "counter": seat_counter(match.game, hand_result),
+        "counter": seat_counter(info.played, hand_result),
         "events": events_text(hand_result),
         "changed": hand_result.number in changed_hands,
     } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
@@ -146,14 +147,14 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     players = result.players
     first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
     rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
-    counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
+    counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
     return {
         "players": players,
         "standings": standings(players, result.totals, result.winners if result.finished else None,
                                result.hands[-1].scores if result.hands else None,
-                               GAMES[result.game].rules.lowest_wins(result.settings)),
+                               result.played.rules.lowest_wins(result.settings)),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
@@ -170,11 +171,11 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         else None,
         "changed": changed,
         "needs": None if result.finished else needs(match.game, result),
-        "result_text": result_text(match.game, info.date, result),
+        "result_text": result_text(info.played, info.date, result),
     }
 
 
-def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
+def result_text(game: Game, date: str | None, result: MatchResult) -> str | None:
     """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
     (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
     played = len(result.hands)
@@ -191,14 +192,14 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
     winners = set(result.winners) if result.finished else set()
     places = ", ".join(f"{isolated(row['name'])} {row['total']}" + (" (won)" if row["seat"] in winners else "")
                        for row in standings(result.players, result.totals,
-                                            lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
+                                            lowest_first=game.rules.lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
-def seat_counter(game: str, hand: HandResult) -> list[str] | None:
+def seat_counter(game: Game, hand: HandResult) -> list[str] | None:
     """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
-    shown = GAMES[game].shown
+    shown = game.shown
     if not shown.seat_counter:
         return None
     return [shown.counter_text(value) for value in hand.extra[shown.seat_counter]]
@@ -268,7 +269,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     hand (dealer marked), the running totals, the standings, the header and the
     explanations. Every number comes from ``result``, the engine's replay."""
     match: Match = info.match
-    game = GAMES[match.game]
+    game = info.played
     players = result.players
     layout = game.shown.sheet_layout(result.settings, len(players))
     rows = []
@@ -280,7 +281,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, result.context(scored.number), scored.extra),
+            "summary": hand_summary(info.played, hand, result.context(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
