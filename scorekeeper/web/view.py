@@ -197,12 +197,25 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
     return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
+def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), read from the
+    field of its output the game declares (``Shown.seat_counter``); None for a game without
+    one. The one place the pages read a game's output by name: its shape is checked here, so
+    a game whose scoring gives something else fails at its own door, not in a template."""
+    key = game.shown.seat_counter
+    if not key:
+        return None
+    counts = hand.extra.get(key)
+    if not isinstance(counts, list) or len(counts) != len(hand.totals) \
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        raise TypeError(f"{game.key}: hand {hand.number}'s {key!r} is not a whole number per seat: {counts!r}")
+    return counts
+
+
 def seat_counter(game: Game, hand: HandResult) -> list[str] | None:
     """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
-    shown = game.shown
-    if not shown.seat_counter:
-        return None
-    return [shown.counter_text(value) for value in hand.extra[shown.seat_counter]]
+    counts = seat_counts(game, hand)
+    return None if counts is None else [game.shown.counter_text(value) for value in counts]
 
 
 def event_text(event: base.Event) -> str:
@@ -290,9 +303,10 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
                          lowest_first=game.rules.lowest_wins(result.settings))
-    if counter and result.hands:
+    counts = seat_counts(game, result.hands[-1]) if result.hands else None
+    if counts is not None:
         for row in standing:
-            row["counter"] = result.hands[-1].extra[counter][row["seat"]]
+            row["counter"] = counts[row["seat"]]
     return {
         "id": info.id,
         "game": game,
@@ -328,10 +342,10 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     first = 1
     if result is not None and result.hands and not result.finished:
         last = result.hands[-1]
-        counter = game.shown.seat_counter
+        counter, counts = game.shown.seat_counter, seat_counts(game, last)
         carried = {"after": last.number,
                    "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
-                              else SheetCell(str(last.extra[counter][seat])) if counter and column.key == counter
+                              else SheetCell(str(counts[seat])) if counts is not None and column.key == counter
                               else SheetCell() for column in layout.seat] for seat in range(seats)]}
         first = last.number + 1
     next_dealer = None  # who deals the next hand, while the match goes on
