@@ -83,9 +83,9 @@ def test_hand_form_reads_back_a_random_hand(app, key):
             for dealer in range(seats):
                 place = game.first_context(Table(tuple(players), game.defaults()), dealer)
                 hand = game.rules.random_hand(place, rng)
-                _, groups = hand_forms.build(key, place)
+                _, groups = hand_forms.build(GAMES[key], place)
                 bools = {g.name for g in groups if g.kind == "bool"}
-                form = hand_forms.make_form(key, place,
+                form = hand_forms.make_form(GAMES[key], place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
                 reading = hand_forms.read(form)
                 assert reading.missing == []

@@ -145,7 +145,7 @@ def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
     if posted is not None and 0 <= posted < len(result.players):
         dealer = posted
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(match.game, result.next_context().dealing(seat),
+    return hand_forms.make_form(info.played, result.next_context().dealing(seat),
                                 formdata=formdata, hand=hand, version=info.version, number=number,
                                 dealer_name=None if seat is None else result.players[seat])
 

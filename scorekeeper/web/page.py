@@ -106,7 +106,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
-        entry = hand_forms.make_form(info.game, result.next_context(),
+        entry = hand_forms.make_form(info.played, result.next_context(),
                                      version=info.version, number=len(result.hands) + 1,
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
