@@ -240,10 +240,10 @@ def needs(game: str, result: MatchResult) -> dict:
 
 # --- settings in words ---------------------------------------------------------------
 
-def settings_shown(game_key: str, settings: dict) -> list[dict]:
+def settings_shown(game: Game, settings: dict) -> list[dict]:
     """Each setting of a game in words: label, value, help, and whether it is the default."""
     shown = []
-    for s in GAMES[game_key].settings:
+    for s in game.settings:
         if not s.applies(settings):
             continue  # means nothing at this table (the flip count when nobody flips)
         value = settings.get(s.name, s.default)
@@ -317,7 +317,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         "note": info.note,
         "players": players,
         "first_dealer": players[match.first_dealer],
-        "settings": settings_shown(match.game, result.settings),
+        "settings": settings_shown(game, result.settings),
         "layout": layout,
         "rows": rows,
         "out_of_turn": any(row["out_of_turn"] for row in rows),
@@ -359,7 +359,7 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         "info": info,
         "players": names,
         "named": players is not None,
-        "settings": settings_shown(game_key, settings),
+        "settings": settings_shown(game, settings),
         "layout": layout,
         "carried": carried,
         "numbers": list(range(first, first + BLANK_ROWS)),
