@@ -5,6 +5,7 @@ marbles: nobody bids, so a page of an Oddball match that says "bid" took another
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from flask import get_template_attribute
 
@@ -91,3 +92,16 @@ def test_the_referee_calls_a_hand_nobody_sits_at_what_the_seat_picture_calls_it(
     labels = slot_labels(client.get(f"/referee/dummy_spades?match={match_id}&table=1,d,2,0"))
     assert labels == ["Bob leads", seatless, "Cy", "Ann"]
     assert "the dummy" not in labels
+
+
+def test_the_generic_pages_name_no_game_s_deck():
+    """How a card is drawn is the face's kind ("named": a card known by its own name), not a
+    branch on the one deck a game plays (the Decktet): templates, styles and scripts outside
+    the games never name it."""
+    root = Path(hand_forms.__file__).resolve().parents[1]
+    found = [f"{path.relative_to(root)}:{number}" for folder in ("templates", "static", "web")
+             for path in sorted((root / folder).rglob("*")) if path.suffix in (".html", ".css", ".js", ".py")
+             and "rules" not in path.relative_to(root).parts  # a game's own rules page says its deck
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if re.search(r"decktet", line, re.I)]
+    assert found == []
