@@ -581,6 +581,16 @@ class Seating:
 
     places: tuple[Place, ...]
     notes: tuple[str, ...] = ()
+    # where each place is drawn, as indices into ``places`` clockwise from the bottom, when
+    # people sit in another order than the play goes round (Dummy Hand Spades: the players
+    # keep their chairs and the dummy its dealt place, while the play goes round the dummy
+    # laid opposite the declarer); empty: drawn in play order
+    seated: tuple[int, ...] = ()
+
+    @property
+    def drawn(self) -> tuple[Place, ...]:
+        """The places where they are drawn, clockwise from the bottom: where people sit."""
+        return tuple(self.places[i] for i in self.seated) if self.seated else self.places
 
 
 @dataclass(frozen=True)

@@ -404,10 +404,17 @@ class DummySpadesShown(Shown):
         places = [Place(player, seat, (*said[seat], *(("declarer",) if seat == declarer else ())),
                         deals=seat == dealer, leads=seat == first)
                   for seat, player in enumerate(table.players)]
-        # four places round the table: after seat declarer + 1 the dummy faces the declarer
-        places.insert((declarer + 1) % table.seats + 1, Place("Dummy", None, (f"face up, played by {name}",)))
-        return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy lies face up opposite "
-                                       f"{name}, who plays it.",))
+        # the play goes round four hands: after seat declarer + 1 the dummy, laid opposite the declarer
+        between = [table.players[seat] for seat in range(table.seats) if seat != declarer]
+        at = (declarer + 1) % table.seats + 1
+        places.insert(at, Place("Dummy", None, (f"face up, played by {name}",
+                                                f"laid between {between[0]} and {between[1]}")))
+        # the players keep their chairs and the dummy's place stays where it was dealt: drawn
+        # there, as the table sits, while the play order (the referee's) goes round the laid dummy
+        seated = tuple(i for i in range(len(places)) if i != at) + (at,)
+        return Seating(tuple(places), (f"{name} bid highest and is declarer: the dummy is laid face up opposite "
+                                       f"{name}, between {between[0]} and {between[1]}, and {name} plays it.",),
+                       seated)
 
     def counter_text(self, value: int) -> str:
         return plural(value, "bag")

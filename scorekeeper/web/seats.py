@@ -4,7 +4,8 @@ game's ``Seating`` (who sits where, who deals, who leads, each place's roles).
 It knows no game: every word on it comes from the game. Colours come from CSS
 classes (the CSP forbids style attributes); the words are in the picture's
 accessible name as well, so a screen reader hears what the eye sees.
-Places go clockwise round the table from the bottom of the picture, in seat order.
+Places go clockwise round the table from the bottom of the picture, where people sit
+(``Seating.drawn``: the order play goes round, the referee's, may differ).
 """
 from __future__ import annotations
 
@@ -76,8 +77,8 @@ def described(seating: Seating) -> str:
     """The picture in words (its accessible name): the order round the table, then what
     each place does."""
     # each name isolated: a right-to-left name never reorders the sentence a screen reader says
-    order = ", ".join(isolated(p.name) for p in seating.places)
-    roles = "; ".join(f"{isolated(p.name)}: {', '.join(p.roles)}" for p in seating.places if p.roles)
+    order = ", ".join(isolated(p.name) for p in seating.drawn)
+    roles = "; ".join(f"{isolated(p.name)}: {', '.join(p.roles)}" for p in seating.drawn if p.roles)
     return f"Round the table clockwise from the bottom: {order}. {roles}."
 
 
@@ -120,7 +121,8 @@ def _crowded(boxes: list[tuple[float, ...]]) -> set[int]:
 
 
 def seat_picture(seating: Seating) -> Markup:
-    places = seating.places
+    # where people sit, not the order the play goes round (a hand laid elsewhere says so in its roles)
+    places = seating.drawn
     count = len(places)
     width = ROW_PLACE_W if count in ROWS else SIZES.get(count, SIZES[6])[0]
     wrap = max(8, int((width - 8) / CHAR_W))

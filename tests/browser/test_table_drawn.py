@@ -227,10 +227,19 @@ def test_the_seat_picture_follows_the_bidding_as_it_is_typed(page, live_server, 
 
     start_match(page, live_server, "dummy_spades", ["Ann", "Bob", "Cy"], {})
     expect(picture).to_have_attribute("aria-label", re.compile(r"clockwise from the bottom: Ann, Bob, Cy, Dummy\."))
+    names = picture.locator("text.name")
+    expect(names).to_have_text(["Ann", "Bob", "Cy", "Dummy"])
+    page.locator("#table-guide").scroll_into_view_if_needed()
+    screenshot("seats-spades-before-bids", full_page=False)
     type_numbers(page, {"bids_1": 4, "bids_2": 6, "bids_0": 5})
     page.locator('#hand-form input[name="tricks_1"]').focus()  # the last bid's change sends the preview
-    # Cy bid highest: the dummy goes opposite Cy, who plays it
+    # Cy bid highest: nobody moves (issue 26); the dummy is laid opposite Cy, between the defenders
     expect(picture).to_have_attribute("aria-label", re.compile(
-        r"clockwise from the bottom: Ann, Dummy, Bob, Cy\. .*Dummy: face up, played by Cy; .*Cy: bid 6, declarer\."))
+        r"clockwise from the bottom: Ann, Bob, Cy, Dummy\. .*Cy: bid 6, declarer; "
+        r"Dummy: face up, played by Cy, laid between Ann and Bob\."))
+    expect(names).to_have_text(["Ann", "Bob", "Cy", "Dummy"])
+    # while the referee's play order, from Bob who leads, goes round the laid dummy: Bob, Cy, Ann, dummy
+    expect(page.locator("a[href*='/referee/dummy_spades']").first).to_have_attribute(
+        "href", re.compile(r"table=1(%2C|,)2(%2C|,)0(%2C|,)d"))
     page.locator("#table-guide").scroll_into_view_if_needed()  # the picture itself is redrawn by each preview
     screenshot("seats-spades-declarer", full_page=False)

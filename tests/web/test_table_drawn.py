@@ -89,3 +89,22 @@ def test_the_printed_sheet_names_what_its_columns_do_not_show(client):
     sheet = text(client.get(f"/matches/{spades}/print"))
     assert ("Hand 1: Ann's nil (own hand) made +100; Bob's bags reached 5: bag penalty -200; "
             "Cy's bags reached 2: bag penalty -100.") in sheet
+
+
+def test_the_players_keep_their_places_in_the_seat_picture_once_the_bids_are_typed(client):
+    """Issue 26: nobody moves at the table when the declarer is known; the dummy, laid
+    between the two defenders, says so, while the referee's play order goes round it."""
+    match_id = start(client, "dummy_spades", ["Ann", "Bob", "Cy"])
+    before = label(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert before.startswith("Round the table clockwise from the bottom: Ann, Bob, Cy, Dummy.")
+    # Ann deals: Bob bids first and leads
+    for bids, declarer, between, ring in (((4, 5, 6), "Cy", "Ann and Bob", "1,2,0,d"),
+                                          ((7, 6, 5), "Ann", "Bob and Cy", "1,d,2,0"),
+                                          ((4, 6, 5), "Bob", "Ann and Cy", "1,2,d,0")):
+        typed = client.post(f"/matches/{match_id}/hands/preview",
+                            data={f"bids_{seat}": bid for seat, bid in enumerate(bids)}).get_data(as_text=True)
+        drawn = label(typed)
+        assert drawn.startswith("Round the table clockwise from the bottom: Ann, Bob, Cy, Dummy."), drawn
+        assert f"Dummy: face up, played by {declarer}, laid between {between}" in drawn
+        # the referee's ring (from who leads: Bob, left of the dealer Ann) has the dummy opposite the declarer
+        assert f"table={ring.replace(',', '%2C')}" in typed or f"table={ring}" in typed, ring
