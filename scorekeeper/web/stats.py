@@ -249,6 +249,14 @@ def hands() -> ResponseReturnValue:
     rows = store.player_rows(get_db(), access.device(), [same_name(name)], players=True, game=game_key)
     if not rows:
         raise Refused(404, f"No match of {view.game_title(game_key)} on this phone has a player called {name}.")
+    # the stats count a named score pad's matches apart ("Hearts (score pad)"): its figure's
+    # link names it, and only its matches are listed, under its name
+    # (an address without it, as before: every match of the game, under the game's title)
+    title = request.args.get("named") or view.game_title(game_key)
+    if request.args.get("named"):
+        rows = [row for row in rows if view.game_title(game_key, row["settings"], kind=True) == title]
+        if not rows:
+            raise Refused(404, f"No match of {title[:60]} on this phone has a player called {name}.")
     if key in MATCH_FIGURES:
         items = [{"row": row, "count": 0, "hands": []} for row in rows
                  if row["finished"] and (key == "played" or row["won"])]
@@ -267,8 +275,8 @@ def hands() -> ResponseReturnValue:
     if len(pages) > 1:
         first = sum(len(p) for p in pages[:number - 1]) + 1
         pager = {"page": number, "pages": len(pages), "first": first, "last": first + len(shown) - 1,
-                 "args": {"player": name, "game": game_key, "figure": key}}
-    return partials.render_page_or_partial("stats_hands.html", name=rows[-1]["name"], game=game_key, label=label,
+                 "args": {"player": name, "game": game_key, "named": title, "figure": key}}
+    return partials.render_page_or_partial("stats_hands.html", name=rows[-1]["name"], title=title, label=label,
                                            items=shown, matches=len(items), pager=pager,
                                            count=sum(i["count"] for i in items))
 

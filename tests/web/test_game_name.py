@@ -80,3 +80,18 @@ def test_a_name_over_40_characters_is_refused_on_the_form_and_in_a_file(client):
     assert refused.status_code in (400, 422)
     assert "settings.name" in text(refused) and "must be text" in text(refused)
     assert start(client, "score_pad", FOUR, name="H" * 40)
+
+
+def test_a_figures_hands_page_names_the_pad_and_lists_only_its_matches(client):
+    hearts = start(client, "score_pad", FOUR, name="Hearts", target=10)
+    record(client, hearts, **points(12, 0, 0, 0))  # Ann reaches 10: the match ends
+    rummy = start(client, "score_pad", FOUR, name="Rummy", target=10)
+    record(client, rummy, **points(11, 0, 0, 0))
+    stats = page_of(client.get("/stats", query_string={"player": "Ann"}))
+    played = [a.attrs["href"] for a in stats.find_all("a") if "figure=played" in a.attrs.get("href", "")]
+    assert len(played) == 2  # one link per pad's section
+    listed = page_of(client.get(played[0]))
+    assert listed.find("p", cls="hint").text.startswith("Hearts (score pad). 1 match.")
+    links = [a.attrs["href"] for a in listed.find_all("a") if a.attrs.get("href", "").startswith("/matches/")]
+    assert links == ["/matches/new", f"/matches/{hearts}"]  # the menu's New match, then Hearts only
+    assert page_of(client.get(played[1])).find("p", cls="hint").text.startswith("Rummy (score pad).")
