@@ -80,6 +80,18 @@ class KeptAliveTask(WSGITask):
             super().set_close_on_finish()
 
 
+_date: tuple[int, str] = (0, "")
+
+
+def _http_date() -> str:
+    """Now, as a Date header says it (made once a second, not for every answer)."""
+    global _date
+    second = int(time.time())
+    if _date[0] != second:
+        _date = (second, build_http_date(second))
+    return _date[1]
+
+
 class HeadedChannel(HTTPChannel):
     """waitress's connection, with its error answers headed, a deadline on a client that
     does not read, and unchanged polls answered as they arrive."""
@@ -113,11 +125,10 @@ class HeadedChannel(HTTPChannel):
             return False
         if headers is None:
             return False
-        # as waitress writes an answer's head: names sorted, its Server and Date added
-        headers += [("Server", self.adj.ident or "waitress"), ("Date", build_http_date(int(time.time())))]
-        answer = ("HTTP/1.1 304 Not Modified\r\n" + "".join(f"{name}: {value}\r\n" for name, value in
-                                                             sorted(headers, key=lambda h: h[0])) + "\r\n")
-        payload = answer.encode("latin-1")
+        # with the Server and Date headers waitress adds to every answer
+        headers += [("Server", self.adj.ident or "waitress"), ("Date", _http_date())]
+        payload = ("HTTP/1.1 304 Not Modified\r\n" + "".join([f"{name}: {value}\r\n" for name, value in headers])
+                   + "\r\n").encode("latin-1")
         with self.outbuf_lock:
             self.outbufs[-1].append(payload)
             self.current_outbuf_count += len(payload)

@@ -15,6 +15,7 @@ task handed to a worker thread, no WSGI environ, the answer written on the conne
 once. A head with anything unusual in it goes on to waitress and the app."""
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -39,6 +40,9 @@ _DEVICE = re.compile(rf"(?:^|;)\s*{DEVICE_COOKIE}=([A-Za-z0-9_-]{{22,64}})\s*(?:
 _FIELD = re.compile(r"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\x20-\x7e]*?)[ \t]*\Z")
 # headers that make a GET more than a poll: left to waitress and the app
 _NOT_A_POLL = frozenset({"content-length", "transfer-encoding", "expect", "upgrade"})
+
+# the devices polling now, each digested once (a few MiB at most; a cookie value is 22-64 characters)
+_device_key = functools.lru_cache(maxsize=1 << 15)(store.device_key)
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict, StartResponse], Iterable[bytes]]
@@ -112,14 +116,14 @@ class UnchangedPolls:
         cookie = _DEVICE.search(cookies)
         if not cookie or not host_trusted():
             return None
-        state = store.poll_state(thread_db(self.config["DATABASE"]), store.device_key(cookie.group(1)),
+        state = store.poll_state(thread_db(self.config["DATABASE"]), _device_key(cookie.group(1)),
                                  int(found.group(1)))
         if state is None:
             return None  # no such match: Flask's 404
         version, access = state
         if access is None or (_NEEDS[part] == "score" and access != "score"):
             return None  # Flask's 404 or 403
-        if not parse_etags(tags).contains_weak(f"v{version}"):
+        if tags != f'W/"v{version}"' and not parse_etags(tags).contains_weak(f"v{version}"):
             return None  # changed (or a tag the app does not read as this version's): Flask draws it
         return version
 
