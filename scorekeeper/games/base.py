@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -393,6 +394,12 @@ class HandContext:
     state: Any
     dealt: tuple[int, ...]
 
+    def __init__(self, table: Table, number: int, dealer: int | None, totals: tuple[int, ...], state: Any,
+                 dealt: tuple[int, ...]):
+        # the fields, in order: dataclass's own __init__ of a frozen class sets each through
+        # object.__setattr__, 2.5 times as slow, and a replay makes one of these for every hand
+        self.__dict__.update(table=table, number=number, dealer=dealer, totals=totals, state=state, dealt=dealt)
+
     @property
     def players(self) -> tuple[str, ...]:
         return self.table.players
@@ -435,6 +442,9 @@ class Ending:
 
     winners: list[int] | None
     why: str | None = None
+
+
+GOES_ON = Ending(None)  # the game goes on, nothing to say: one for every such hand (it is frozen)
 
 
 @dataclass(frozen=True)
@@ -480,6 +490,10 @@ class NextDeal:
 
     seat: int
     why: str = "the deal passes left"
+
+    def __init__(self, seat: int, why: str = "the deal passes left"):
+        # as HandContext's: a replay makes one for every hand
+        self.__dict__.update(seat=seat, why=why)
 
 
 @dataclass(frozen=True)
@@ -528,6 +542,10 @@ class Target:
     points: int
     past: bool = False
     low_wins: bool = False
+
+    def __init__(self, points: int, past: bool = False, low_wins: bool = False):
+        # as HandContext's: a replay asks the target after every hand
+        self.__dict__.update(points=points, past=past, low_wins=low_wins)
 
     @property
     def ends_at(self) -> int:
@@ -606,9 +624,8 @@ class Rules:
         target's rule, and a game without a target goes on."""
         target = self.target(table.settings)
         if target is None:
-            return Ending(None)
-        return target_ending(table.players, progress.totals, target.points, strictly=target.past,
-                             low_wins=target.low_wins)
+            return GOES_ON
+        return target_ending(table.players, progress.totals, target.points, target.past, target.low_wins)
 
     def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
         """How many more hands the deal count allows when the settings fix one (dealing in
@@ -1045,6 +1062,8 @@ def target_ending(players: tuple[str, ...] | list[str], totals: list[int], targe
     when ``strictly``), the single highest total wins (lowest, with ``low_wins``); a tie
     for that total plays on."""
     top = max(totals)
+    if top < target:
+        return GOES_ON  # most hands: nothing to say, no names to join (a replay asks after every hand)
     best = min(totals) if low_wins else top
     leaders = [seat for seat, t in enumerate(totals) if t == best]
     names = name_list([players[s] for s in leaders])
@@ -1054,7 +1073,7 @@ def target_ending(players: tuple[str, ...] | list[str], totals: list[int], targe
         return Ending(None, f"{name_list([players[s] for s in at])} {verb} {target}, and {target} is not past "
                             f"{target}: another hand is dealt")
     if not (top > target if strictly else top >= target):
-        return Ending(None)
+        return GOES_ON
     if len(leaders) > 1:
         if low_wins:
             return Ending(None, f"{names} are tied on {best} at the bottom: another hand is dealt")
@@ -1070,9 +1089,11 @@ def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: 
     return f"{name_list([players[s] for s in leaders])} are tied on {best} at the top: another hand is dealt"
 
 
-def bidding_order(dealer: int, seats: int) -> list[int]:
-    """Every seat once, from the dealer's left round to the dealer, who is last."""
-    return [(dealer + step) % seats for step in range(1, seats + 1)]
+@functools.cache
+def bidding_order(dealer: int, seats: int) -> tuple[int, ...]:
+    """Every seat once, from the dealer's left round to the dealer, who is last (made once
+    per dealer and table size: asked several times a hand)."""
+    return tuple((dealer + step) % seats for step in range(1, seats + 1))
 
 
 def ordinal(n: int) -> str:

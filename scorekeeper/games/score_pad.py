@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import (
+    GOES_ON,
     Ending,
     FieldGroup,
     Figure,
@@ -77,7 +78,7 @@ class ScorePadRules(Rules):
                 cause = f"{self._reached(names, totals, reached, target)} and {cause}"
             return Ending(leaders, self._won(names, leaders, best, side, cause))
         if not reached:
-            return Ending(None)
+            return GOES_ON
         cause = self._reached(names, totals, reached, target)
         if len(leaders) > 1:
             return Ending(None, f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "

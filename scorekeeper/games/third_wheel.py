@@ -14,6 +14,7 @@ import functools
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
+    GOES_ON,
     POINTS,
     TOTAL,
     Ending,
@@ -165,16 +166,16 @@ class ThirdWheelRules(Rules):
         deals, target = table.settings["deals_each"], table.settings["target"]
         names, totals, dealt = table.players, progress.totals, progress.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
-        dealt_out = deals > 0 and all(count >= deals for count in dealt)
-        reached = [s for s, total in enumerate(totals) if target > 0 and total >= target]
+        dealt_out = deals > 0 and min(dealt) >= deals
+        reached = [s for s, total in enumerate(totals) if total >= target] if 0 < target <= max(totals) else []
         if not (dealt_out or reached):
-            short = [s for s, count in enumerate(dealt) if count < deals]
             if deals > 0 and progress.hands_played >= table.seats * deals:
+                short = [s for s, count in enumerate(dealt) if count < deals]
                 # the usual number of hands is dealt, but a deal out of turn left someone short
                 still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
                                    else f"{names[s]} has not dealt yet" for s in short])
                 return Ending(None, f"every player deals {times(deals)} and {still}: the game goes on")
-            return Ending(None)
+            return GOES_ON
         best = max(totals)
         leaders = [seat for seat, total in enumerate(totals) if total == best]
         if reached:
