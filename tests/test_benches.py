@@ -67,8 +67,10 @@ def test_rescore_bench_prints_hands_per_second_for_every_game(tmp_path):
         assert re.search(rf"^\| {game} \| [\d.]+ ms \| [\d.]+ ms \|", section(tmp_path / "performance.md", "rescore"), re.M)
 
 
-def test_save_cost_bench_saves_every_hand():
-    out = run_bench("save_cost.py")
+def test_save_cost_bench_saves_every_hand(tmp_path):
+    out = run_bench("save_cost.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "save_cost")
+    assert re.search(r"^\| 3 \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ ms \| [\d,]+ \|$", written, re.M), written
     # hand, the app's CPU ms per save, the whole POST's, the store's part, wall ms, bytes per answer
     assert re.search(r"^\s+3\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+$", out, re.M), out
     assert re.search(r"^hand 6 / hand 3: app CPU x[\d.]+, whole POST x[\d.]+, store x[\d.]+, bytes x[\d.]+$",
@@ -76,16 +78,20 @@ def test_save_cost_bench_saves_every_hand():
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
-def test_history_bench_times_the_home_page():
-    out = run_bench("history.py")
+def test_history_bench_times_the_home_page(tmp_path):
+    out = run_bench("history.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "history")
+    assert re.search(r"^\| first page \| [\d.]+ ms \| [\d.]+ ms \|$", written, re.M), written
     assert re.search(r"^first page\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
     assert "22 matches in this device's history" in out
 
 
-def test_stats_bench_times_every_stats_page():
-    out = run_bench("stats.py")
+def test_stats_bench_times_every_stats_page(tmp_path):
+    out = run_bench("stats.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "stats")
     for label in ("player list", "Ann's stats", "the hands behind a figure", "head-to-head Ann v Bob"):
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| [\d.]+ ms \|$", written, re.M), written
 
 
 def test_load_bench_drives_the_real_server_without_errors(tmp_path):
