@@ -104,9 +104,11 @@ def test_load_bench_drives_the_real_server_without_errors(tmp_path):
 
 
 @pytest.mark.browser
-def test_taps_bench_counts_taps_in_chromium():
-    out = run_bench("taps.py")
+def test_taps_bench_counts_taps_in_chromium(tmp_path):
+    out = run_bench("taps.py", tmp_path / "performance.md")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+    assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", section(tmp_path / "performance.md", "taps"),
+                     re.M)
 
 
 def test_long_matches_bench_prints_the_cost_of_every_expensive_get(tmp_path):
