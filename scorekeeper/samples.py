@@ -24,7 +24,7 @@ def random_match(game: str, hands: int, seed: int = 0, players: int | None = Non
     for _ in range(hands):
         if result.next_dealer is None:
             break
-        match.hands.append(GAMES[game].rules.random_hand(result.next_context(), rng))
+        match.hands.append(GAMES[game].rules.random_hand(result.next_place(), rng))
         result = replay(match, resume=result)  # one more hand of the same fold
     return match
 

@@ -144,3 +144,10 @@ def test_limits_memory_bench_measures_every_way(tmp_path):
     for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out
         assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ \|$", written, re.M), written
+
+
+def test_save_walk_bench_follows_a_save_through_the_modules():
+    out = run_bench("save_walk.py")
+    assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
+                     out, re.M), out
+    assert re.search(r"^the view \(web.hands\) hands off \d+ times to \d+ modules: .*\bweb\.entries 1\b", out, re.M), out

@@ -412,7 +412,7 @@ def show(match_id: int) -> ResponseReturnValue:
     if isinstance(undone, dict) and undone.get("match") == match_id and entry is not None \
             and undone.get("number") == entry.number and isinstance(undone.get("hand"), dict):
         # the hand just undone, back in the form as a draft to correct or clear (app.js)
-        entry.draft = hand_forms.browser_values(context["info"].game, context["result"].next_context(),
+        entry.draft = hand_forms.browser_values(context["info"].game, context["result"].next_place(),
                                                 undone["hand"])
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
     context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice

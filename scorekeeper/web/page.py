@@ -15,7 +15,7 @@ from werkzeug.http import quote_etag
 from .. import store
 from ..engine import MatchError, MatchResult
 from ..names import isolate_names, isolated
-from . import access, hand_forms, view, writes
+from . import access, hand_forms, seats, view, writes
 from .db import get_db
 from .replays import MatchReplay, ReplayCache
 
@@ -106,7 +106,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
-        entry = hand_forms.make_form(info.game, result.next_context(),
+        entry = hand_forms.make_form(info.game, result.next_place(),
                                      version=info.version, number=len(result.hands) + 1,
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
@@ -170,7 +170,7 @@ def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[st
 
     shown = GAMES[after.game].shown
     old = {h.number: h.dealer for h in before.hands}
-    return [shown.new_dealer(after.context(h.number)) for h in after.hands
+    return [shown.new_dealer(after.place(h.number)) for h in after.hands
             if h.number > number and h.number in old and old[h.number] != h.dealer]
 
 
@@ -216,14 +216,14 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
 
 def hand_context(info: Info) -> HandContext:
     """Where the game stands for the hand about to be played, from the request's replay;
-    for a match that cannot be replayed, its first hand with the dealer unknown."""
+    for a match that cannot be replayed, a match with no hands, the dealer unknown."""
     from ..games import GAMES
     from ..games.base import Table
 
     try:
-        return replayed(info).next_context()
+        return replayed(info).next_place()
     except MatchError:
-        return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
+        return GAMES[info.game].empty_place(Table(tuple(info.players), info.settings))
 
 
 def _dealt_context(info: Info, hand: dict) -> HandContext:
@@ -250,7 +250,15 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info.game].shown.seating(result.next_context().dealing(dealer), hand)
+    return GAMES[info.game].shown.seating(result.next_place().dealing(dealer), hand)
+
+
+def typed_hand(info: Info, hand: dict) -> dict:
+    """What the match page draws beside the next hand as it is typed (``hand``: its fields so
+    far): the referee's address set from it (None for a game without a referee) and the seat
+    picture with the roles it decides (who holds the contract...; None once the match is over)."""
+    seating = hand_seating(info, hand)
+    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:

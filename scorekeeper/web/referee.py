@@ -301,9 +301,9 @@ def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None
     else:
         seating = page.hand_seating(info, {"dealer": dealer}) or seating
     game = GAMES[result.game]
-    return {"lines": game.shown.table_guide(result.next_context().dealing(dealer)), "dealer": result.players[dealer],
+    return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
-            "tally": game.shown.trick_tally(result.settings, len(result.players)) is not None}
+            "tally": game.shown.trick_tally(result.next_place()) is not None}
 
 

@@ -95,9 +95,7 @@ def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = N
 
 def progress(game: str, settings: dict, result: MatchResult) -> dict:
     """What the match is playing towards, in the game's words (not scored)."""
-    found = GAMES[game]
-    line = found.shown.progress(result.next_context(), result.finished, found.rules.target(settings),
-                                found.rules.hands_left(settings, result.dealt, result.next_dealer))
+    line = GAMES[game].progress(result.next_place())
     return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
 
 
@@ -129,7 +127,7 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
-        "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
+        "summary": hand_summary(match.game, hand, result.place(hand_result.number), hand_result.extra),
         "scores": hand_result.scores,
         "totals": hand_result.totals,
         "explanation": hand_result.explanation,
@@ -215,11 +213,7 @@ def events_text(hand: HandResult) -> list[str]:
 
 def needs(game: str, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
-    from ..games.base import Progress
-
-    found = GAMES[game].rules.needs(Table(tuple(result.players), result.settings),
-                              Progress(list(result.totals), len(result.hands), result.state, list(result.dealt)),
-                              result.next_dealer)
+    found = GAMES[game].needs(result.next_place())
     return {"table": found.table,
             "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
 
@@ -270,17 +264,17 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     match: Match = info.match
     game = GAMES[match.game]
     players = result.players
-    layout = game.shown.sheet_layout(result.settings, len(players))
+    layout = game.shown.sheet_layout(result.next_place())
     rows = []
     for scored, hand in zip(result.hands, match.hands):
-        cells = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
+        cells = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
         rows.append({
             "number": scored.number,
             "dealer": scored.dealer,
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, result.context(scored.number), scored.extra),
+            "summary": hand_summary(match.game, hand, result.place(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
@@ -322,7 +316,10 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""
     game = GAMES[game_key]
-    layout = game.shown.sheet_layout(settings, seats)
+    names = players or [f"Player {seat + 1}" for seat in range(seats)]
+    # the match's place when there is one; a blank sheet's is a match with no hands
+    place = result.next_place() if result is not None else game.empty_place(Table(tuple(names), settings))
+    layout = game.shown.sheet_layout(place)
     carried = None
     first = 1
     if result is not None and result.hands and not result.finished:
@@ -336,7 +333,6 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     next_dealer = None  # who deals the next hand, while the match goes on
     if result is not None and players and result.next_dealer is not None:
         next_dealer = players[result.next_dealer]
-    names = players or [f"Player {seat + 1}" for seat in range(seats)]
     return {
         "game": game,
         "title": game_title(game_key, settings),
@@ -350,5 +346,5 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         "numbers": list(range(first, first + BLANK_ROWS)),
         "next_dealer": next_dealer,
         "finished": bool(result and result.finished),
-        "rules": game.shown.sheet_rules(settings, seats),
+        "rules": game.shown.sheet_rules(place),
     }

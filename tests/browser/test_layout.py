@@ -10,6 +10,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import long_settings, random_match
+from tests.places import blank_place
 
 from .conftest import import_file
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
@@ -37,7 +38,7 @@ def pages_of(game: str, match_id: int) -> list[str]:
     described = GAMES[game]
     if described.referee is not None:
         pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
-    tally = described.shown.trick_tally(dict(described.defaults(), **long_settings(game, 16, len(NAMES[game]))), len(NAMES[game]))
+    tally = described.shown.trick_tally(blank_place(described, dict(described.defaults(), **long_settings(game, 16, len(NAMES[game]))), len(NAMES[game])))
     if tally is not None:
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
         # every trick in, the last pick chosen: the settled column says what the game added
@@ -52,7 +53,7 @@ def counts_legend(game: str) -> str | None:
     described = GAMES[game]
     if described.shown.card_counter() is None:
         return None
-    ctx = described.first_context(Table(tuple(NAMES[game]), dict(described.defaults(), **long_settings(game, 16, len(NAMES[game])))))
+    ctx = described.empty_place(Table(tuple(NAMES[game]), dict(described.defaults(), **long_settings(game, 16, len(NAMES[game])))), 0)
     return next(g.legend for g in described.shown.hand_form(ctx) if g.kind == "counts")
 
 

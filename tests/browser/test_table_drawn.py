@@ -41,7 +41,7 @@ def test_the_seat_picture_shows_each_games_table_to_scorer_and_watcher(page, bro
     match = sample(game, seats, hands=3)
     result = replay(match)
     assert result.next_dealer is not None
-    seating = GAMES[game].shown.seating(result.next_context())
+    seating = GAMES[game].shown.seating(result.next_place())
     import_match(page, live_server, match)
     picture = page.locator("#table-guide figure.seat-picture svg[role=img]")
     expect(picture).to_be_visible()

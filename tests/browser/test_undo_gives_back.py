@@ -28,7 +28,7 @@ def players_of(key: str) -> list[str]:
 
 def one_hand_file(key: str, day: int) -> str:
     game, players = GAMES[key], players_of(key)
-    ctx = game.first_context(Table(tuple(players), game.defaults()), 0).dealing(1)
+    ctx = game.empty_place(Table(tuple(players), game.defaults()), 0).dealing(1)
     hand = dict(game.rules.random_hand(ctx, random.Random(26)), dealer=1)  # Bob dealt out of turn
     return json.dumps({"format": "scorekeeper-match-1", "game": key, "players": players, "first_dealer": 0,
                        "date": f"2026-10-{day:02d}", "hands": [hand]})

@@ -128,7 +128,7 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
             break
         in_turn = result.next_dealer
         dealer = rng.randrange(seats) if rng.random() < out_of_turn else in_turn
-        hand = make_hand(game, result.next_context().dealing(dealer), rng)
+        hand = make_hand(game, result.next_place().dealing(dealer), rng)
         if dealer != in_turn:
             hand["dealer"] = dealer
         match.hands.append(hand)

@@ -56,12 +56,12 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
         move = rng.choice(["save", "save", "save", "edit", "undo"]) if hands else "save"
         try:
             if move == "save":
-                hand = GAMES[key].rules.random_hand(result.next_context(), rng)
+                hand = GAMES[key].rules.random_hand(result.next_place(), rng)
                 store.add_hand(db, match_id, hand, expected_version=record.version,
                                known=result if step % 2 else None)
             elif move == "edit":
                 number = rng.randrange(1, len(hands) + 1)
-                hand = GAMES[key].rules.random_hand(result.context(number), rng)
+                hand = GAMES[key].rules.random_hand(result.place(number), rng)
                 store.edit_hand(db, match_id, number, hand, expected_version=record.version,
                                 keep_dealers=rng.random() < 0.5)
             else:

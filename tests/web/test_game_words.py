@@ -80,8 +80,27 @@ def test_third_hand_still_says_who_bids_first(client):
 def test_the_referee_calls_a_hand_nobody_sits_at_what_the_seat_picture_calls_it(app, client):
     match_id = make_match(app, client, "dummy_spades", ["Ann", "Bob", "Cy"])
     game = GAMES["dummy_spades"]
-    seating = game.shown.seating(game.first_context(Table(("Ann", "Bob", "Cy"), game.defaults()), 0))
+    seating = game.shown.seating(game.empty_place(Table(("Ann", "Bob", "Cy"), game.defaults()), 0))
     seatless = next(place.name for place in seating.places if place.seat is None)
     labels = slot_labels(client.get(f"/referee/dummy_spades?match={match_id}&table=1,d,2,0"))
     assert labels == ["Bob leads", seatless, "Cy", "Ann"]
     assert "the dummy" not in labels
+
+
+def test_the_match_log_describes_each_logged_hand_at_its_own_place(client):
+    match_id = start(client, "oddball", EIGHT)  # Ann deals hand 1, Bob hand 2, Cy hand 3
+    assert record(client, match_id, **oddball_hand()).status_code == 303
+    assert record(client, match_id, **oddball_hand(rainbow="y")).status_code == 303
+    assert record(client, match_id, **oddball_hand(rainbow="y", weather="fog")).status_code == 303
+    words = text(client.get(f"/matches/{match_id}/log"))
+    assert "Entered: clear · rainbow on hand 2, Bob's deal" in words
+    assert "Entered: fog · rainbow on hand 3, Cy's deal" in words
+    # undone, hand 3 is the one about to be played again: still hand 3, Cy's deal
+    undo = page_of(client.get(f"/matches/{match_id}/undo"))
+    assert client.post(f"/matches/{match_id}/undo", data={"version": undo.value("version")}).status_code == 303
+    assert "Before: fog · rainbow on hand 3, Cy's deal" in text(client.get(f"/matches/{match_id}/log"))
+    undo = page_of(client.get(f"/matches/{match_id}/undo"))
+    assert client.post(f"/matches/{match_id}/undo", data={"version": undo.value("version")}).status_code == 303
+    # hand 3 is no longer in the match: its number is known, its dealer no longer
+    words = text(client.get(f"/matches/{match_id}/log"))
+    assert "Entered: fog · rainbow on hand 3 " in words + " " and "Before: clear · rainbow on hand 2, Bob's deal" in words

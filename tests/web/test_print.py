@@ -12,6 +12,7 @@ from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import long_settings, random_match, wide_long_settings
 from scorekeeper.web import view
+from tests.places import blank_place
 
 from .helpers import as_scorer, page_of, record, start, text
 
@@ -73,7 +74,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     match_id = store_match(app, client, match)
     result = replay(match)
     game = GAMES[key]
-    layout = game.shown.sheet_layout(result.settings, len(result.players))
+    layout = game.shown.sheet_layout(result.next_place())
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     head, body = grid_rows(html)
     # the headers: a repeated title row, the names over their groups, then each group's labels
@@ -85,7 +86,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     for row, scored, hand in zip(body, result.hands, match.hands):
         number, hand_cells, seats = split_row(row, layout, len(result.players))
         assert number == str(scored.number)
-        own = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
+        own = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
         assert hand_cells == [cell_words(own.hand[c.key]) for c in layout.hand]
         for seat, cells in enumerate(seats):
             expected = []
@@ -312,14 +313,14 @@ def test_a_blank_sheet_of_each_game_has_its_columns_and_rules(client, key):
     assert response.status_code == 200
     head, body = grid_rows(response.get_data(as_text=True))
     seats = game.min_players
-    layout = game.shown.sheet_layout(game.defaults(), seats)
+    layout = game.shown.sheet_layout(blank_place(game, game.defaults(), seats))
     assert [t for c, t in head[1] if "player" in c] == [f"Player {n}" for n in range(1, seats + 1)]
     assert [t for _, t in head[2]] == [c.label for c in layout.seat] * seats
     assert len(body) == view.BLANK_ROWS
     assert [row[0][1] for row in body] == [str(n) for n in range(1, view.BLANK_ROWS + 1)]
     assert all(t == "" for row in body for _, t in row[1:])
     words = text(response)
-    for line in game.shown.sheet_rules(game.defaults(), seats):
+    for line in game.shown.sheet_rules(blank_place(game, game.defaults(), seats)):
         assert f" {line} " in words or line in words
     if game.defaults().get("target"):
         assert str(game.defaults()["target"]) in words
