@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import endless_match
+from scorekeeper.samples import long_match
 from scorekeeper.web import create_app
 
 COOKIE = "bench-device-cookie-0123456789"
@@ -32,14 +32,14 @@ COOKIE = "bench-device-cookie-0123456789"
 def fill(database: str, matches: int, long: int, hands: int) -> None:
     db = store.connect(database)
     device = store.device_key(COOKIE)
-    short = endless_match("third_wheel", 5, seed=3)
+    short = long_match("third_wheel", 5, seed=3)
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
     for i in range(matches):
         players = [names[i % 9], names[(i + 1) % 9], f"Guest {i}"]
         store.create_match(db, Match(game="third_wheel", players=players, settings=short.settings,
                                      hands=short.hands[:i % 6], date=f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}"),
                            device=device)
-    sample = endless_match("third_wheel", hands, seed=4)
+    sample = long_match("third_wheel", hands, seed=4)
     for _ in range(long):
         store.create_match(db, Match(game="third_wheel", players=sample.players, settings=sample.settings,
                                      first_dealer=sample.first_dealer, hands=sample.hands), device=device)

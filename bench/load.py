@@ -43,7 +43,7 @@ from urllib.parse import urlencode
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
-from scorekeeper.samples import ENDLESS
+from scorekeeper.samples import long_settings
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 HANDS = [{"trump": t, "mode": m, "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b), "tricks_2": "0"}
@@ -147,7 +147,7 @@ def run(args) -> dict:
     tokens = []
     for _ in range(args.scorers):
         match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
-                                                settings=ENDLESS["third_wheel"]))
+                                                settings=long_settings("third_wheel", 1000)))
         links = store.get_tokens(db, match_id)
         tokens.append((match_id, links["scorer_token"], links["watcher_token"]))
     db.close()

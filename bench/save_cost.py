@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
-from scorekeeper.samples import endless_match
+from scorekeeper.samples import long_match
 from scorekeeper.web import create_app, hand_forms
 
 GAME = "third_wheel"
@@ -42,7 +42,7 @@ GAME = "third_wheel"
 def form_data(match: Match, hand: dict) -> dict:
     """The hand as the record form's fields (what a scorer types)."""
     result = replay(match)
-    form = hand_forms.make_form(match.game, result.next_context())
+    form = hand_forms.make_form(match.game, result.next_place())
     data = hand_forms.hand_to_data(form.groups, hand)
     # a ticked box is sent as "y", an unticked one not at all
     return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
@@ -69,7 +69,7 @@ def main() -> None:
             in_store.append(time.process_time() - start)
 
     store.add_hand = timed_add_hand  # the views call store.add_hand through the package
-    sample = endless_match(GAME, most, seed=8)
+    sample = long_match(GAME, most, seed=8)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "WTF_CSRF_ENABLED": False,

@@ -12,7 +12,8 @@ hand is checked against the live preview, then saved.
 
 "before" is the same page as it was before issue "At the table": nothing filled in
 (the inputs' data-sum totals removed), and Third Rail asking for every player's other
-tricks (a match with the most-other-tricks bonus on, as every match was asked then).
+tricks (a match with the most-other-tricks bonus on, as every match was asked then);
+for the score pad, before issue 26: every 0 typed, not "0 for the rest".
 """
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ HANDS = [
      {"most_other_tricks_bonus": True},
      [("type", f"scoring_tricks_{s}", "1") for s in range(5)]
      + [("type", f"other_tricks_{s}", n) for s, n in enumerate("32222")], "Ann +3, Bob +1, Cy +1, Dee +1, Eve +1"),
+    # a Hearts hand on the score pad: Cy took every heart and the queen, the others 0
+    ("score_pad", ["Ann", "Bob", "Cy", "Dee"], {}, {},
+     [("type", "points_2", "26"), ("rest", "points", "0")], "Ann 0, Bob 0, Cy +26, Dee 0"),
 ]
 
 
@@ -91,6 +95,17 @@ def record(page, steps, preview, before: bool) -> int:
         page.evaluate("() => document.querySelectorAll('[data-sum]').forEach(e => e.removeAttribute('data-sum'))")
     taps = 0
     for kind, name, value in steps:
+        if kind == "rest" and not before:  # one tap: every blank box of the group gets the value
+            page.locator("#hand-form button[data-fill-blank]").click()
+            taps += 1
+            continue
+        if kind == "rest":  # the page as it was: each blank box typed
+            for box in page.locator(f'#hand-form input[name^="{name}_"]').all():
+                if box.input_value() == "":
+                    box.click()
+                    box.press_sequentially(value)
+                    taps += 1 + len(value)
+            continue
         if kind == "chip":
             page.locator(f'#hand-form label.chip:has(input[name="{name}"][value="{value}"])').click()
             taps += 1

@@ -58,11 +58,24 @@ def terminal_qr(url: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
+WORKERS_NEED_SHARED_LIMITS = (
+    "--workers {workers}: the rate limits must be shared between the processes, but they are kept in "
+    "each process's memory. Set SCOREKEEPER_RATELIMIT_STORAGE_URI to a storage they can share, such as "
+    "redis://127.0.0.1:6379 (a Redis server, with the redis package installed: pip install redis), "
+    "or run one process (--workers 1).")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serving import serve
+    from .serving import serve, serve_workers
     from .web import create_app
 
+    if args.workers < 1:
+        print(f"--workers {args.workers}: at least 1 process.", file=sys.stderr)
+        return 2
     app = create_app()
+    if args.workers > 1 and str(app.config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+        print(WORKERS_NEED_SHARED_LIMITS.format(workers=args.workers), file=sys.stderr)
+        return 2
     print(f"Scorekeeper is running. Database: {app.config['DATABASE']}")
     print(f"  On this machine:  http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{args.port}/")
     lan = lan_address() if args.host in ("0.0.0.0", "") else None
@@ -71,6 +84,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  On a phone on the same Wi-Fi:  http://{lan}:{args.port}/")
         print("  or scan this with the phone's camera:")
         print(terminal_qr(f"http://{lan}:{args.port}/"))
+    if args.workers > 1:
+        print(f"  {args.workers} processes of {args.threads} threads; the rate limits in "
+              f"{str(app.config['RATELIMIT_STORAGE_URI']).split('://')[0]}://")
+        print("Press Ctrl+C to stop.", flush=True)
+        return serve_workers(create_app, args.host, args.port, args.threads, args.workers)
     print("Press Ctrl+C to stop.", flush=True)
     serve(app, args.host, args.port, args.threads)
     return 0
@@ -165,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones can connect)")
     serve_cmd.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     serve_cmd.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve_cmd.add_argument("--workers", type=int, default=1,
+                           help="processes, each with --threads threads (default 1; one per core uses every core; "
+                                "more than one needs SCOREKEEPER_RATELIMIT_STORAGE_URI set to a shared storage)")
     serve_cmd.set_defaults(run=cmd_serve)
     backup_cmd = commands.add_parser("backup", help="copy the database consistently, even while the app runs")
     backup_cmd.add_argument("file", help="where to write the copy (replaced if it exists)")

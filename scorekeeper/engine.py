@@ -5,6 +5,7 @@ them computes a score of its own.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Ending, Game, HandContext, NextDeal, Problem, Progress, Table, is_whole, rule, show
+from .games.base import Game, HandContext, NextDeal, Problem, Table, is_whole, rule, show
 from .names import read_name, visible
 
 
@@ -70,7 +71,7 @@ class HandResult:
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
     # Where the game stood for this hand (before it was scored; its dealer the one who dealt
     # it): what the game's hooks are told when this hand is shown again.
-    context: HandContext | None = field(default=None, repr=False, compare=False)
+    place: HandContext | None = field(default=None, repr=False, compare=False)
 
     @property
     def events(self) -> list:
@@ -98,25 +99,39 @@ class MatchResult:
     state: Any = None
     # Hands each seat has dealt: the end rule of a game that counts deals needs it.
     dealt: list[int] = field(default_factory=list)
+    # Where the match stands now, for the hand about to be played (see ``next_place``).
+    now: HandContext | None = field(default=None, repr=False, compare=False)
 
     @property
     def table(self) -> Table:
         return Table(tuple(self.players), self.settings)
 
-    def context(self, number: int) -> HandContext:
-        """Where the game stood for recorded hand ``number`` (from 1), as it was scored."""
+    def place(self, number: int) -> HandContext:
+        """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
+        past the last, where it stands now (``next_place``)."""
+        if number == len(self.hands) + 1:
+            return self.next_place()
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
-        found = self.hands[number - 1].context
+        found = self.hands[number - 1].place
         if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
-            raise ValueError(f"hand {number} of this result was not replayed: no context")
+            raise ValueError(f"hand {number} of this result was not replayed: no place")
         return found
 
-    def next_context(self) -> HandContext:
-        """Where the game stands for the hand about to be played (its dealer None once the
-        match is over)."""
-        return HandContext(self.table, len(self.hands) + 1, self.next_dealer, tuple(self.totals), self.state,
-                           tuple(self.dealt))
+    def next_place(self) -> HandContext:
+        """Where the match stands for the hand about to be played (its dealer None and
+        ``finished`` once the match is over)."""
+        if self.now is None:  # every result the engine replayed has one
+            raise ValueError("this result was not replayed: no place")
+        return self.now
+
+    def logged_place(self, number: int) -> HandContext:
+        """The place of hand ``number`` as the match log names it: where that hand stands in
+        the match now; a hand no longer in it (undone, with the hands after it) keeps only
+        its number, its dealer unknown, the rest as the match stands now."""
+        if 1 <= number <= len(self.hands) + 1:
+            return self.place(number)
+        return dataclasses.replace(self.next_place(), number=number, dealer=None, hands_left=None, finished=False)
 
     def as_json(self) -> dict:
         return {
@@ -307,16 +322,25 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         events = functools.partial(game.rules.hand_events, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
-        ending = game.rules.ending(table, Progress(totals, number, state, list(dealt)))
+        # the end check is told where the match stands after the hand (no dealer yet)
+        after = HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt))
+        ending = game.rules.ending(after)
         winners = ending.winners
+        why = game.shown.ending_words(ending, after)
         deal = None if winners is not None else game.rules.next_deal(place, scored)
-        lines = scored.explanation + what_happens_next(game, place, in_turn, ending, deal)
-        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, ending.why,
-                                  scored.warnings, None if deal is None else deal.why, events, context=place))
+        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal)
+        shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt,
+                            game.rules.hands_left(place))
+        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
+                                  scored.warnings, None if deal is None else deal.why, events, place=shown))
         if deal is not None:
             dealer = deal.seat
     if problems:
         raise MatchError(problems, by_hand)
+    finished = winners is not None
+    now = HandContext(table, len(results) + 1, None if finished else dealer, tuple(totals), state, tuple(dealt),
+                      finished=finished)
+    now = dataclasses.replace(now, hands_left=game.rules.hands_left(now))
     return MatchResult(
         game=game.key,
         players=list(table.players),
@@ -328,10 +352,11 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         next_dealer=None if winners is not None else dealer,
         state=state,
         dealt=dealt,
+        now=now,
     )
 
 
-def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending,
+def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: str | None,
                       deal: NextDeal | None) -> list[str]:
     """The explanation's last lines: a deal out of turn and what it meant in the game,
     then the end of the game or who deals next, each with its reason."""
@@ -341,9 +366,9 @@ def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: Ending
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
                      f"{game.rules.dealt_out_of_turn(ctx)}.")
     if deal is None:
-        lines.append(f"Game over: {ending.why}.")
+        lines.append(f"Game over: {ending}.")
     else:
-        why = f"{ending.why[:1].upper()}{ending.why[1:]}. " if ending.why else ""
+        why = f"{ending[:1].upper()}{ending[1:]}. " if ending else ""
         # after a deal out of turn "the deal passes left" would not say from whom
         reason = f"{deal.why} from {names[dealer]}" if dealer != in_turn and deal.why == NextDeal(0).why \
             else deal.why
@@ -359,13 +384,6 @@ class DealerMark:
     number: int
     recorded: int
     in_turn: int
-
-
-def later_dealers(match: Match, number: int, hand: dict) -> list[DealerMark]:
-    """The later hands whose dealer replacing hand ``number`` with ``hand`` changes
-    (a game whose deal follows the scores, or a deal out of turn). ``match`` is the
-    stored, valid match. Empty when nothing changes or the new hand itself is invalid."""
-    return keep_dealers(match, number, hand)[1]
 
 
 def keep_dealers(match: Match, number: int, hand: dict) -> tuple[list[dict], list[DealerMark]]:

@@ -161,8 +161,12 @@ def loads_history(text: str | bytes, max_matches: int | None = None, max_hands: 
 
 def dumps_history(matches: list[Match]) -> str:
     """A history file: the match documents in a JSON list (one line each, to stay small)."""
-    return "[\n" + ",\n".join(json.dumps(to_document(m), ensure_ascii=False, separators=(",", ":"))
-                               for m in matches) + "\n]\n"
+    return "[\n" + ",\n".join(history_line(m) for m in matches) + "\n]\n"
+
+
+def history_line(match: Match) -> str:
+    """One match of a history file, on one line (the export streams them one by one)."""
+    return json.dumps(to_document(match), ensure_ascii=False, separators=(",", ":"))
 
 
 def duplicate_key(match: Match) -> str:

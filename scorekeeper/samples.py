@@ -10,8 +10,6 @@ from .games import GAMES
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # enough for 8 seats
 PLAYERS = {key: g.sample_players for key, g in GAMES.items()}
-# Settings under which no number of hands ends the game, for benchmarks.
-ENDLESS = {key: dict(g.endless_settings) for key, g in GAMES.items()}
 
 
 def random_match(game: str, hands: int, seed: int = 0, players: int | None = None,
@@ -26,11 +24,34 @@ def random_match(game: str, hands: int, seed: int = 0, players: int | None = Non
     for _ in range(hands):
         if result.next_dealer is None:
             break
-        match.hands.append(GAMES[game].rules.random_hand(result.next_context(), rng))
+        match.hands.append(GAMES[game].rules.random_hand(result.next_place(), rng))
         result = replay(match, resume=result)  # one more hand of the same fold
     return match
 
 
-def endless_match(game: str, hands: int, seed: int = 0) -> Match:
-    """A match of exactly ``hands`` hands under settings that never end it."""
-    return random_match(game, hands, seed, settings=ENDLESS[game])
+def long_settings(game: str, hands: int, players: int | None = None) -> dict:
+    """The settings under which a match of ``game`` goes on for ``hands`` hands whatever they
+    score, as the game gives them (``Game.long_match``). A game with no match that long (its
+    hands follow a fixed schedule) raises ValueError: the caller asked for more than it plays."""
+    seats = players or PLAYERS[game]
+    found = GAMES[game].long_match(hands, seats)
+    if found is None:
+        raise ValueError(f"{game}: no match of {seats} players lasts {hands} hands")
+    return found
+
+
+def wide_long_settings(game: str, hands: int, players: int | None = None) -> dict:
+    """``long_settings`` with every on/off setting on where the game allows that (each draws
+    its own columns and words: the widest pages), for layout and print tests."""
+    described, seats = GAMES[game], players or PLAYERS[game]
+    lasting = long_settings(game, hands, seats)
+    wide = {s.name: True for s in described.settings if s.kind == "bool"} | lasting
+    refused = described.rules.check_settings({**described.defaults(), **wide}, seats)
+    return lasting if refused else wide
+
+
+def long_match(game: str, hands: int, seed: int = 0, players: int | None = None, more: int = 100) -> Match:
+    """A match of exactly ``hands`` random hands that can go on for ``more`` hands after them
+    (a test records more, a benchmark saves them one by one), under the settings the game
+    gives for a match that long."""
+    return random_match(game, hands, seed, players=players, settings=long_settings(game, hands + more, players))

@@ -12,12 +12,19 @@ cannot hold a worker thread (waitress waits for it for ever: eight such sockets,
 pipelining big GETs, held every thread and locked everyone out)."""
 from __future__ import annotations
 
+import multiprocessing
+import signal
+import socket
+import sys
+import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
-from waitress.task import ErrorTask
+from waitress.task import ErrorTask, WSGITask
 
 from .web.security import HEADERS
 
@@ -42,11 +49,38 @@ class HeadedErrorTask(ErrorTask):
         super().execute()
 
 
+class KeptAliveTask(WSGITask):
+    """waitress 3.0.2 closes an HTTP/1.1 connection after any answer without a
+    Content-Length (task.py, ``build_response_header``), a 304 or 204 included, although
+    such an answer has no body to delimit (RFC 9112 6.3): every phone's poll opened a new
+    TCP connection every 3 s. Here an answer without a body keeps the connection, unless
+    the request asked to close it; every other case is waitress's own."""
+
+    _no_body_kept = False
+
+    def build_response_header(self) -> bytes:
+        asked_close = self.request.headers.get("CONNECTION", "").lower() == "close"  # type: ignore[attr-defined]
+        self._no_body_kept = (not self.has_body and self.version == "1.1" and not asked_close
+                              and not self.close_on_finish)
+        try:
+            header: bytes = super().build_response_header()
+            return header
+        finally:
+            self._no_body_kept = False
+
+    def set_close_on_finish(self) -> None:
+        # in build_response_header, for a 1.1 answer without a body, waitress calls this only
+        # because there is no Content-Length, which such an answer must not have
+        if not self._no_body_kept:
+            super().set_close_on_finish()
+
+
 class HeadedChannel(HTTPChannel):
     """waitress's connection, with its error answers headed, and a deadline on a client
     that does not read."""
 
     error_task_class = HeadedErrorTask
+    task_class = KeptAliveTask
     stalled = False  # its client took nothing for STALLED_READER_SECONDS: to be closed
 
     def _flush_outbufs_below_high_watermark(self) -> None:
@@ -81,18 +115,91 @@ class HeadedChannel(HTTPChannel):
         return bool(super().writable())
 
 
-def serve(app: Flask, host: str, port: int, threads: int) -> None:
+def _server(app: Flask, threads: int, **where: Any) -> Any:
+    """waitress with the limits above, listening where ``where`` says (host and port, or
+    sockets already bound)."""
     # waitress drops X-Forwarded-* headers unless told otherwise: behind the proxies the app
     # was told to trust (SCOREKEEPER_PROXIES), they go through to its ProxyFix, which reads them
     behind_proxies = int(app.config.get("PROXIES", 0)) > 0
-    server = create_server(app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
+    server = create_server(app, threads=threads, connection_limit=CONNECTION_LIMIT,
                            channel_timeout=IDLE_SECONDS, cleanup_interval=10, backlog=1024,
                            clear_untrusted_proxy_headers=not behind_proxies,
                            max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + FORM_OVERHEAD,
-                           outbuf_high_watermark=UNSENT_BYTES)
+                           outbuf_high_watermark=UNSENT_BYTES, **where)
     # one listening socket, or several (a host name with IPv4 and IPv6 addresses)
     listeners = [server] if hasattr(server, "channel_class") else list(getattr(server, "map", {}).values())
     for listener in listeners:
         if hasattr(listener, "channel_class"):
             listener.channel_class = HeadedChannel
+    return server
+
+
+def _exit_on_sigterm() -> None:
+    # stopped with SIGTERM (a service manager, a test): exit as after Ctrl+C, so what the
+    # process made to remove at exit is removed (web.assets' folder of static copies)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+
+def serve(app: Flask, host: str, port: int, threads: int) -> None:
+    server = _server(app, threads, host=host, port=port)
+    _exit_on_sigterm()
     server.run()
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Bound, listening sockets for ``host``:``port`` (one per address of the host name),
+    made before the worker processes, which all accept on them."""
+    sockets = []
+    seen = set()
+    for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                               flags=socket.AI_PASSIVE):
+        if address in seen:
+            continue
+        seen.add(address)
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+        sock.listen(1024)
+        sockets.append(sock)
+    return sockets
+
+
+def _worker(make_app: Callable[[], Flask], sockets: list[socket.socket], threads: int) -> None:
+    """One worker process: its own app (its own database connections, replay and board
+    caches; the limits in the shared storage), accepting on the shared sockets."""
+    _exit_on_sigterm()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches every process: the parent stops them
+    server = _server(make_app(), threads, sockets=sockets)
+    server.run()
+
+
+def serve_workers(make_app: Callable[[], Flask], host: str, port: int, threads: int, workers: int) -> int:
+    """``workers`` processes on one database, each one waitress with ``threads`` threads,
+    sharing the listening sockets (the kernel hands each new connection to one of them).
+    Every process has its own app; the database (SQLite in WAL mode: writes queue for its
+    lock, across processes as across threads) and the rate limits (a shared storage, see
+    ``security.Limits``) are shared. Returns when they have stopped: after Ctrl+C or
+    SIGTERM, or when one of them ended (then the others are stopped too)."""
+    sockets = listening_sockets(host, port)
+    context = multiprocessing.get_context("fork")  # each worker starts from this process, its app built
+    processes = [context.Process(target=_worker, args=(make_app, sockets, threads), name=f"scorekeeper worker {n}")
+                 for n in range(workers)]
+    for process in processes:
+        process.start()
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    while not stop.is_set() and all(process.is_alive() for process in processes):
+        stop.wait(0.5)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(10)
+    ended = [process.exitcode for process in processes if process.exitcode not in (0, -signal.SIGTERM)]
+    if ended and not stop.is_set():
+        print(f"A worker stopped (exit code {ended[0]}): the server stopped.", file=sys.stderr)
+        return 1
+    return 0

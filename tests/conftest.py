@@ -107,6 +107,7 @@ def app(tmp_path, migrated_database):
         # one test client is one address: the per-device write limit has its own tests
         "WRITES_PER_MINUTE": 10**6,
         "NEW_DEVICES_PER_MINUTE": 10**6,
+        "HEAVY_READS_PER_MINUTE": 10**6,  # printouts and exports: tested in tests/web/test_abuse_limits.py
     })
     yield app
 

@@ -31,7 +31,6 @@ from scorekeeper.games.base import (
     HandContext,
     Place,
     Problem,
-    Progress,
     Rules,
     Scored,
     Seating,
@@ -92,16 +91,18 @@ class OddballRules(Rules):
             lines.append(f"{table.players[dealer]} dealt under a rainbow: 1 more")
         return Scored(scores, lines)
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
+    def ending(self, place: HandContext) -> Ending:
+        table = place.table
         last = table.settings["last_hand"]
-        if not last or progress.hands_played < last:
+        if not last or place.hands_played < last:
             return Ending(None)
-        best = max(progress.totals)
-        leaders = [s for s, t in enumerate(progress.totals) if t == best]
+        best = max(place.totals)
+        leaders = [s for s, t in enumerate(place.totals) if t == best]
         return Ending(leaders, f"hand {last} was the last; {name_list([table.players[s] for s in leaders])} "
                                f"{'has' if len(leaders) == 1 else 'share'} the most marbles, {best}")
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+    def hands_left(self, place: HandContext) -> int | None:
+        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         last = settings.get("last_hand")
         if not is_whole(last) or not last:
             return None
@@ -113,10 +114,11 @@ class OddballRules(Rules):
             return {"rounds": [rng.randrange(ctx.seats) for _ in range(ROUNDS)], "weather": weather}
         return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": weather}
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return 9 * (settings["fog_factor"] if settings["fog_doubles"] else 1) + 1
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
         return 0
 
 
@@ -168,7 +170,8 @@ class OddballShown(Shown):
                            _held, _marble_problems, heading="Marbles held", counted="counted marbles",
                            typed="marbles held")
 
-    def trick_tally(self, settings: dict, seats: int) -> TrickTally:
+    def trick_tally(self, place: HandContext) -> TrickTally:
+        settings, seats = place.settings, place.seats
         def to_hand(rounds: list[int], weather: str | None) -> dict:
             return {"rounds": list(rounds), "weather": weather or "clear"}
 
@@ -192,7 +195,13 @@ class OddballShown(Shown):
                           notes=tuple(notes))
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
-        return [str(hand.get("weather", ""))]
+        # a rainbow is the dealer's: named with the hand it fell on and, where known, who dealt
+        # it, so a summary shows whether a page was told the hand's own place (the match log's)
+        parts = [str(hand.get("weather", ""))]
+        if hand.get("rainbow"):
+            parts.append(f"rainbow on hand {ctx.number}" + ("" if ctx.dealer is None
+                                                             else f", {ctx.players[ctx.dealer]}'s deal"))
+        return parts
 
     def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
         """Unlike the shared flow, the dealer leads the first trick too."""
@@ -200,7 +209,7 @@ class OddballShown(Shown):
         return Seating(tuple(Place(name, seat, ("deals", "leads") if seat == dealer else (), deals=seat == dealer,
                                    leads=seat == dealer) for seat, name in enumerate(ctx.players)))
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
 
 
@@ -222,10 +231,12 @@ class Oddball(Game):
     sample_players = 8
     sample_settings: ClassVar[tuple[dict, ...]] = ({"last_hand": 6}, {"last_hand": 3, "fog_doubles": True,
                                                                        "fog_factor": 4}, {})
-    endless_settings: ClassVar[dict] = {"last_hand": 0}
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         return ("rainbow",)
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        return {"last_hand": 0}  # never a last hand
 
     rules = OddballRules()
     shown = OddballShown()

@@ -71,6 +71,25 @@ def test_taps_bench_counts_taps_in_chromium():
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
 
 
+def test_long_matches_bench_prints_the_cost_of_every_expensive_get():
+    out = run_bench("long_matches.py")
+    for label in ("a day's print, part 1", "the watcher's board", "history export", "stats: best hand, page 1"):
+        assert re.search(rf"^{re.escape(label)}\s+200\s+[\d.]+\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
+
+
+def test_tables_bench_finds_a_break_point():
+    out = run_bench("tables.py")
+    assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
+    assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
+
+
+def test_poll_cost_bench_times_an_unchanged_poll_both_ways():
+    out = run_bench("poll_cost.py")
+    assert re.search(r"^answered in front \(now\)\s+[\d.]+$", out, re.M), out
+    assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
+
+
 @pytest.mark.browser
 def test_offline_bench_measures_the_kept_app_in_chromium():
     out = run_bench("offline.py")
@@ -83,3 +102,10 @@ def test_limits_memory_bench_measures_every_way():
     out = run_bench("limits_memory.py")
     for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out
+
+
+def test_save_walk_bench_follows_a_save_through_the_modules():
+    out = run_bench("save_walk.py")
+    assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
+                     out, re.M), out
+    assert re.search(r"^the view \(web.hands\) hands off \d+ times to \d+ modules: .*\bweb\.entries 1\b", out, re.M), out

@@ -8,7 +8,7 @@ import threading
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS
+from scorekeeper.samples import long_settings
 
 WHEEL = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
 
@@ -51,7 +51,7 @@ def test_eight_phones_starting_matches_at_once_all_succeed(tmp_path):
 def test_twenty_writers_on_one_match_save_or_are_told_it_changed(tmp_path):
     path = str(tmp_path / "db.sqlite")
     db = store.connect(path)
-    match_id = store.create_match(db, Match("third_wheel", ["Ann", "Bob", "Cy"], ENDLESS["third_wheel"]))
+    match_id = store.create_match(db, Match("third_wheel", ["Ann", "Bob", "Cy"], long_settings("third_wheel", 1000)))
     db.close()
     outcomes: list[str] = []
 

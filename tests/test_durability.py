@@ -22,10 +22,10 @@ from pathlib import Path
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
-# hands that never end the match (ENDLESS settings); the bid tells them apart
+# hands that never end the match (the game's long_match settings); the bid tells them apart
 HANDS = [{"trump": "wyrms", "mode": "high", "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b),
           "tricks_2": "0"} for b in (1, 2, 3, 4, 5)]
 
@@ -95,7 +95,7 @@ def make_matches(database: Path, count: int) -> list[tuple[int, str]]:
         out = []
         for _ in range(count):
             match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
-                                                    settings=ENDLESS["third_wheel"]))
+                                                    settings=long_settings("third_wheel", 1000)))
             out.append((match_id, store.get_tokens(db, match_id)["scorer_token"]))
         return out
     finally:
@@ -252,7 +252,7 @@ def test_a_backup_that_runs_out_of_disk_leaves_nothing_behind(tmp_path):
     path = tmp_path / "live.sqlite"
     db = store.connect(str(path))
     for _ in range(30):
-        store.create_match(db, random_match("third_wheel", 300, settings=ENDLESS["third_wheel"]))
+        store.create_match(db, random_match("third_wheel", 300, settings=long_settings("third_wheel", 1000)))
     db.close()
     assert path.stat().st_size > 1_000_000
 

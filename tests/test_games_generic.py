@@ -12,6 +12,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps, loads
 from scorekeeper.samples import NAMES, random_match
+from tests.places import blank_place
 
 GAME_KEYS = sorted(GAMES)
 EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -73,7 +74,7 @@ def test_changing_a_hand_never_changes_what_came_before(key, seed, hands, data):
     k = data.draw(st.integers(0, len(match.hands) - 1))
     dealer = original.hands[k].dealer
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    replacement = GAMES[key].rules.random_hand(original.context(k + 1), rng)
+    replacement = GAMES[key].rules.random_hand(original.place(k + 1), rng)
     assume(replacement != match.hands[k])
     # Up to and including the changed hand: a later hand may no longer fit (Third Hand's
     # next dealer follows the scores), but nothing before hand k may move.
@@ -134,7 +135,7 @@ def _tables(key):
             yield NAMES[:seats], dict(game.defaults(), **variant)
 
 
-TALLY_KEYS = sorted(key for key in GAMES if any(GAMES[key].shown.trick_tally(settings, len(names)) is not None
+TALLY_KEYS = sorted(key for key in GAMES if any(GAMES[key].shown.trick_tally(blank_place(GAMES[key], settings, len(names))) is not None
                                                 for names, settings in _tables(key)))
 COUNTER_KEYS = sorted(key for key, game in GAMES.items() if game.shown.card_counter() is not None)
 
@@ -143,7 +144,7 @@ def test_more_than_one_shape_of_tally_and_counter_is_registered():
     """The generic tests below meet at least two games each (a real one and the tests'
     own), whose tallies differ in tricks, columns and picks and counters in kinds."""
     assert len(TALLY_KEYS) >= 2 and len(COUNTER_KEYS) >= 2
-    tallies = [GAMES[k].shown.trick_tally(GAMES[k].defaults(), GAMES[k].min_players) for k in TALLY_KEYS]
+    tallies = [GAMES[k].shown.trick_tally(blank_place(GAMES[k], GAMES[k].defaults(), GAMES[k].min_players)) for k in TALLY_KEYS]
     assert len({(t.tricks, tuple(c.label for c in t.columns)) for t in tallies if t}) == len(TALLY_KEYS)
     assert len({tuple(k.name for k in GAMES[key].shown.card_counter().kinds) for key in COUNTER_KEYS}) \
         == len(COUNTER_KEYS)
@@ -155,7 +156,7 @@ def test_a_trick_tally_makes_hands_the_game_scores_and_reads_back(key):
     the game accepts, that reads back as the same taps, and whose counts score the same."""
     game, rng = GAMES[key], random.Random(7)
     for names, table_settings in _tables(key):
-        tally = game.shown.trick_tally(table_settings, len(names))
+        tally = game.shown.trick_tally(blank_place(game, table_settings, len(names)))
         if tally is None:
             continue
         assert tally.tricks > 0 and tally.columns and all(c.label for c in tally.columns)
@@ -187,7 +188,7 @@ def test_a_card_counter_describes_its_kinds_and_fills_a_seat_count(key):
     assert len(kinds) == len(set(kinds)) and all(k.label and k.least <= k.most for k in counter.kinds)
     assert counter.heading and counter.counted and counter.typed
     for names, table_settings in _tables(key):
-        groups = game.shown.hand_form(game.first_context(Table(tuple(names), table_settings)))
+        groups = game.shown.hand_form(game.empty_place(Table(tuple(names), table_settings), 0))
         assert any(g.kind == "counts" for g in groups)
         assert [g.kind for g in groups if g.name == counter.into] == ["seat_int"]
     for limit in ("least", "most"):
@@ -195,3 +196,22 @@ def test_a_card_counter_describes_its_kinds_and_fills_a_seat_count(key):
         assert isinstance(counter.points(counts), int)
         problems = counter.problems({0: counts, 1: None}, tuple(NAMES[:2]))
         assert all(isinstance(p, str) and p for p in problems)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_long_match_the_game_offers_lasts_as_long_as_asked(key):
+    """``Game.long_match``: settings under which a match goes on for as many hands as asked,
+    whatever they score (benchmarks and the generic suites ask each game for one instead of
+    assuming it can be endless); valid settings, and no hand before the last ends the match."""
+    game = GAMES[key]
+    for seats in sorted({game.min_players, game.max_players}):
+        for hands in (1, 12, 45):
+            settings = game.long_match(hands, seats)
+            if settings is None:  # the game plays no match this long: then none longer either
+                assert all(game.long_match(more, seats) is None for more in (hands + 1, hands * 10)), key
+                continue
+            assert set(settings) <= {s.name for s in game.settings}, settings
+            assert game.rules.check_settings({**game.defaults(), **settings}, seats) == [], settings
+            for seed in range(3):
+                match = random_match(key, hands, seed=seed, players=seats, settings=settings)
+                assert len(match.hands) == hands, (key, seats, hands, seed)  # nothing ended it sooner

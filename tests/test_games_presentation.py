@@ -14,10 +14,11 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import NAMES, random_match
 from scorekeeper.web import exports, hand_forms, view
+from tests.places import blank_place
 
 GAME_KEYS = sorted(GAMES)
 REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
-KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "nils", "winners", "counts"}
+KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
 
 
 def seat_counts(key):
@@ -31,7 +32,7 @@ def test_random_hands_are_valid(key):
     for seats in seat_counts(key):
         table = Table(tuple(NAMES[:seats]), game.defaults())
         for dealer in range(seats):
-            place = game.first_context(table, dealer)
+            place = game.empty_place(table, dealer)
             hand = game.rules.random_hand(place, rng)
             assert set(hand) <= set(game.hand_fields)
             assert game.rules.check_hand(hand, place) == [], hand
@@ -43,7 +44,7 @@ def test_hand_form_describes_every_field(key):
     for seats in seat_counts(key):
         players = NAMES[:seats]
         for dealer in (None, *range(seats)):
-            groups = game.shown.hand_form(game.first_context(Table(tuple(players), game.defaults()), dealer))
+            groups = game.shown.hand_form(game.empty_place(Table(tuple(players), game.defaults()), dealer))
             names = [g.name for g in groups]
             assert set(game.required_fields) <= set(names)
             assert set(names) - {g.name for g in groups if g.kind == "counts"} <= set(game.hand_fields)
@@ -52,7 +53,7 @@ def test_hand_form_describes_every_field(key):
                 assert sorted(g.seats) in ([], list(range(seats))), g
                 if g.kind in ("radio", "seat_rank"):
                     assert g.choices
-                if g.kind == "nils":
+                if g.kind == "seat_ticks":
                     assert len(g.seat_choices) == len(g.seats)
                 if g.kind == "counts":
                     assert game.shown.card_counter() is not None
@@ -80,15 +81,15 @@ def test_hand_form_reads_back_a_random_hand(app, key):
         for seats in seat_counts(key):
             players = NAMES[:seats]
             for dealer in range(seats):
-                place = game.first_context(Table(tuple(players), game.defaults()), dealer)
+                place = game.empty_place(Table(tuple(players), game.defaults()), dealer)
                 hand = game.rules.random_hand(place, rng)
                 _, groups = hand_forms.build(key, place)
                 bools = {g.name for g in groups if g.kind == "bool"}
                 form = hand_forms.make_form(key, place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
-                read, missing = hand_forms.form_to_hand(form)
-                assert missing == []
-                assert read == {**{b: False for b in bools}, **hand}
+                reading = hand_forms.read(form)
+                assert reading.missing == []
+                assert reading.hand == {**{b: False for b in bools}, **hand}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -96,7 +97,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
-        summary = view.hand_summary(key, hand, result.context(scored.number), scored.extra)
+        summary = view.hand_summary(key, hand, result.place(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
     db = store.connect(str(tmp_path / "matches.db"))
     try:
@@ -121,7 +122,7 @@ def test_referee_judges_random_tricks(key):
         match = random_match(key, 3, seed=seats, players=seats)
         result = replay(match)
         for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
-            context = referee.context(typed, result.next_context())
+            context = referee.context(typed, result.next_place())
             setup = referee.setup(context, in_match=True)
             assert all(c.options for c in setup.choices)
             for choice in setup.choices:  # not known yet: the referee asks, and the table picks
@@ -145,12 +146,12 @@ def test_rules_page_and_tally_are_described(key):
     assert game.shown.rules_template.startswith("rules/")
     assert isinstance(game.shown.rules_context(game.defaults()), dict)
     seats = game.min_players
-    tally = game.shown.trick_tally(game.defaults(), seats)
+    tally = game.shown.trick_tally(blank_place(game, game.defaults(), seats))
     if tally is not None:  # its shape is the generic tally test's (tests/test_games_generic.py)
         winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
         assert [len(column) for column in tally.count(winners)] == [seats] * len(tally.columns)
         table = Table(tuple(NAMES[:seats]), game.defaults())
-        assert game.rules.check_hand(tally.to_hand(winners, None), game.first_context(table)) == []
+        assert game.rules.check_hand(tally.to_hand(winners, None), game.empty_place(table, 0)) == []
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -159,12 +160,12 @@ def test_score_sheet_columns_and_cells(key):
     player's group, gives a cell for each of its own columns on random hands, and a
     rules summary for the blank sheet with its settings filled in."""
     from scorekeeper.games.base import POINTS, TOTAL, SheetCell
-    from scorekeeper.samples import random_match
+    from scorekeeper.samples import long_settings, random_match
 
     game = GAMES[key]
     for seats in seat_counts(key):
-        settings = dict(game.defaults(), **game.endless_settings)
-        layout = game.shown.sheet_layout(settings, seats)
+        settings = dict(game.defaults(), **long_settings(key, 12, seats))
+        layout = game.shown.sheet_layout(blank_place(game, settings, seats))
         assert POINTS in layout.seat and TOTAL in layout.seat
         keys = [c.key for c in layout.hand + layout.seat]
         assert len(keys) == len(set(keys)) and all(c.label for c in layout.hand + layout.seat)
@@ -173,13 +174,13 @@ def test_score_sheet_columns_and_cells(key):
         result = replay(match)
         marks = {m for m, _ in layout.marks}
         for scored, hand in zip(result.hands, match.hands):
-            row = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
+            row = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
             assert set(row.hand) == {c.key for c in layout.hand}
             assert len(row.seats) == seats and all(set(cells) == own for cells in row.seats)
             for cell in [*row.hand.values(), *(c for cells in row.seats for c in cells.values())]:
                 assert isinstance(cell, SheetCell) and isinstance(cell.text, str)
                 assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
-        rules = game.shown.sheet_rules(game.defaults(), seats)
+        rules = game.shown.sheet_rules(blank_place(game, game.defaults(), seats))
         assert rules and all(isinstance(line, str) and line for line in rules)
         target = game.rules.target(game.defaults())
         assert target is None or any(str(target.points) in line for line in rules)

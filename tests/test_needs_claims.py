@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.engine import Match, MatchResult, replay
 from scorekeeper.games import GAMES
 from scorekeeper.web.view import needs as panel
+from tests.places import blank_place, dealt_place, place_at
 
 # Each game's own variants worth playing (its ``sample_settings``), not a list kept here.
 SETTINGS: dict[str, list[dict]] = {key: [dict(v) for v in game.sample_settings] for key, game in GAMES.items()}
@@ -29,7 +30,7 @@ def _play(match: Match, result: MatchResult, hand: dict) -> MatchResult:
 
 
 def _hand(game, result: MatchResult, dealer: int, in_turn: int, rng: random.Random) -> dict:
-    hand = game.rules.random_hand(result.next_context().dealing(dealer), rng)
+    hand = game.rules.random_hand(result.next_place().dealing(dealer), rng)
     hand.pop("dealer", None)
     if dealer != in_turn:
         hand["dealer"] = dealer
@@ -117,8 +118,8 @@ def test_nobody_told_they_can_no_longer_win_can_win(key):
                 f"{match.game} {match.settings}, totals {result.totals}, dealt {result.dealt}: "
                 f"{match.players[seat]} is told \"{line}\", yet wins after the hands {found}")
     game = GAMES[key]
-    if any(game.rules.hands_left(dict(game.defaults(), **variant), [0] * game.min_players, 0) is not None
-           and game.rules.most_in_a_hand(dict(game.defaults(), **variant), game.min_players) is not None
+    if any(game.rules.hands_left(dealt_place(game, dict(game.defaults(), **variant), [0] * game.min_players, 0)) is not None
+           and game.rules.most_in_a_hand(blank_place(game, dict(game.defaults(), **variant), game.min_players)) is not None
            for variant in game.sample_settings):
         # a deal count bounds the game: some position must be out of reach, or the search checked nothing
         assert checked, "no position had a player told they can no longer win: the search checked nothing"
@@ -168,7 +169,7 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
     """Bob, behind Ann, is told how one hand catches up. Every valid hand (each split of the
     card points, each pair of bids, either dealer, contract values anyone can make or nobody
     can) that fits what the line names must close the gap; "cannot" means none does."""
-    from scorekeeper.games.base import Progress, Table
+    from scorekeeper.games.base import Table
     from scorekeeper.games.third_hand import POSSIBLE_POINTS, RANKS
 
     game = GAMES["third_hand"]
@@ -178,7 +179,7 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
         for dealer in (0, 1):
             for bids in [[a, b] for a in (None, "9", "A") for b in (None, "10", "K")]:
                 hand = {"bids": bids, "trump": "hearts", "points": [0, 140]}
-                place = game.first_context(table, dealer)
+                place = game.empty_place(table, dealer)
                 if game.rules.check_hand(hand, place):
                     continue
                 for ann, bob in POSSIBLE_POINTS:
@@ -190,7 +191,7 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
     outcomes = sorted(set(outcomes))  # ~38,000 hands give a few hundred different outcomes: each checked once per gap
     table = Table(("Ann", "Bob"), game.defaults())
     for gap in sorted({*range(1, 430, 9), 139, 140, 141, 279, 280, 281, 419, 420, 421}):
-        line = game.rules.needs(table, Progress([300, 300 - gap], 1, None, [1, 0]), 0).seats[1].lines[-1]
+        line = game.needs(place_at(game, table, [300, 300 - gap], 1, None, [1, 0], 0)).seats[1].lines[-1]
         if line.startswith("cannot catch up"):
             assert all(gain < gap for *_, gain in outcomes), line
             continue

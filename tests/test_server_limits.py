@@ -16,7 +16,7 @@ import pytest
 from test_durability import Phone, serve  # the real server on a temp database, started and listening
 
 from scorekeeper import store
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -159,14 +159,15 @@ def _until_idle(pid: int) -> None:
 
 def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out(tmp_path):
     """A phone's own match of 1,000 hands (a 1.3 MB live board); eight sockets (one per worker
-    thread) each pipeline 20 GETs of its board and never read. waitress's thread for each
+    thread) each pipeline 100 GETs of its board (the board now shows the last 50 hands:
+    100 of them still fill more than the kernel and the 1 MiB allowed unsent) and never read. waitress's thread for each
     waited for its client to read without end once 16 MiB were unsent, so every thread was
     held and another phone's page never came (the idle timeout skips connections with requests
     in progress). Now a thread waits at most STALLED_READER_SECONDS for a client that takes
     nothing (and at most 1 MiB is held unsent), and the other phone is answered."""
     database = tmp_path / "db.sqlite"
     db = store.connect(str(database))
-    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=ENDLESS["third_wheel"]))
+    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=long_settings("third_wheel", 1000)))
     token = store.get_tokens(db, match_id)["scorer_token"]
     db.close()
     server, port = serve(database)
@@ -175,7 +176,7 @@ def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out
         phone = Phone(port, match_id, token)
         cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
         for _ in range(8):
-            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 20))
+            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 100))
         _until_idle(server.pid)  # every worker thread is stuck (and without the fix, for good)
         for _ in range(3):  # another phone, again and again
             # the timeout guards against a hang: without the deadline no answer ever came

@@ -4,8 +4,10 @@ A ``Game`` is its metadata (key, title, players, settings, the fields a hand rec
 and four parts a maintainer reads alone: ``Rules`` (checks, scoring, who deals, when it
 ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat picture,
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
-for a game without one) and ``Stats`` (per-player figures). Every hook about one hand is
-told where it is by a frozen ``HandContext``, which the engine builds while replaying.
+for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
+told where it stands by one frozen ``HandContext``, which only the engine builds while
+replaying. The rules give the needs panel, the progress line and the target's ending as
+facts (``NeedsFacts``, ``ProgressFacts``, ``TargetEnd``); the game's ``Shown`` says them.
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -19,6 +21,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -66,8 +69,9 @@ def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None
 class Setting:
     """A variant the players choose. ``kind`` is one of:
     ``int`` (whole number, optional ``minimum``/``maximum``), ``choice`` (one of
-    ``choices``), ``bool``, ``int_or_null`` (a whole number or null) and
-    ``table`` (a dict of ``choices`` keys to whole numbers >= ``minimum``)."""
+    ``choices``), ``bool``, ``int_or_null`` (a whole number or null),
+    ``table`` (a dict of ``choices`` keys to whole numbers >= ``minimum``) and
+    ``text`` (a line of text, trimmed, at most ``maximum`` characters)."""
 
     name: str
     default: Any
@@ -128,7 +132,19 @@ class Setting:
             return (value, None) if problem is None else (None, problem)
         if self.kind == "table":
             return self._parse_table(value, where)
+        if self.kind == "text":
+            return self._parse_text(value, where)
         raise ValueError(f"unknown setting kind {self.kind}")
+
+    def _parse_text(self, value: Any, where: str) -> tuple[Any, Problem | None]:
+        if not isinstance(value, str):
+            return None, rule(where, f"must be text, got {show(value)}")
+        text = value.strip()
+        if self.maximum is not None and len(text) > self.maximum:
+            return None, rule(where, f"must be at most {self.maximum} characters, got {len(text)}")
+        if not all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in text):
+            return None, rule(where, "must be one line of printable text")
+        return text, None
 
     def _parse_table(self, value: Any, where: str) -> tuple[Any, Problem | None]:
         keys = ", ".join(self.choices)
@@ -152,8 +168,8 @@ class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
     ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
-    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``nils`` (ticks per
-    seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
+    ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
+    per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
 
     name: str
@@ -168,6 +184,9 @@ class FieldGroup:
     stepper: bool = True  # +/- buttons help with small counts, not with card points
     label: str = ""  # the input's own label when it differs from the legend
     placeholder: str = ""
+    # Beside the first seat of a per-seat group, in the game's words: what that seat does
+    # first ("bids first"); empty for none.
+    first_note: str = ""
     # Groups this one replaces when it is filled in (another way to enter the same
     # thing): left blank, they are not asked for; filled in too, the engine refuses both.
     alternative_to: tuple[str, ...] = ()
@@ -177,6 +196,9 @@ class FieldGroup:
     adds_up_with: tuple[str, ...] = ()
     # The least a number of a ``seat_int`` group may be (None: no least, below zero typed too).
     minimum: int | None = 0
+    # A ``seat_int`` group where most players often score this (0 in Hearts): the form offers
+    # one tap that gives it to every player left blank, who then see it typed in (never assumed).
+    fill_blank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -359,12 +381,18 @@ class Table:
 
 @dataclass(frozen=True)
 class HandContext:
-    """Where a game is for one hand: the hand about to be played (or being checked,
-    scored or shown). ``number`` counts from 1; ``dealer`` is None when it cannot be
-    known (an earlier hand is invalid); ``totals``, ``state`` (the game's own running
-    state) and ``dealt`` (hands dealt per seat) are as they stood before the hand.
-    The engine builds one per hand while replaying (``HandResult.context``,
-    ``MatchResult.next_context()``); a game never assembles one except for itself."""
+    """Where the match stands, as the engine replayed it: the one picture every game hook
+    is told. ``number`` is the hand about to be played (or being checked, scored or shown),
+    counting from 1, so ``hands_played`` is one less; ``dealer`` deals it (None when it
+    cannot be known: an earlier hand is invalid, or the match is over); ``totals``,
+    ``state`` (the game's own running state) and ``dealt`` (hands dealt per seat) are as
+    they stood before it. What the engine knows of what comes: ``hands_left``, the hands
+    the rules' count leaves from here, this one included, if the deal goes round in turn
+    (None when nothing fixes it, or when not asked: the place an end check is told), and
+    ``finished`` once the match is over.
+
+    Only the engine builds one (``MatchResult.place``, ``MatchResult.next_place()``,
+    ``Game.empty_place``); a game never assembles one except for itself."""
 
     table: Table
     number: int
@@ -372,6 +400,8 @@ class HandContext:
     totals: tuple[int, ...]
     state: Any
     dealt: tuple[int, ...]
+    hands_left: int | None = None
+    finished: bool = False
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -386,6 +416,10 @@ class HandContext:
         return self.table.seats
 
     @property
+    def hands_played(self) -> int:
+        return self.number - 1
+
+    @property
     def dealt_by(self) -> int:
         """The dealer, where a hook may only be called once it is known."""
         if self.dealer is None:
@@ -397,24 +431,34 @@ class HandContext:
         return self if dealer == self.dealer else dataclasses.replace(self, dealer=dealer)
 
 
-@dataclass
-class Progress:
-    """The match so far, as the end-of-game check sees it."""
-
-    totals: list[int]
-    hands_played: int
-    state: Any
-    # How many hands each seat has dealt so far (a deal out of turn counts for its dealer).
-    dealt: list[int] = field(default_factory=list)
-
-
 @dataclass(frozen=True)
 class Ending:
     """The end-of-game check after a hand: the winning seats (None: the game goes
-    on) and, where there is something to say, why, in words for the explanation."""
+    on) and, where there is something to say, why: as facts of the shared target rule
+    (``by_target``, which ``Shown.ending_words`` says) or in a game's own words (``why``)."""
 
     winners: list[int] | None
     why: str | None = None
+    by_target: TargetEnd | None = None
+    # A game's own end facts (its end rule is not the shared target's), which its
+    # ``Shown.ending_words`` says.
+    own: Any = None
+
+
+@dataclass(frozen=True)
+class TargetEnd:
+    """What the shared target rule found after a hand (``target_ending``): the ``target``, the
+    ``top`` total and the seats on it (``at_top``), the ``best`` total (the lowest where the
+    lowest wins) and the seats on it (``leaders``), and the ``outcome``: "short" (nobody has
+    ended the game), "exactly" (a total sits on a target that must be passed: play goes on),
+    "tied" (ended, but the best total is shared: another hand) or "won"."""
+
+    target: Target
+    top: int
+    at_top: tuple[int, ...]
+    best: int
+    leaders: tuple[int, ...]
+    outcome: str
 
 
 @dataclass(frozen=True)
@@ -435,6 +479,45 @@ class Needs:
 
     table: tuple[str, ...]
     seats: tuple[Need, ...]
+
+
+@dataclass(frozen=True)
+class SeatNeeds:
+    """What the rules know of one player for the needs panel: their ``total``, the ``gap`` to
+    the best placed (0: leading or level), the points ``to_end`` the game by the target (None
+    without one; 0 or less: at or over it), whether they are ``out`` (cannot win under the
+    panel's assumption) and the game's ``own`` facts (``Rules.seat_facts``)."""
+
+    seat: int
+    total: int
+    gap: int
+    to_end: int | None
+    out: bool
+    own: Any = None
+
+
+@dataclass(frozen=True)
+class NeedsFacts:
+    """What each player needs, as facts (``Rules.needs``), for ``Shown.needs_words`` to say:
+    where the match stands, its ``target`` (None: none), whether the lowest total wins and a
+    tie at the top shares the win, the ``hands_left`` (None: no count), whether that count
+    holds only if the deal goes round in turn (``left_if_in_turn``), the most and least one
+    player can score in a hand, and one ``SeatNeeds`` per seat."""
+
+    place: HandContext
+    target: Target | None
+    low_wins: bool
+    tie_shares_win: bool
+    hands_left: int | None
+    left_if_in_turn: bool
+    most: int | None
+    least: int | None
+    seats: tuple[SeatNeeds, ...]
+
+    @property
+    def swing(self) -> int | None:
+        """The most one hand moves two players apart (None: no bound)."""
+        return None if self.most is None or self.least is None else self.most - self.least
 
 
 @dataclass(frozen=True)
@@ -521,6 +604,20 @@ class Target:
 
 
 @dataclass(frozen=True)
+class ProgressFacts:
+    """How far a match has gone (``Rules.progress``), for ``Shown.progress_words`` to say: where
+    it stands, its ``target``, the points the leading total still needs to end it (``to_go``,
+    None without a target), how far it is in percent (None when nothing says) and whether the
+    hands left hold only if the deal goes round in turn (``left_if_in_turn``)."""
+
+    place: HandContext
+    target: Target | None
+    to_go: int | None
+    percent: int | None
+    left_if_in_turn: bool
+
+
+@dataclass(frozen=True)
 class MatchProgress:
     """The scoreboard's progress line: what the match plays towards, in short parts the
     page joins, how far it has gone (``percent``, None when nothing says) and the hands
@@ -534,7 +631,10 @@ class MatchProgress:
 class Rules:
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
-    no words for a form or a sheet (``Shown``), no cards (``Referee``)."""
+    no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
+    needs, the progress and the ending come back as facts ``Shown`` words (a game's own
+    end rule gives its own facts in ``Ending.own``). (The next deal and a deal out of turn
+    still carry their explanation's words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -581,18 +681,19 @@ class Rules:
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        """Whether the game is over after this hand, and why (or why not): by default the
+    def ending(self, place: HandContext) -> Ending:
+        """Whether the game is over after a hand, and why (or why not), told where the match
+        stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target(table.settings)
+        target = self.target(place.settings)
         if target is None:
             return Ending(None)
-        return target_ending(table.players, progress.totals, target.points, strictly=target.past,
-                             low_wins=target.low_wins)
+        return target_ending(place.totals, target)
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
-        """How many more hands the deal count allows when the settings fix one (dealing in
-        turn from ``next_dealer``), else None."""
+    def hands_left(self, place: HandContext) -> int | None:
+        """How many hands the settings' count leaves from ``place`` (its hand included),
+        dealing in turn from its dealer (none once the match is over), when they fix one;
+        else None. The engine asks it and puts the answer in the places it builds."""
         return None
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
@@ -606,101 +707,70 @@ class Rules:
         raise NotImplementedError
 
     # --- what each player needs (the scoreboard's panel) ---------------------------
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The most one player can score in one hand under these settings (None: no bound)."""
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        """The most one player can score in the hand ``place`` places (None: no bound)."""
         return None
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
-        """The least (most negative) one player can score in one hand (None: no bound)."""
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        """The least (most negative) one player can score in that hand (None: no bound)."""
         return None
 
-    def hand_needs(self, settings: dict, seats: int) -> list[str]:
-        """What one hand can do, for the panel's lines about the whole table."""
-        most = self.most_in_a_hand(settings, seats)
-        return [] if most is None else [f"The most a player can score in one hand: {most}."]
+    def progress(self, place: HandContext) -> ProgressFacts:
+        """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
+        says them): what the leading total still needs to end it by the target, and how far
+        it is (the leader's share of the target, else the share of the hands played)."""
+        target = self.target(place.settings)
+        highest = max(place.totals) if place.totals else 0
+        percent = to_go = None
+        if target is not None:
+            percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
+            to_go = target.ends_at - highest
+        total_hands = None if place.hands_left is None else place.hands_played + place.hands_left
+        if percent is None and total_hands:
+            percent = round(100 * place.hands_played / total_hands)
+        return ProgressFacts(place, target, to_go, percent, self.hands_left_follow_deal)
 
-    def target_needs(self, target: Target) -> str:
-        """The target's line: what ends the game and what a tie at the top then does."""
-        best = "lowest" if target.low_wins else "highest"
-        tie = (f"players tied for the {best} total share the win" if self.tie_shares_win
-               else f"a tie for the {best} total means another hand is dealt")
-        points = target.points
-        if target.past:
-            return (f"Playing past {points}: a total of {points + 1} or more ends the game "
-                    f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
-        return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
+    # Whether the hands left (``hands_left``) count deals, so a deal out of turn can make more
+    # and a count holds only "if the deal goes round in turn"; False where the count is of
+    # hands, which no deal changes (the score pad's fixed number of hands).
+    hands_left_follow_deal: ClassVar[bool] = True
 
-    def table_needs(self, table: Table, progress: Progress) -> list[str]:
-        """The game's own lines about the whole table (another way the game ends...)."""
-        return []
+    def seat_facts(self, place: HandContext, seat: int) -> Any:
+        """The game's own facts about one player for the needs panel (how the player behind
+        catches up...), which its ``Shown.seat_needs`` words; None by default."""
+        return None
 
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
-        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
-        each a clause without a full stop (the panel joins them with semicolons)."""
-        return []
-
-    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
-        """What each player needs to win, from the rules and the match so far: points to
-        the target, where each stands, the hands the deal count leaves if the deal goes
-        round in turn and who cannot win then. Every line holds whatever the table does
-        next, or names its assumption in the same sentence: a deal out of turn can make
-        a game that ends by deal count longer, so a player who cannot catch up in the
-        hands left is told so only "if the deal goes round in turn". A game adds its own
-        lines (``hand_needs``, ``table_needs``, ``seat_needs``)."""
-        settings, totals, names = table.settings, progress.totals, table.players
+    def needs(self, place: HandContext) -> NeedsFacts:
+        """What each player needs to win, as facts from the rules and the match so far
+        (``Shown.needs_words`` says them): the target, where each stands, the hands left and
+        who cannot win then. A player is out only under the assumption the facts name: a
+        deal out of turn can make a game that ends by deal count longer, so who cannot catch
+        up in the hands left is out only "if the deal goes round in turn"."""
+        settings, totals = place.settings, list(place.totals)
         target = self.target(settings)
         low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
-        general: list[str] = []
-        if target is not None:
-            general.append(self.target_needs(target))
-        general += self.table_needs(table, progress)
-        left = self.hands_left(settings, list(progress.dealt), next_dealer)
-        if left is not None:
-            general.append(f"{plural(left, 'hand')} left if the deal goes round in turn "
-                           + ("(fewer if someone reaches the target; " if target is not None else "(")
-                           + "a deal out of turn can make it more).")
-        general += self.hand_needs(settings, table.seats)
-        most = self.most_in_a_hand(settings, table.seats)
-        least = self.least_in_a_hand(settings, table.seats)
+        left = place.hands_left
+        most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
-        seat_lines: list[Need] = []
+        seats = []
         for seat, total in enumerate(totals):
-            lines: list[str] = []
-            out = False
-            if target is not None:
-                lines.append(_target_line(target, total))
-            lines.append(standing(names, totals, seat, low_wins=low))
             gap = total - best if low else best - total
-            # In turn the game lasts ``left`` more hands at most; each moves two players at most
+            # The game lasts ``left`` more hands at most; each moves two players at most
             # most - least apart. Drawing level may still share the win (or play on), so only a
             # gap wider than that is out of reach.
-            if (left is not None and gap > 0 and most is not None and least is not None
-                    and gap > left * (most - least)):
-                out = True
-                lines.append(f"can no longer win if the deal goes round in turn: {plural(left, 'hand')} left, "
-                             f"and a hand moves two players at most {most - least} apart")
-            lines += self.seat_needs(table, progress, seat)
-            seat_lines.append(Need(seat, tuple(lines), out))
-        return Needs(tuple(general), tuple(seat_lines))
-
-
-def _target_line(target: Target, total: int) -> str:
-    """One player's line about the target: how far it is, or what reaching it means."""
-    points, verb = target.points, "pass" if target.past else "reach"
-    if total < target.ends_at:
-        if target.low_wins:
-            return f"{target.ends_at - total} more would end the game ({verb} {points})"
-        return f"needs {target.ends_at - total} more to {verb} {points}"
-    if target.low_wins:
-        return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
-    return (f"is {'past' if target.past else 'at or over'} {points}: "
-            "needs to be alone at the top at the end of a hand")
+            out = (left is not None and gap > 0 and most is not None and least is not None
+                   and gap > left * (most - least))
+            to_end = None if target is None else target.ends_at - total
+            seats.append(SeatNeeds(seat, total, gap, to_end, out, self.seat_facts(place, seat)))
+        return NeedsFacts(place, target, low, self.tie_shares_win, left, self.hands_left_follow_deal, most, least,
+                          tuple(seats))
 
 
 class Shown:
     """How a game is shown: the hand form, a hand's summary, the table guide and seat
-    picture, the printed score sheet, the rules page and the progress line. Words and
-    layouts only: every number comes from the ``Rules`` through the engine's replay."""
+    picture, the printed score sheet, the rules page, the progress line, the needs panel
+    and the target's ending. Words and layouts only: every number comes from the ``Rules``
+    (their facts) through the engine's replay."""
 
     # How the form names a hand field in its messages, where the key does not read well.
     field_words: ClassVar[dict[str, str]] = {}
@@ -725,7 +795,7 @@ class Shown:
         """The card counter its ``counts`` hand-form group offers, if any."""
         return None
 
-    def trick_tally(self, settings: dict, seats: int) -> TrickTally | None:
+    def trick_tally(self, place: HandContext) -> TrickTally | None:
         """How to record a hand trick by trick, when the game offers it (the match
         page then shows "Record trick by trick")."""
         return None
@@ -754,38 +824,157 @@ class Shown:
                   deals=seat == dealer, leads=seat == left)
             for seat, name in enumerate(table.players)))
 
-    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
-                 hands_left: int | None) -> MatchProgress:
-        """The progress line of the match whose next hand ``ctx`` places (``finished``: none
-        comes), from the rules' ``target`` and the ``hands_left`` its deal count allows."""
+    def new_dealer(self, ctx: HandContext) -> str:
+        """The sentence for a recorded hand that a correction gives another dealer
+        (``ctx.dealt_by``, in ``ctx``, the place that hand now has): its inputs were typed for
+        the old dealer, so the table checks them. By default it says what the new dealer
+        does there besides dealing, in the seat picture's words ("bids second")."""
+        name = ctx.players[ctx.dealt_by]
+        roles = next((p.roles for p in self.seating(ctx).places if p.seat == ctx.dealt_by), ())
+        does = [role for role in roles if role != "deals"]
+        who = f", who {name_list(does)} there" if does else ""
+        return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
+
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        """Why the game ended after a hand, or why it goes on (``place``: where the match stands
+        after it), for the explanation: the shared target rule's facts in words, else the
+        game's own ``why``."""
+        found = ending.by_target
+        if found is None:
+            return ending.why
+        players, target = place.players, found.target
+        points, names = target.points, name_list([players[s] for s in found.leaders])
+        done = "passed" if target.past else "reached"
+        if found.outcome == "exactly":
+            verb = "has" if len(found.at_top) == 1 else "have"
+            return (f"{name_list([players[s] for s in found.at_top])} {verb} {points}, and {points} is not past "
+                    f"{points}: another hand is dealt")
+        if found.outcome == "short":
+            return None
+        if found.outcome == "tied":
+            if target.low_wins:
+                return f"{names} are tied on {found.best} at the bottom: another hand is dealt"
+            return tied_at_top(players, list(found.leaders), found.best)
+        if target.low_wins:
+            return (f"{name_list([players[s] for s in found.at_top])} {done} {points} with {found.top}, "
+                    f"and {names} wins with the lowest total, {found.best}")
+        return f"{names} {done} {points} with {found.best} and wins"
+
+    def progress_words(self, facts: ProgressFacts) -> MatchProgress:
+        """The progress line in words: what the match plays towards, what the leader still
+        needs, and the count of hands (``hand_of``) while hands are left."""
+        place, target = facts.place, facts.target
         lines: list[str] = []
-        percent = None
-        highest = max(ctx.totals) if ctx.totals else 0
         if target is not None:
             lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
-            percent = max(0, min(100, round(100 * highest / target.points))) if target.points > 0 else None
-            to_go = target.ends_at - highest
-            if not finished and to_go > 0:
-                lines.append(f"{to_go} more ends it" if target.low_wins else f"leader needs {to_go} more")
-        played = ctx.number - 1
-        if hands_left is not None:
-            total_hands = played + hands_left
-            lines.append(f"{played} hand{'' if played == 1 else 's'} played" if finished or not hands_left
-                         else self.hand_of(played + 1, total_hands, hands_left))
-            if percent is None and total_hands:
-                percent = round(100 * played / total_hands)
-        return MatchProgress(tuple(lines), percent, hands_left)
+            if not place.finished and facts.to_go is not None and facts.to_go > 0:
+                lines.append(f"{facts.to_go} more ends it" if target.low_wins else f"leader needs {facts.to_go} more")
+        played = place.hands_played
+        if place.hands_left is not None:
+            lines.append(f"{played} hand{'' if played == 1 else 's'} played" if place.finished or not place.hands_left
+                         else self.hand_of(facts))
+        return MatchProgress(tuple(lines), facts.percent, place.hands_left)
 
-    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
-        """The progress line's count of hands: hand ``number`` of ``total_hands``, ``hands_left``
-        of them still to play (this one too). Where the count is of deals, a deal out of turn
-        adds a hand, so the count holds only if the deal goes round in turn."""
-        return f"hand {number} of {total_hands} if the deal goes round in turn"
+    def hand_of(self, facts: ProgressFacts) -> str:
+        """The progress line's count of hands (while some are left): this hand of all of them.
+        Where the count is of deals, a deal out of turn adds a hand, so the count holds only
+        if the deal goes round in turn; a count of hands says how many are left."""
+        place = facts.place
+        left = place.hands_left or 0
+        if facts.left_if_in_turn:
+            return f"hand {place.number} of {place.hands_played + left} if the deal goes round in turn"
+        return f"hand {place.number} of {place.hands_played + left}: {plural(left, 'hand')} left"
+
+    # --- what each player needs (the scoreboard's panel) -------------------------
+    def needs_words(self, facts: NeedsFacts) -> Needs:
+        """The "What each player needs" panel in words: lines about the whole table (the
+        target, the game's own, the hands left, what one hand can do), then each player's
+        (the target, where they stand, out of reach, the game's own). Every line holds
+        whatever the table does next, or names its assumption in the same sentence."""
+        general: list[str] = []
+        if facts.target is not None:
+            general.append(self.target_needs(facts))
+        general += self.table_needs(facts)
+        general += self.hands_left_needs(facts)
+        general += self.hand_needs(facts)
+        seats: list[Need] = []
+        for seat in facts.seats:
+            lines: list[str] = []
+            if facts.target is not None:
+                lines.append(self.target_line(facts, seat))
+            lines.append(self.standing_line(facts, seat))
+            if seat.out:
+                lines.append(self.out_line(facts, seat))
+            lines += self.seat_needs(facts, seat)
+            seats.append(Need(seat.seat, tuple(lines), seat.out))
+        return Needs(tuple(general), tuple(seats))
+
+    def target_needs(self, facts: NeedsFacts) -> str:
+        """The target's line: what ends the game and what a tie at the top then does."""
+        target = facts.target
+        assert target is not None  # said only with a target
+        best = "lowest" if target.low_wins else "highest"
+        tie = (f"players tied for the {best} total share the win" if facts.tie_shares_win
+               else f"a tie for the {best} total means another hand is dealt")
+        points = target.points
+        if target.past:
+            return (f"Playing past {points}: a total of {points + 1} or more ends the game "
+                    f"({points} exactly is not past {points}); the {best} total then wins, and {tie}.")
+        return f"Playing to {points}: a total of {points} or more ends the game; the {best} total then wins, and {tie}."
+
+    def table_needs(self, facts: NeedsFacts) -> list[str]:
+        """The game's own lines about the whole table (another way the game ends...)."""
+        return []
+
+    def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
+        """What the count of hands says: how many are left, and under which assumption."""
+        left = facts.hands_left
+        if left is None:
+            return []
+        if not facts.left_if_in_turn:
+            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)."
+                                                       if facts.target is not None else ".")]
+        return [f"{plural(left, 'hand')} left if the deal goes round in turn "
+                + ("(fewer if someone reaches the target; " if facts.target is not None else "(")
+                + "a deal out of turn can make it more)."]
+
+    def hand_needs(self, facts: NeedsFacts) -> list[str]:
+        """What one hand can do, for the panel's lines about the whole table."""
+        return [] if facts.most is None else [f"The most a player can score in one hand: {facts.most}."]
+
+    def target_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """One player's line about the target: how far it is, or what reaching it means."""
+        target = facts.target
+        assert target is not None and seat.to_end is not None  # said only with a target
+        points, verb = target.points, "pass" if target.past else "reach"
+        if seat.to_end > 0:
+            if target.low_wins:
+                return f"{seat.to_end} more would end the game ({verb} {points})"
+            return f"needs {seat.to_end} more to {verb} {points}"
+        if target.low_wins:
+            return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
+        return (f"is {'past' if target.past else 'at or over'} {points}: "
+                "needs to be alone at the top at the end of a hand")
+
+    def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Where the player stands against the others."""
+        return standing(facts.place.players, list(facts.place.totals), seat.seat, low_wins=facts.low_wins)
+
+    def out_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Why the player can no longer win, with the assumption it holds under."""
+        assumption = " if the deal goes round in turn" if facts.left_if_in_turn else ""
+        return (f"can no longer win{assumption}: {plural(facts.hands_left or 0, 'hand')} left, "
+                f"and a hand moves two players at most {facts.swing} apart")
+
+    def seat_needs(self, facts: NeedsFacts, seat: SeatNeeds) -> list[str]:
+        """The game's own lines for one player (bags, a losing floor...), after the shared ones;
+        each a clause without a full stop (the panel joins them with semicolons)."""
+        return []
 
     # --- the score sheet (print view and blank sheets) ---------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         """The columns of this game's score sheet (one group of ``seat`` columns
-        per player), for a match with these settings and this many players."""
+        per player), for the match standing at ``place`` (a blank sheet's: ``Game.empty_place``)."""
         return SheetLayout((), (POINTS, TOTAL))
 
     def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
@@ -793,7 +982,7 @@ class Shown:
         points and totals (``extra`` is the engine's output for the hand)."""
         return SheetRow(seats=[{} for _ in range(ctx.seats)])
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
         """What each case scores, in short lines with these settings filled in: the
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
@@ -883,9 +1072,8 @@ class Game:
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
-    # Players and settings for sample matches that never end (benchmarks, fuzzing).
+    # Players for sample matches (benchmarks, fuzzing, demos).
     sample_players: int = 3
-    endless_settings: ClassVar[dict] = {}
     # Variants of the settings worth playing in tests and demos (each over the defaults).
     sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
@@ -894,19 +1082,43 @@ class Game:
     referee: Referee | None = None
     stats: Stats = Stats()
 
+    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+        """What the table calls this game, wherever its name is shown (a title, the
+        share line, the history...): the game's title unless its settings name it.
+        ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
+        return self.title
+
     def defaults(self) -> dict:
         # A copy, so a match that edits a table setting never edits the defaults.
         return {s.name: copy.deepcopy(s.default) for s in self.settings}
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        """Settings (over the defaults) under which a match of ``seats`` players goes on for
+        ``hands`` hands whatever they score, for benchmarks and tests that need a long match;
+        None when no settings make a match that long (a game whose hands follow a fixed
+        schedule). Each game says its own: nothing else may assume a match can be endless."""
+        raise NotImplementedError
+
+    def progress(self, place: HandContext) -> MatchProgress:
+        """The progress line of the match standing at ``place``: the rules' facts in the game's words."""
+        return self.shown.progress_words(self.rules.progress(place))
+
+    def needs(self, place: HandContext) -> Needs:
+        """The needs panel of the match standing at ``place``: the rules' facts in the game's words."""
+        return self.shown.needs_words(self.rules.needs(place))
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         """The hand fields that may be left out at this table (null for one of them
         means left out): by default those not required."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
-    def first_context(self, table: Table, dealer: int | None = 0) -> HandContext:
-        """The place of a match's first hand (nothing scored, nothing dealt yet)."""
+    def empty_place(self, table: Table, dealer: int | None = None) -> HandContext:
+        """The place of a match with no hands (nothing scored, nothing dealt yet), its first
+        hand dealt by ``dealer`` (None: not known, as on a blank sheet): what a replay of no
+        hands gives, for where there is no match to replay."""
         zeros = (0,) * table.seats
-        return HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
+        place = HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
+        return place if dealer is None else dataclasses.replace(place, hands_left=self.rules.hands_left(place))
 
 
 # --- helpers shared by the games ------------------------------------------
@@ -933,11 +1145,12 @@ def is_whole(value: Any) -> bool:
 def range_check(field: str | None, value: Any, minimum: int | None = None, maximum: int | None = None,
                 seat: int | None = None, who: str | None = None) -> Problem | None:
     """The problem when ``value`` is not a whole number in [minimum, maximum], or None."""
-    params = {"got": show(value), "value": value}
+    # the words of a problem are made only when there is one: a replay checks every count of every hand
     if not is_whole(value):
-        return Problem(field, "not_whole", params, seat, who)
+        return Problem(field, "not_whole", {"got": show(value), "value": value}, seat, who)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        return Problem(field, "out_of_range", dict(params, minimum=minimum, maximum=maximum), seat, who)
+        return Problem(field, "out_of_range", {"got": show(value), "value": value, "minimum": minimum,
+                                               "maximum": maximum}, seat, who)
     return None
 
 
@@ -995,31 +1208,23 @@ def show_json(value: Any) -> str:
         return repr(value)
 
 
-def target_ending(players: tuple[str, ...] | list[str], totals: list[int], target: int,
-                  strictly: bool, low_wins: bool = False) -> Ending:
-    """The shared end rule in words: once someone has reached the target (or passed it,
-    when ``strictly``), the single highest total wins (lowest, with ``low_wins``); a tie
-    for that total plays on."""
+def target_ending(totals: Sequence[int], target: Target) -> Ending:
+    """The shared end rule, as facts (``TargetEnd``): once someone has reached the target (or
+    passed it, with ``target.past``), the single highest total wins (the lowest, with
+    ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
-    best = min(totals) if low_wins else top
-    leaders = [seat for seat, t in enumerate(totals) if t == best]
-    names = name_list([players[s] for s in leaders])
-    if strictly and top == target:
-        at = [s for s, t in enumerate(totals) if t == top]
-        verb = "has" if len(at) == 1 else "have"
-        return Ending(None, f"{name_list([players[s] for s in at])} {verb} {target}, and {target} is not past "
-                            f"{target}: another hand is dealt")
-    if not (top > target if strictly else top >= target):
-        return Ending(None)
-    if len(leaders) > 1:
-        if low_wins:
-            return Ending(None, f"{names} are tied on {best} at the bottom: another hand is dealt")
-        return Ending(None, tied_at_top(players, leaders, best))
-    if low_wins:
-        ended = name_list([players[s] for s, t in enumerate(totals) if t == top])
-        return Ending(leaders, f"{ended} {'passed' if strictly else 'reached'} {target} with {top}, "
-                               f"and {names} wins with the lowest total, {best}")
-    return Ending(leaders, f"{names} {'passed' if strictly else 'reached'} {target} with {best} and wins")
+    best = min(totals) if target.low_wins else top
+    leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
+    at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
+    points = target.points
+    if target.past and top == points:
+        outcome = "exactly"
+    elif top < target.ends_at:
+        outcome = "short"
+    else:
+        outcome = "tied" if len(leaders) > 1 else "won"
+    return Ending(list(leaders) if outcome == "won" else None,
+                  by_target=TargetEnd(target, top, at_top, best, leaders, outcome))
 
 
 def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: int) -> str:

@@ -10,6 +10,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
@@ -22,13 +23,15 @@ from .base import (
     Game,
     HandContext,
     MatchProgress,
+    NeedsFacts,
     Place,
     Problem,
-    Progress,
+    ProgressFacts,
     Referee,
     Rules,
     Scored,
     Seating,
+    SeatNeeds,
     Setting,
     SheetCell,
     SheetColumn,
@@ -45,6 +48,7 @@ from .base import (
     is_whole,
     name_list,
     played,
+    plural,
     rule,
     show,
     show_json,
@@ -57,6 +61,18 @@ from .tricks import TrickRule
 
 TRICKS = 13
 DUMMY = "dummy"
+
+
+@dataclass(frozen=True)
+class SpadesEnd:
+    """Why a game of Dummy Hand Spades ends after a hand (or why it goes on): the seats at or
+    over the target (``reached``), at or below the losing floor (``fallen``), and the
+    ``leaders`` on the ``best`` total (more than one: a tie at the top, another hand)."""
+
+    reached: tuple[int, ...]
+    fallen: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
 
 
 class DummySpadesRules(Rules):
@@ -121,31 +137,16 @@ class DummySpadesRules(Rules):
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
         return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
 
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        totals, names = progress.totals, table.players
-        target, lose_at = table.settings["target"], table.settings["lose_at"]
-        reached = [s for s, t in enumerate(totals) if t >= target]
-        fallen = [s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at]
-        causes = []
-        if reached:
-            causes.append(_each_with(names, totals, reached, f"{{name}} reached {target} with {{total}}",
-                                     f"{{names}} reached {target}"))
-        if fallen:
-            causes.append(_each_with(names, totals, fallen, f"{{name}} is at {{total}}, at or below {lose_at}",
-                                     f"{{names}} are at {lose_at} or below"))
-        if not causes:
+    def ending(self, place: HandContext) -> Ending:
+        totals = place.totals
+        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        reached = tuple(s for s, t in enumerate(totals) if t >= target)
+        fallen = tuple(s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at)
+        if not (reached or fallen):
             return Ending(None)
-        cause = " and ".join(causes)
         best = max(totals)
-        leaders = [seat for seat, t in enumerate(totals) if t == best]
-        if len(leaders) > 1:
-            return Ending(None, f"{cause}, but {tied_at_top(names, leaders, best)}")
-        winner = names[leaders[0]]
-        if reached == leaders and not fallen:
-            return Ending(leaders, f"{cause} and wins")
-        if leaders[0] in reached + fallen:  # their total is said already
-            return Ending(leaders, f"{cause}; {winner} has the highest total and wins")
-        return Ending(leaders, f"{cause}; {winner} has the highest total, {best}, and wins")
+        leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
+        return Ending(list(leaders) if len(leaders) == 1 else None, own=SpadesEnd(reached, fallen, leaders, best))
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by
@@ -153,40 +154,12 @@ class DummySpadesRules(Rules):
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
         # two nils made (own hand and the team's other hand) on a bid of 0.
         nil_value = settings["nil_value"]
         return max(10 * TRICKS + nil_value, 2 * nil_value)
-
-    def table_needs(self, table: Table, progress: Progress) -> list[str]:
-        lose_at = table.settings["lose_at"]
-        if lose_at is None:
-            return []
-        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
-                "and a tie for the highest total means another hand is dealt."]
-
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
-        lines = []
-        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
-        bags = progress.state[seat] if progress.state else 0
-        if limit:
-            more = limit - bags
-            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
-                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
-        if lose_at is not None:
-            totals = progress.totals
-            if totals[seat] > lose_at:
-                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
-            else:
-                top = [s for s, total in enumerate(totals) if total == max(totals)]
-                line = f"is on {totals[seat]}, at or below {lose_at}"
-                if len(top) > 1:  # the only way play goes on (see ending)
-                    line += (f", which ends the game: play goes on only because "
-                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
-                             "(a tie for the highest total means another hand)")
-                lines.append(line)
-        return lines
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         counts = split_tricks(TRICKS, 4, rng)
@@ -238,16 +211,73 @@ class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
 
-    def progress(self, ctx: HandContext, finished: bool, target: Target | None,
-                 hands_left: int | None) -> MatchProgress:
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, SpadesEnd):
+            return super().ending_words(ending, place)
+        names, totals = place.players, list(place.totals)
+        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        reached, fallen, leaders, best = list(found.reached), list(found.fallen), list(found.leaders), found.best
+        causes = []
+        if reached:
+            causes.append(_each_with(names, totals, reached, f"{{name}} reached {target} with {{total}}",
+                                     f"{{names}} reached {target}"))
+        if fallen:
+            causes.append(_each_with(names, totals, fallen, f"{{name}} is at {{total}}, at or below {lose_at}",
+                                     f"{{names}} are at {lose_at} or below"))
+        cause = " and ".join(causes)
+        if len(leaders) > 1:
+            return f"{cause}, but {tied_at_top(names, leaders, best)}"
+        winner = names[leaders[0]]
+        if reached == leaders and not fallen:
+            return f"{cause} and wins"
+        if leaders[0] in reached + fallen:  # their total is said already
+            return f"{cause}; {winner} has the highest total and wins"
+        return f"{cause}; {winner} has the highest total, {best}, and wins"
+
+    def progress_words(self, facts: ProgressFacts) -> MatchProgress:
         """The shared line, and the losing floor when the table plays with one."""
-        shared = super().progress(ctx, finished, target, hands_left)
-        lose_at = ctx.settings["lose_at"]
+        shared = super().progress_words(facts)
+        lose_at = facts.place.settings["lose_at"]
         if lose_at is None:
             return shared
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
+
+    # --- what each player needs: the losing floor and bags ------------------------
+    def table_needs(self, facts: NeedsFacts) -> list[str]:
+        lose_at = facts.place.settings["lose_at"]
+        if lose_at is None:
+            return []
+        return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
+                "and a tie for the highest total means another hand is dealt."]
+
+    def seat_needs(self, facts: NeedsFacts, need: SeatNeeds) -> list[str]:
+        place, seat = facts.place, need.seat
+        table = place.table
+        lines = []
+        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
+        bags = place.state[seat] if place.state else 0
+        if limit:
+            more = limit - bags
+            lines.append(f"has {plural(bags, 'bag')}: {plural(more, 'more bag')} "
+                         f"{'costs' if more == 1 else 'cost'} {plural(penalty, 'point')}")
+        if lose_at is not None:
+            totals = place.totals
+            if totals[seat] > lose_at:
+                lines.append(f"is {plural(totals[seat] - lose_at, 'point')} above {lose_at}")
+            else:
+                top = [s for s, total in enumerate(totals) if total == max(totals)]
+                line = f"is on {totals[seat]}, at or below {lose_at}"
+                if len(top) > 1:  # the only way play goes on (see ending)
+                    line += (f", which ends the game: play goes on only because "
+                             f"{name_list([table.players[s] for s in top])} are tied on {max(totals)} at the top "
+                             "(a tie for the highest total means another hand)")
+                lines.append(line)
+        return lines
+
 
     def table_guide(self, ctx: HandContext) -> list[str]:
         table, dealer = ctx.table, ctx.dealt_by
@@ -280,7 +310,7 @@ class DummySpadesShown(Shown):
         return [
             FieldGroup("bids", "Bids (left of the dealer first)" if dealer is None else f"Bids ({players[order[0]]} first)",
                        "seat_int", order),
-            FieldGroup("nils", "Nil bids", "nils", order, seat_choices=nil_choices, optional=True,
+            FieldGroup("nils", "Nil bids", "seat_ticks", order, seat_choices=nil_choices, optional=True,
                        hint="Tick the hands each player bid nil on, if any.", in_details=True,
                        label="{player} bid nil on"),
             # one order in the whole form: bidding order; with the dummy's, 13 tricks
@@ -302,7 +332,7 @@ class DummySpadesShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("dummy", "Dummy", "tricks the dummy hand took"),),
             seat=(SheetColumn("bid", "Bid", "team bid"), SheetColumn("tricks", "Took", "tricks the player's own "
@@ -322,7 +352,8 @@ class DummySpadesShown(Shown):
                           "bags": SheetCell(str(extra["bags"][seat]))})
         return SheetRow(hand={"dummy": SheetCell(str(hand["dummy_tricks"]))}, seats=seats)
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         limit, nil_value = settings["bag_limit"], settings["nil_value"]
         nil_tricks = ("" if settings["nil_tricks_count"] else
                       " The tricks of a hand you bid nil on (whose nil counts) don't count for your own "
@@ -492,9 +523,13 @@ class DummySpades(Game):
     )
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
     required_fields = ("bids", "tricks", "dummy_tricks")
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 300, "lose_at": -60},
                                                  {"lose_at": -200, "bag_limit": 3})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a target no total reaches and no total that loses (lose_at None)
+        return {"target": 10**9, "lose_at": None}
+
     rules = DummySpadesRules()
     shown = DummySpadesShown()
     referee = DummySpadesReferee()
@@ -667,10 +702,6 @@ def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | Non
     left = bags - times * limit
     return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
                         f"loses {cost}, leaving {plural(left, 'bag')}")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def arithmetic(parts: list[int]) -> str:

@@ -6,6 +6,7 @@ hands, or never, the best total (highest, or lowest with ``low_wins``) winning.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
@@ -14,18 +15,16 @@ from .base import (
     Figure,
     Game,
     HandContext,
-    Need,
-    Needs,
+    NeedsFacts,
     Place,
     Problem,
-    Progress,
     Rules,
     Scored,
     Seating,
+    SeatNeeds,
     Setting,
     Shown,
     Stats,
-    Table,
     Target,
     is_whole,
     name_list,
@@ -36,14 +35,30 @@ from .base import (
 
 # What one player may score in one hand (rules.md): wide enough for any game's points.
 LEAST, MOST = -100_000, 100_000
+NAME_LIMIT = 40  # characters of the game's name (rules.md: as a player's name)
 
 
 def _points(count: int) -> str:
     return plural(count, "point")
 
 
+@dataclass(frozen=True)
+class PadEnd:
+    """Why a score pad's game ends after a hand (or why it goes on): the seats at or over
+    the target (``reached``), the ``leaders`` on the ``best`` total, and whether the fixed
+    number of hands is played (``all_played``)."""
+
+    reached: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
+    all_played: bool
+
+
 class ScorePadRules(Rules):
     """Points as the table says, and the three ways a game ends."""
+
+    # the number of hands is fixed, whoever deals: a deal out of turn adds none
+    hands_left_follow_deal = False
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -63,41 +78,20 @@ class ScorePadRules(Rules):
         return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
 
     # --- end of game ----------------------------------------------------
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        settings, names, totals = table.settings, table.players, progress.totals
+    def ending(self, place: HandContext) -> Ending:
+        settings, totals = place.settings, place.totals
         target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
         best = min(totals) if low else max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == best]
-        side = "lowest" if low else "highest"
-        reached = [seat for seat, total in enumerate(totals) if target and total >= target]
-        if hand_count and progress.hands_played >= hand_count:
-            cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
-            if reached:
-                cause = f"{self._reached(names, totals, reached, target)} and {cause}"
-            return Ending(leaders, self._won(names, leaders, best, side, cause))
+        leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
+        reached = tuple(seat for seat, total in enumerate(totals) if target and total >= target)
+        if hand_count and place.hands_played >= hand_count:
+            return Ending(list(leaders), own=PadEnd(reached, leaders, best, True))
         if not reached:
             return Ending(None)
-        cause = self._reached(names, totals, reached, target)
-        if len(leaders) > 1:
-            return Ending(None, f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "
-                                f"for the {side} total: another hand is dealt")
-        return Ending(leaders, self._won(names, leaders, best, side, cause))
+        return Ending(list(leaders) if len(leaders) == 1 else None, own=PadEnd(reached, leaders, best, False))
 
-    @staticmethod
-    def _reached(names: tuple[str, ...], totals: list[int], reached: list[int], target: int) -> str:
-        if len(reached) == 1:
-            return f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
-        return (f"{name_list([names[s] for s in reached])} reached {target} ("
-                + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
-
-    @staticmethod
-    def _won(names: tuple[str, ...], leaders: list[int], best: int, side: str, cause: str) -> str:
-        if len(leaders) == 1:
-            return f"{cause}; {names[leaders[0]]} has the {side} total, {best}, and wins"
-        return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
-               "and share the win"
-
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+    def hands_left(self, place: HandContext) -> int | None:
+        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         # The number of hands is fixed, not the deals: a deal out of turn changes nothing.
         hand_count = settings.get("hand_count")
         if not isinstance(hand_count, int) or isinstance(hand_count, bool) or hand_count <= 0:
@@ -121,73 +115,53 @@ class ScorePadRules(Rules):
         return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
 
     # --- what each player needs ------------------------------------------------
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
         return MOST
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
         return LEAST
 
-    def needs(self, table: Table, progress: Progress, next_dealer: int | None) -> Needs:
-        """The shared panel speaks of the highest total reaching a target; a score pad may
-        have neither a target nor a high winner, so it words its own."""
-        settings, names, totals = table.settings, table.players, progress.totals
-        target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
-        side = "lowest" if low else "highest"
-        general: list[str] = []
-        left = None
-        if hand_count:
-            left = 0 if next_dealer is None else max(0, hand_count - progress.hands_played)
-        if target:
-            tie = ("a tie for it means another hand is dealt"
-                   + (f" (after the last of the {hand_count} hands the tied players share the win)"
-                      if hand_count else ""))
-            general.append(f"Playing to {target}: a total of {target} or more ends the game; the {side} total "
-                           f"then wins, and {tie}.")
-        if hand_count:
-            sooner = f", sooner if a total reaches {target}" if target else ""
-            general.append(f"{hand_count} hands in all: {plural(left or 0, 'hand')} left{sooner}; the {side} "
-                           "total then wins, and players tied for it share the win.")
-        if not target and not hand_count:
-            general.append(f"No target and no fixed number of hands: the game goes on until the table stops; "
-                           f"the {side} total leads.")
-        general.append(f"One hand can move a player anywhere from {LEAST} to {MOST} points.")
-        rows = []
-        for seat, total in enumerate(totals):
-            lines = []
-            if target and total < target:
-                lines.append(f"is {target - total} short of {target}")
-            elif target:
-                lines.append(f"at or over {target}")
-            lines.append(self._standing(names, totals, seat, low))
-            out = False
-            best = min(totals) if low else max(totals)
-            gap = abs(total - best)
-            # ``left`` hands can close a gap of at most (MOST - LEAST) each; level still shares.
-            if left is not None and gap > left * (MOST - LEAST):
-                out = True
-                lines.append(f"can no longer win: {plural(left, 'hand')} left, and a hand moves two players "
-                             f"at most {MOST - LEAST} apart")
-            rows.append(Need(seat, tuple(lines), out))
-        return Needs(tuple(general), tuple(rows))
 
-    @staticmethod
-    def _standing(names: tuple[str, ...], totals: list[int], seat: int, low: bool) -> str:
-        """Where one player stands, "ahead" meaning lower when the lowest total wins."""
-        best = min(totals) if low else max(totals)
-        others = [s for s in range(len(totals)) if s != seat]
-        if totals[seat] != best:
-            leaders = name_list([names[s] for s in others if totals[s] == best])
-            return f"is {abs(totals[seat] - best)} {'above' if low else 'behind'} {leaders}"
-        tied = [s for s in others if totals[s] == best]
-        if tied:
-            verb = "is level with" if len(tied) == len(others) else "shares the lead with"
-            return f"{verb} {name_list([names[s] for s in tied])} on {best}"
-        second = (min if low else max)(totals[s] for s in others)
-        return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
+def _reached(names: tuple[str, ...], totals: list[int], reached: list[int], target: int) -> str:
+    if len(reached) == 1:
+        return f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+    return (f"{name_list([names[s] for s in reached])} reached {target} ("
+            + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+
+
+def _won(names: tuple[str, ...], leaders: list[int], best: int, side: str, cause: str) -> str:
+    if len(leaders) == 1:
+        return f"{cause}; {names[leaders[0]]} has the {side} total, {best}, and wins"
+    return f"{cause}; {name_list([names[s] for s in leaders])} are tied on {best} for the {side} total " \
+           "and share the win"
+
+
+def _side(facts: NeedsFacts) -> str:
+    return "lowest" if facts.low_wins else "highest"
 
 
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
+
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, PadEnd):
+            return super().ending_words(ending, place)
+        settings, names, totals = place.settings, place.players, list(place.totals)
+        target, hand_count = settings["target"], settings["hand_count"]
+        side = "lowest" if settings["low_wins"] else "highest"
+        reached, leaders, best = list(found.reached), list(found.leaders), found.best
+        if found.all_played:
+            cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
+            if reached:
+                cause = f"{_reached(names, totals, reached, target)} and {cause}"
+            return _won(names, leaders, best, side, cause)
+        cause = _reached(names, totals, reached, target)
+        if len(leaders) > 1:
+            return (f"{cause}, but {name_list([names[s] for s in leaders])} are tied on {best} "
+                    f"for the {side} total: another hand is dealt")
+        return _won(names, leaders, best, side, cause)
 
     field_words: ClassVar[dict[str, str]] = {"points": "points"}
     rules_template = "rules/score_pad.html"
@@ -201,14 +175,52 @@ class ScorePadShown(Shown):
         return Seating(tuple(Place(name, seat, ("deals",) if seat == dealer else (), deals=seat == dealer)
                              for seat, name in enumerate(ctx.players)))
 
-    def hand_of(self, number: int, total_hands: int, hands_left: int) -> str:
-        # The number of hands is fixed, whoever deals: a deal out of turn adds none.
-        return f"hand {number} of {total_hands}: {plural(hands_left, 'hand')} left"
+    # --- what each player needs: the shared panel, in a score pad's words ------------
+    def target_needs(self, facts: NeedsFacts) -> str:
+        target, hand_count = facts.target, facts.place.settings["hand_count"]
+        assert target is not None
+        tie = ("a tie for it means another hand is dealt"
+               + (f" (after the last of the {hand_count} hands the tied players share the win)" if hand_count else ""))
+        return (f"Playing to {target.points}: a total of {target.points} or more ends the game; the {_side(facts)} "
+                f"total then wins, and {tie}.")
+
+    def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
+        hand_count = facts.place.settings["hand_count"]
+        if hand_count:
+            sooner = f", sooner if a total reaches {facts.target.points}" if facts.target else ""
+            return [f"{hand_count} hands in all: {plural(facts.hands_left or 0, 'hand')} left{sooner}; the "
+                    f"{_side(facts)} total then wins, and players tied for it share the win."]
+        if facts.target is None:
+            return [f"No target and no fixed number of hands: the game goes on until the table stops; "
+                    f"the {_side(facts)} total leads."]
+        return []
+
+    def hand_needs(self, facts: NeedsFacts) -> list[str]:
+        return [f"One hand can move a player anywhere from {facts.least} to {facts.most} points."]
+
+    def target_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        points = facts.target.points if facts.target else 0
+        return f"is {points - seat.total} short of {points}" if seat.total < points else f"at or over {points}"
+
+    def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
+        """Where one player stands, "ahead" meaning lower when the lowest total wins."""
+        names, totals, low = facts.place.players, list(facts.place.totals), facts.low_wins
+        best = min(totals) if low else max(totals)
+        others = [s for s in range(len(totals)) if s != seat.seat]
+        if totals[seat.seat] != best:
+            leaders = name_list([names[s] for s in others if totals[s] == best])
+            return f"is {abs(totals[seat.seat] - best)} {'above' if low else 'behind'} {leaders}"
+        tied = [s for s in others if totals[s] == best]
+        if tied:
+            verb = "is level with" if len(tied) == len(others) else "shares the lead with"
+            return f"{verb} {name_list([names[s] for s in tied])} on {best}"
+        second = (min if low else max)(totals[s] for s in others)
+        return f"leads {name_list([names[s] for s in others if totals[s] == second])} by {abs(best - second)}"
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
                            hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
-                           stepper=False, minimum=LEAST)]
+                           stepper=False, minimum=LEAST, fill_blank=0)]
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
         players, points = ctx.players, hand.get("points")
@@ -229,7 +241,8 @@ class ScorePadShown(Shown):
     def rules_context(self, settings: dict) -> dict:
         return {"least": LEAST, "most": MOST}
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         side = "lowest" if settings["low_wins"] else "highest"
         target, hand_count = settings["target"], settings["hand_count"]
         lines = ["Write each player's points for the hand (a minus for points lost) in Pts, and add them "
@@ -269,6 +282,9 @@ class ScorePad(Game):
     min_players = 2
     max_players = 8
     settings = (
+        Setting("name", "", "Name of the game",
+                "What the table is playing (Hearts, Rummy...), shown wherever the game's name is. "
+                "Not scored.", kind="text", maximum=NAME_LIMIT, labels=(("", "none"),)),
         Setting("target", 0, "Target",
                 "The game ends after a hand in which a total reaches this many points (0: no target).",
                 minimum=0, labels=((0, "none"),)),
@@ -282,11 +298,21 @@ class ScorePad(Game):
     hand_fields = ("points",)
     required_fields = ("points",)
     sample_players = 4
-    endless_settings: ClassVar[dict] = {"target": 0, "hand_count": 0}
     # each way a score pad ends: by target (highest or lowest winning), by number of hands, by both
     sample_settings: ClassVar[tuple[dict, ...]] = (
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
         {})
+
+    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+        # the table's own name for what it plays ("Hearts"), else the pad's title
+        name = (settings or {}).get("name")
+        if not isinstance(name, str) or not name.strip():
+            return self.title
+        return f"{name.strip()} (score pad)" if kind else name.strip()
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # no target and no count of hands: the pad goes on until the table stops
+        return {"target": 0, "hand_count": 0}
 
     rules = ScorePadRules()
     shown = ScorePadShown()

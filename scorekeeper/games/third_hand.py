@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar
 
@@ -23,14 +24,15 @@ from .base import (
     Figure,
     Game,
     HandContext,
+    NeedsFacts,
     NextDeal,
     Place,
     Problem,
-    Progress,
     Referee,
     Rules,
     Scored,
     Seating,
+    SeatNeeds,
     Setting,
     SheetCell,
     SheetColumn,
@@ -74,7 +76,7 @@ def _hand_range(values: tuple[int, ...]) -> tuple[int, int]:
     points under every valid pair of bids, scored by ``score_hand`` itself."""
     game = ThirdHand()
     table = Table(("a", "b"), {"contract_values": dict(zip(RANKS, values)), "target": 500})
-    first = game.first_context(table)
+    first = game.empty_place(table, 0)
     low = high = 0
     seen = set()
     for bids in product((None, *RANKS), repeat=2):
@@ -212,6 +214,21 @@ def _bid_words(bid: str | None) -> str:
     return "passed face down" if bid is None else f"bid {bid}"
 
 
+@dataclass(frozen=True)
+class CatchUp:
+    """How a player behind can catch up with the ``leader`` in one hand (``Rules.seat_facts``):
+    the ``gap``, the most card points one player can take over the other (``most``), and the
+    card points over the leader that close it with no contract, with a contract the player
+    makes or the leader fails (``double``) and with that contract doubled (``triple``)."""
+
+    leader: int
+    gap: int
+    most: int
+    single: int
+    double: int
+    triple: int
+
+
 class ThirdHandRules(Rules):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
@@ -323,39 +340,25 @@ class ThirdHandRules(Rules):
 
 # --- trick referee --------------------------------------------------------------
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
 
-    def hand_needs(self, settings: dict, seats: int) -> list[str]:
-        return []  # the most one hand can score helps nobody at the table; each player's catch-up line does
-
-    def seat_needs(self, table: Table, progress: Progress, seat: int) -> list[str]:
+    def seat_facts(self, place: HandContext, seat: int) -> CatchUp | None:
         """How the player behind catches up in one hand, in card points taken over the
         leader: without a contract the gap closes by that difference; with a contract the
         trailing player makes, or the leader fails, by twice it (three times doubled), since
         the contract adds the difference once more (twice doubled) on top of the card points.
         Only enough, never needed: a test checks the line against every possible hand."""
         other = 1 - seat
-        gap = progress.totals[other] - progress.totals[seat]
+        gap = place.totals[other] - place.totals[seat]
         if gap <= 0:
-            return []
-        me, them, most = table.players[seat], table.players[other], MOST_AHEAD
-        if gap > 3 * most:
-            return [f"cannot catch up with {them} in one hand: a hand moves the two totals at most {3 * most} apart"]
-        single, double, triple = gap, -(-gap // 2), -(-gap // 3)
-        contract = f"a contract {me} makes or {them} fails"
-        if single <= most:
-            points = "card point" if single == 1 else "card points"
-            how = (f"{single} more {points} than {them} with no contract, {double} more with {contract}, "
-                   f"or {triple} more if it is doubled")
-        elif double <= most:
-            how = f"{double} more card points than {them} with {contract}, or {triple} more if it is doubled"
-        else:
-            how = f"{triple} more card points than {them} with a doubled contract {me} makes or {them} fails"
-        return [f"could catch up with {them} in one hand by taking at least {how}"]
+            return None
+        return CatchUp(other, gap, MOST_AHEAD, gap, -(-gap // 2), -(-gap // 3))
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         dealer = ctx.dealt_by
@@ -388,6 +391,29 @@ class ThirdHandRules(Rules):
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    # --- what each player needs: how the player behind catches up -----------------
+    def hand_needs(self, facts: NeedsFacts) -> list[str]:
+        return []  # the most one hand can score helps nobody at the table; each player's catch-up line does
+
+    def seat_needs(self, facts: NeedsFacts, need: SeatNeeds) -> list[str]:
+        catch = need.own
+        if not isinstance(catch, CatchUp):
+            return []
+        me, them, most = facts.place.players[need.seat], facts.place.players[catch.leader], catch.most
+        if catch.gap > 3 * most:
+            return [f"cannot catch up with {them} in one hand: a hand moves the two totals at most {3 * most} apart"]
+        single, double, triple = catch.single, catch.double, catch.triple
+        contract = f"a contract {me} makes or {them} fails"
+        if single <= most:
+            points = "card point" if single == 1 else "card points"
+            how = (f"{single} more {points} than {them} with no contract, {double} more with {contract}, "
+                   f"or {triple} more if it is doubled")
+        elif double <= most:
+            how = f"{double} more card points than {them} with {contract}, or {triple} more if it is doubled"
+        else:
+            how = f"{triple} more card points than {them} with a doubled contract {me} makes or {them} fails"
+        return [f"could catch up with {them} in one hand by taking at least {how}"]
 
     field_words: ClassVar[dict[str, str]] = {"points": "card points", "exchanged": "swap"}
 
@@ -424,7 +450,8 @@ class ThirdHandShown(Shown):
         return [
             FieldGroup("bids", "Bids (middle cards)", "seat_rank", order,
                        choices=(("pass", "pass (face down)"),) + tuple((r, r) for r in RANKS),
-                       hint="Face down is a pass; face up, the card's rank."),
+                       hint="Face down is a pass; face up, the card's rank.",
+                       first_note="" if dealer is None else "bids first"),
             FieldGroup("trump", "Trump (the cut card's suit)", "radio", choices=suit_choices(TRUMPS)),
             FieldGroup("exchanged", "The contract holder swapped with the third hand", "bool"),
             FieldGroup("points", "Card points captured", "seat_int", everyone,
@@ -460,7 +487,7 @@ class ThirdHandShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("trump", "Trump", "the cut card's suit", "text"),
                   SheetColumn("contract", "Contract", "the holder's contract: made, failed or none", "text")),
@@ -481,7 +508,8 @@ class ThirdHandShown(Shown):
                   "captured": SheetCell(str(hand["points"][seat]))} for seat, bid in enumerate(bids)]
         return SheetRow(hand={"trump": SheetCell(suit_name(hand["trump"])), "contract": contract}, seats=seats)
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         values = settings["contract_values"]
         needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
         return [
@@ -616,8 +644,12 @@ class ThirdHand(Game):
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")
     sample_players = 2
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 150})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a hand is worth a few hundred points at most: a target past any total it can reach
+        return {"target": 10**9}
+
     rules = ThirdHandRules()
     shown = ThirdHandShown()
     referee = ThirdHandReferee()

@@ -320,12 +320,13 @@ class ThirdRailRules(Rules):
         names = table.players
         return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings, seats = place.settings, place.seats
         # every scoring trick, and the bonus for the most other tricks when it is played
         return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
             + (2 if settings["most_other_tricks_bonus"] else 0)
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
         return 0  # nothing is ever taken off
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
@@ -427,7 +428,8 @@ class ThirdRailShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
+        settings = place.settings
         hand = (SheetColumn("trump", "Trump", "the flipped card's suit", "text"),) if settings["trump"] else ()
         bonus = settings["most_other_tricks_bonus"]
         marks = (("+2", "most non-scoring tricks: 2 more"),) if bonus else ()
@@ -443,7 +445,8 @@ class ThirdRailShown(Shown):
         return SheetRow(hand=trump, seats=[{"scoring": SheetCell(str(count), "+2" if seat in bonus else "")}
                                            for seat, count in enumerate(scoring)])
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings, seats = place.settings, place.seats
         tricks, decks = tricks_per_hand(seats), decks_for(seats)
         scoring = scoring_trick_numbers(seats, settings["scoring_from"])
         deck = "one 52-card deck" if decks == 1 else "two decks without the 2s, 3s and 4s"
@@ -465,7 +468,8 @@ class ThirdRailShown(Shown):
         return lines
 
     # --- trick by trick and the rules page ---------------------------------
-    def trick_tally(self, settings: dict, seats: int) -> TrickTally:
+    def trick_tally(self, place: HandContext) -> TrickTally:
+        settings, seats = place.settings, place.seats
         scoring_from, tricks = settings["scoring_from"], tricks_per_hand(seats)
 
         def count(winners: list[int]) -> list[list[int]]:
@@ -628,8 +632,12 @@ class ThirdRail(Game):
 
     # Either form will do, so neither is required; check_hand insists on exactly one.
     required_fields = ()
-    endless_settings: ClassVar[dict] = {"target": 10**9}
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 5, "most_other_tricks_bonus": True})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # a hand is worth a few points: a target no total reaches
+        return {"target": 10**9}
+
     rules = ThirdRailRules()
     shown = ThirdRailShown()
     referee = ThirdRailReferee()

@@ -11,6 +11,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
@@ -24,7 +25,6 @@ from .base import (
     HandContext,
     Place,
     Problem,
-    Progress,
     Referee,
     Rules,
     Scored,
@@ -108,6 +108,18 @@ CARDS = {card.name: card for card in DECK}
 TRICK_CARDS = [card.name for card in DECK]
 
 
+@dataclass(frozen=True)
+class WheelEnd:
+    """Why a game of Third Wheel ends after a hand (or why it goes on): the seats at or over
+    the target (``reached``), the ``leaders`` on the ``best`` total, and the seats still
+    ``short`` of their deals once the usual number of hands is dealt (the game goes on)."""
+
+    reached: tuple[int, ...]
+    short: tuple[int, ...]
+    leaders: tuple[int, ...]
+    best: int
+
+
 class ThirdWheelRules(Rules):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
@@ -161,42 +173,21 @@ class ThirdWheelRules(Rules):
         return Scored(scores, lines + more_lines, {}, state)
 
     # --- end of game ----------------------------------------------------
-    def ending(self, table: Table, progress: Progress) -> Ending:
-        deals, target = table.settings["deals_each"], table.settings["target"]
-        names, totals, dealt = table.players, progress.totals, progress.dealt
+    def ending(self, place: HandContext) -> Ending:
+        deals, target = place.settings["deals_each"], place.settings["target"]
+        totals, dealt = place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
         dealt_out = deals > 0 and all(count >= deals for count in dealt)
-        reached = [s for s, total in enumerate(totals) if target > 0 and total >= target]
+        reached = tuple(s for s, total in enumerate(totals) if target > 0 and total >= target)
         if not (dealt_out or reached):
-            short = [s for s, count in enumerate(dealt) if count < deals]
-            if deals > 0 and progress.hands_played >= table.seats * deals:
+            if deals > 0 and place.hands_played >= place.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short
-                still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
-                                   else f"{names[s]} has not dealt yet" for s in short])
-                return Ending(None, f"every player deals {times(deals)} and {still}: the game goes on")
+                return Ending(None, own=WheelEnd((), tuple(s for s, count in enumerate(dealt) if count < deals), (), 0))
             return Ending(None)
         best = max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == best]
-        if reached:
-            if len(reached) == 1:
-                cause = f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
-            else:
-                cause = (f"{name_list([names[s] for s in reached])} reached {target} ("
-                         + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
-        elif all(count == deals for count in dealt):
-            cause = f"every player has dealt {times(deals)}"
-        else:
-            more = [s for s, count in enumerate(dealt) if count > deals]
-            cause = (f"every player has dealt at least {times(deals)} ("
-                     + ", ".join(f"{names[s]} {times(dealt[s])}" for s in more) + ")")
+        leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
         # Ruling: the deal count is fixed, so players tied for highest share the win.
-        if len(leaders) == 1:
-            if reached == leaders:
-                return Ending(leaders, f"{cause} and wins")
-            if leaders[0] in reached:  # their total is said already
-                return Ending(leaders, f"{cause}: {names[leaders[0]]} has the highest total and wins")
-            return Ending(leaders, f"{cause}, and {names[leaders[0]]} wins with {best}")
-        return Ending(leaders, f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}")
+        return Ending(list(leaders), own=WheelEnd(reached, (), leaders, best))
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by
@@ -205,7 +196,8 @@ class ThirdWheelRules(Rules):
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
                 f"{names[table.left_of(s1)]} were the setters")
 
-    def hands_left(self, settings: dict, dealt: list[int], next_dealer: int | None) -> int | None:
+    def hands_left(self, place: HandContext) -> int | None:
+        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         deals = settings.get("deals_each")
         if not isinstance(deals, int) or deals <= 0:
             return None
@@ -218,10 +210,12 @@ class ThirdWheelRules(Rules):
                 for seat, count in enumerate(dealt) if count < deals]
         return max(last, default=0)
 
-    def most_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
 
-    def least_in_a_hand(self, settings: dict, seats: int) -> int | None:
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        settings = place.settings
         return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
@@ -246,6 +240,38 @@ class ThirdWheelRules(Rules):
 class ThirdWheelShown(Shown):
     """How Third Wheel is shown: the calls and the bid in the setters' and dealer's
     names, the bid's outcome on the sheet, the calls in the seat picture."""
+
+    # --- the end of the game, in words ------------------------------------------
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        found = ending.own
+        if not isinstance(found, WheelEnd):
+            return super().ending_words(ending, place)
+        deals, target = place.settings["deals_each"], place.settings["target"]
+        names, totals, dealt = place.players, place.totals, place.dealt
+        reached, leaders, best = list(found.reached), list(found.leaders), found.best
+        if found.short:
+            still = name_list([f"{names[s]} has dealt {times(dealt[s])}" if dealt[s]
+                               else f"{names[s]} has not dealt yet" for s in found.short])
+            return f"every player deals {times(deals)} and {still}: the game goes on"
+        if reached:
+            if len(reached) == 1:
+                cause = f"{names[reached[0]]} reached {target} with {totals[reached[0]]}"
+            else:
+                cause = (f"{name_list([names[s] for s in reached])} reached {target} ("
+                         + ", ".join(f"{names[s]} {totals[s]}" for s in reached) + ")")
+        elif all(count == deals for count in dealt):
+            cause = f"every player has dealt {times(deals)}"
+        else:
+            more = [s for s, count in enumerate(dealt) if count > deals]
+            cause = (f"every player has dealt at least {times(deals)} ("
+                     + ", ".join(f"{names[s]} {times(dealt[s])}" for s in more) + ")")
+        if len(leaders) == 1:
+            if reached == leaders:
+                return f"{cause} and wins"
+            if leaders[0] in reached:  # their total is said already
+                return f"{cause}: {names[leaders[0]]} has the highest total and wins"
+            return f"{cause}, and {names[leaders[0]]} wins with {best}"
+        return f"{cause}, and {name_list([names[s] for s in leaders])} share the win on {best}"
 
     field_words: ClassVar[dict[str, str]] = {"bid": "dealer's bid", "mode": "high or low"}
 
@@ -303,7 +329,7 @@ class ThirdWheelShown(Shown):
         return parts
 
     # --- the score sheet ----------------------------------------------------
-    def sheet_layout(self, settings: dict, seats: int) -> SheetLayout:
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout(
             hand=(SheetColumn("bid", "Bid", "the dealer's bid"),
                   SheetColumn("result", "Result", "the dealer's tricks against the bid: exact, missed "
@@ -326,7 +352,8 @@ class ThirdWheelShown(Shown):
                   "trump": SheetCell(f"{hand['trump']} {hand['mode']}")},
             seats=[{"tricks": SheetCell(str(t))} for t in hand["tricks"]])
 
-    def sheet_rules(self, settings: dict, seats: int) -> list[str]:
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        settings = place.settings
         penalty = settings["overtrick_dealer"] == "penalty"
         own = settings["overtrick_setter"] == "own_tricks"
         deals, target = settings["deals_each"], settings["target"]
@@ -457,11 +484,15 @@ class ThirdWheel(Game):
     )
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
-    endless_settings: ClassVar[dict] = {"target": 0, "deals_each": 10**6}
     sample_settings: ClassVar[tuple[dict, ...]] = (
         {"deals_each": 1, "target": 0}, {"deals_each": 2, "target": 0}, {"deals_each": 1, "target": 60},
         {"deals_each": 2, "target": 33}, {"deals_each": 3, "target": 0, "overtrick_dealer": "penalty"},
         {"deals_each": 1, "target": 0, "overtrick_setter": "own_tricks"})
+
+    def long_match(self, hands: int, seats: int) -> dict | None:
+        # no target, and enough deals each for ``hands`` hands dealt in turn
+        return {"target": 0, "deals_each": max(1, -(-hands // seats))}
+
     rules = ThirdWheelRules()
     shown = ThirdWheelShown()
     referee = ThirdWheelReferee()
@@ -567,7 +598,7 @@ def _hand_range(overtrick_dealer: str, overtrick_setter: str) -> tuple[int, int]
             for first in range(TRICKS - took + 1):
                 hand = {"trump": SUITS[0], "mode": MODES[0], "wheel": False, "bid": bid,
                         "tricks": [took, first, TRICKS - took - first]}
-                scores.update(game.rules.score_hand(hand, game.first_context(table)).scores)
+                scores.update(game.rules.score_hand(hand, game.empty_place(table, 0)).scores)
     return min(scores), max(scores)
 
 

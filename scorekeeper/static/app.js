@@ -23,6 +23,21 @@
   document.addEventListener("visibilitychange", acquire);
   document.addEventListener("htmx:afterSettle", function () { release(); acquire(); });
 
+  /* "0 for the rest": every box of its group still blank gets the number, typed in where
+     the scorer sees it (the preview and the draft follow as for any typing). */
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest && e.target.closest("button[data-fill-blank]");
+    if (!b) return;
+    e.preventDefault();
+    var group = b.closest("fieldset");
+    var prefix = b.value + "_";
+    Array.prototype.forEach.call(group ? group.querySelectorAll("input") : [], function (input) {
+      if (input.name.indexOf(prefix) !== 0 || input.value !== "") return;
+      input.value = b.getAttribute("data-fill-blank");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
+
   /* +/- steppers beside number inputs marked data-stepper (only with JS on). */
   function addSteppers(root) {
     var inputs = (root || document).querySelectorAll("input[data-stepper]:not([data-stepped])");
@@ -84,11 +99,30 @@
     if (!etag || e.detail.verb !== "get") return;
     var drawn = elt.querySelector && elt.querySelector("#match-record[data-version]");
     if (drawn && /^\d+$/.test(drawn.getAttribute("data-version"))) etag = 'W/"v' + drawn.getAttribute("data-version") + '"';
+    if (skipPoll(elt, etag, e.detail.triggeringEvent)) { e.preventDefault(); return; }
     var form = pollForm(elt);
     if (form && form.elements.request_key && e.detail.parameters.key === undefined) {
       e.detail.parameters.key = form.elements.request_key.value;
     }
     e.detail.headers["If-None-Match"] = etag;
+  });
+  /* A poll costs the server little, but thousands of phones poll: none while the page is
+     hidden (another tab, a phone asleep), one at once when it is shown again ("shown", in
+     the poll's hx-trigger), and fewer while the match is idle: once nothing has changed for
+     data-idle-after seconds, one poll in data-idle-every seconds (the page says both). */
+  function skipPoll(elt, etag, why) {
+    var now = Date.now();
+    if (elt.pollTag !== etag) { elt.pollTag = etag; elt.changedAt = now; }
+    if (why && why.type === "shown") { elt.polledAt = now; return false; }
+    if (document.visibilityState === "hidden") return true;
+    var idleAfter = Number(elt.getAttribute("data-idle-after")) * 1000;
+    var idleEvery = Number(elt.getAttribute("data-idle-every")) * 1000;
+    if (idleAfter && idleEvery && now - elt.changedAt >= idleAfter && now - (elt.polledAt || 0) < idleEvery - 500) return true;
+    elt.polledAt = now;
+    return false;
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") document.dispatchEvent(new Event("shown"));
   });
   /* Not while this page has a request of its own out (a save, a link being followed):
      its answer lands on what is there now. */
@@ -468,6 +502,11 @@
     if (moved) draftNote(form, movedMessage(d, handNumber(form)), true);
     else if (!isBlank(form)) draftNote(form, "Draft kept on this phone (not saved yet).");
     writeDraft(form);  /* kept from now on as this form: its hand number, request key and version */
+    /* drawn for another dealer than the draft's: the form is drawn again for the draft's
+       (its names and order follow who dealt), and the draft comes back into that one */
+    var dealer = form.querySelector("#group-dealer[hx-post] select[name=dealer]");
+    var drawn = dealer && (Array.prototype.filter.call(dealer.options, function (o) { return o.defaultSelected; })[0] || dealer.options[0]);
+    if (drawn && dealer.value !== drawn.value) { dealer.dispatchEvent(new Event("change", { bubbles: true })); return; }
     refreshPreview(form);
   }
   /* The server said which key it saved (a save's answer, or a poll that learned of a save
@@ -490,8 +529,15 @@
     form.setAttribute("data-draft-blank", JSON.stringify(typedIn(form, true)));
     var name = draftName(form);
     var d = readDraft(name);
-    if (!d) return;
     var here = handNumber(form);
+    /* a hand just undone comes back as the draft of this hand, to correct or clear */
+    var undone = form.getAttribute("data-draft-undone");
+    if (undone && (!d || d.number !== here)) {
+      try { d = { number: here, fields: JSON.parse(undone), filled: [] }; } catch (err) { d = null; }
+      form.removeAttribute("data-draft-undone");
+      if (d) { restoreDraft(form, d, false); return; }
+    }
+    if (!d) return;
     if (d.number === here || !/:new$/.test(form.getAttribute("data-draft"))) { restoreDraft(form, d, false); return; }
     /* the server kept it as this hand and said why ("saved on another phone while you
        were typing"): what is in the form is the draft from now on */
@@ -650,7 +696,14 @@
 
   function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
-  document.addEventListener("htmx:load", function (e) { addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
+  /* With JavaScript on, what is there only for a page without it goes ("Use this dealer":
+     the choice itself draws the form again), and "0 for the rest" fills in on the phone
+     (a plain button: no send, and never the form's Save). */
+  function scripted(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-without-js]"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(root.querySelectorAll("button[data-fill-blank]"), function (b) { b.type = "button"; });
+  }
+  document.addEventListener("htmx:load", function (e) { scripted(e.target); addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
   window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();

@@ -57,7 +57,7 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
     before: dict[str, Any] = result.hands[start - 1].extra if start > 0 else {}
     scored: HandResult
     for hand, scored in zip(hands[start:], result.hands[start:]):
-        for seat, facts in enumerate(game.stats.hand_facts(hand, result.context(scored.number), scored.scores,
+        for seat, facts in enumerate(game.stats.hand_facts(hand, result.place(scored.number), scored.scores,
                                                      scored.extra, before)):
             found[seat].extend((scored.number, key, value) for key, value in facts.items())
         before = scored.extra

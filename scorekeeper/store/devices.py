@@ -97,6 +97,22 @@ def access_of(db: Database, device: str | None, match_id: int) -> str | None:
     return "score" if row[0] else "watch" if row[1] else None
 
 
+def poll_state(db: Database, device: str, match_id: int) -> tuple[int, str | None] | None:
+    """The match's version and what ``device`` may do in it ("score", "watch" or None), in
+    one lookup by primary keys: all an unchanged poll needs. None when there is no such match.
+    A device not known, or whose cookie replaced another's and has not taken its grants over
+    yet (``device_of`` does that), may do nothing here: the app answers it."""
+    row = db.execute("select m.version, d.score, d.watch, v.id is not null and v.parent is null from matches m "
+                     "left join device_matches d on d.match_id = m.id and d.device_id = ? "
+                     "left join devices v on v.id = ? where m.id = ? and m.deleted_at is null",
+                     [device, device, match_key(match_id)]).fetchone()
+    if row is None:
+        return None
+    if not row[3]:
+        return row[0], None
+    return row[0], "score" if row[1] else "watch" if row[2] else None
+
+
 def renew_link(db: Database, match_id: int, kind: str, device: str, request_key: str | None = None) -> int:
     """A new ``kind`` ("scorer" or "watcher") link for the match: the old one opens
     nothing any more, and every grant it gave ends. A device that scored loses the

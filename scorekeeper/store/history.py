@@ -4,6 +4,7 @@ score for, and, for the person who runs the server, every match with its links."
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from sqlite_utils import Database
@@ -23,19 +24,30 @@ def match_ids_on(db: Database, device: str | None, date: str, limit: int = -1) -
         "and m.date = ? and m.deleted_at is null order by m.id limit ?", [device or "", date, limit]).fetchall()]
 
 
+def hand_counts(db: Database, match_ids: list[int]) -> dict[int, int]:
+    """How many hands each of ``match_ids`` holds (an index range count each, nothing read)."""
+    counts = dict.fromkeys(match_ids, 0)
+    for first in range(0, len(match_ids), 500):  # SQLite's limit on bound values, with room to spare
+        chunk = match_ids[first:first + 500]
+        counts.update(db.execute(f"select match_id, count(*) from hands where match_id in "
+                                 f"({', '.join('?' for _ in chunk)}) group by match_id", chunk).fetchall())
+    return counts
+
+
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
     """The matches ``device`` scored that were deleted and can still be restored, the
     latest deleted first: id, game, players, date, deleted_at. One deleted longer ago
     than KEEP_DELETED_DAYS is not among them, and is removed for good now."""
     rows = db.execute(
-        "select m.id, m.game, m.players, m.date, m.deleted_at from device_matches d join matches m "
+        "select m.id, m.game, m.players, m.date, m.deleted_at, m.settings from device_matches d join matches m "
         "on m.id = d.match_id where d.device_id = ? and d.score = 1 and m.deleted_at is not null "
         "order by m.deleted_at desc", [device or ""]).fetchall()
     oldest = kept_since()
     if rows and rows[-1][4] < oldest:
         purge_deleted(db)
         rows = [row for row in rows if row[4] >= oldest]
-    return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4]} for r in rows]
+    return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4],
+             "settings": json.loads(r[5])} for r in rows]
 
 
 def device_history(db: Database, device: str | None, search: str = "", page: int = 1,
@@ -53,11 +65,12 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
                        f"join matches m on m.id = d.match_id where {where}", params).fetchone()[0]
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.note, m.updated_at, s.hands, s.finished, s.winners, s.totals, "
-        f"s.imported, d.score, s.leaders from device_matches d join matches m on m.id = d.match_id "
+        f"s.imported, d.score, s.leaders, m.settings from device_matches d join matches m on m.id = d.match_id "
         f"join summaries s on s.match_id = m.id where {where} "
         "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
         [*params, per_page, max(0, page - 1) * per_page]).fetchall()
-    return [_summary_row(row) for row in rows], total
+    # the settings name the game where the table named it (a score pad's "Hearts")
+    return [{**_summary_row(row[:13]), "settings": json.loads(row[13])} for row in rows], total
 
 
 def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -75,24 +88,26 @@ def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
 def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
     """The players this device has kept score for: ``names`` (each name once, as the
     rules compare names, spelled as it was last typed; the most played first) and
-    ``groups``, the last few tables ({"game", "players"} in seat order, newest first,
-    each table once)."""
+    ``groups``, the last few tables ({"game", "players" in seat order, "settings"}, newest
+    first, each table once)."""
     counts: dict[str, int] = {}
     spelling: dict[str, str] = {}
     tables: list[dict] = []
     seen: set[tuple] = set()
-    rows = db.execute("select m.game, m.players from device_matches d join matches m on m.id = d.match_id "
-                      "where d.device_id = ? and m.deleted_at is null order by m.id desc", [device or ""]).fetchall()
-    for game, players_json in rows:
+    rows = db.execute("select m.game, m.players, m.settings from device_matches d join matches m "
+                      "on m.id = d.match_id where d.device_id = ? and m.deleted_at is null order by m.id desc",
+                      [device or ""]).fetchall()
+    for game, players_json, settings_json in rows:
         players = json.loads(players_json)
         for name in players:
             folded = same_name(name)
             counts[folded] = counts.get(folded, 0) + 1
             spelling.setdefault(folded, name)  # newest first: the last spelling used
-        key = (game, tuple(same_name(n) for n in players))
+        # a table is its game, its seats and its settings: a rematch plays by the same ones
+        key = (game, tuple(same_name(n) for n in players), settings_json)
         if key not in seen and len(tables) < groups:
             seen.add(key)
-            tables.append({"game": game, "players": players})
+            tables.append({"game": game, "players": players, "settings": json.loads(settings_json)})
     names = sorted(spelling, key=lambda f: (-counts[f], f))
     return {"names": [spelling[f] for f in names], "groups": tables}
 
@@ -110,6 +125,25 @@ def device_matches(db: Database, device: str | None) -> list[tuple[int, Match]]:
             if match_id in hands:  # a deleted match's hands are left out with it
                 hands[match_id].append(json.loads(data))
     return [(row["id"], to_match(row, hands[row["id"]])) for row in rows]
+
+
+def device_matches_by_batch(db: Database, device: str | None, size: int = 20) -> Iterator[tuple[int, Match]]:
+    """``device_matches`` read ``size`` matches at a time, so that a whole history is never
+    held at once (an export streams it). The ids are read first: a match deleted meanwhile
+    is left out, one changed meanwhile is read as it is then."""
+    ids = [row[0] for row in db.execute(
+        "select m.id from device_matches d join matches m on m.id = d.match_id "
+        "where d.device_id = ? and m.deleted_at is null order by m.id", [device or ""]).fetchall()]
+    for first in range(0, len(ids), size):
+        chunk = ids[first:first + size]
+        marks = ", ".join("?" for _ in chunk)
+        rows = list(db.query(f"select * from matches where id in ({marks}) and deleted_at is null order by id", chunk))
+        hands: dict[int, list[dict]] = {row["id"]: [] for row in rows}
+        for match_id, data in db.execute(f"select match_id, data from hands where match_id in ({marks}) "
+                                         "order by match_id, position", chunk).fetchall():
+            if match_id in hands:
+                hands[match_id].append(json.loads(data))
+        yield from ((row["id"], to_match(row, hands[row["id"]])) for row in rows)
 
 
 def all_matches(db: Database, search: str = "") -> list[dict]:

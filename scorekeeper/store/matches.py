@@ -162,16 +162,36 @@ def _entries(db: Database, where: str, params: list[Any]) -> list[dict[str, Any]
     return entries
 
 
-def changes_since(db: Database, match_id: int, version: int) -> list[dict[str, Any]]:
+def changes_since(db: Database, match_id: int, version: int, last: int | None = None) -> list[dict[str, Any]]:
     """The audit entries written after ``version`` (what another phone changed
-    since a form was opened), oldest first, JSON decoded."""
-    return _entries(db, "match_id = ? and version > ?", [match_id, version])
+    since a form was opened), oldest first, JSON decoded; only the ``last`` of them
+    when given (a page saying what changed says the latest, not 5,000)."""
+    if last is None:
+        return _entries(db, "match_id = ? and version > ?", [match_id, version])
+    ids = [row[0] for row in db.execute("select id from audit where match_id = ? and version > ? "
+                                        "order by id desc limit ?", [match_id, version, last]).fetchall()]
+    return _entries(db, f"id in ({', '.join('?' for _ in ids)})", ids) if ids else []
+
+
+def count_changes_since(db: Database, match_id: int, version: int) -> int:
+    return db.execute("select count(*) from audit where match_id = ? and version > ?", [match_id, version]).fetchone()[0]
 
 
 def audit_log(db: Database, match_id: int) -> list[dict[str, Any]]:
     """The match's audit entries, oldest first, JSON decoded."""
     match_row(db, match_id)
     return _entries(db, "match_id = ?", [match_id])
+
+
+def audit_page(db: Database, match_id: int, page: int, size: int) -> tuple[list[dict[str, Any]], int]:
+    """Page ``page`` (from 1) of the match's audit entries, newest first, ``size`` to a
+    page, JSON decoded; and how many entries there are."""
+    match_row(db, match_id)
+    total = db.execute("select count(*) from audit where match_id = ?", [match_id]).fetchone()[0]
+    ids = [row[0] for row in db.execute("select id from audit where match_id = ? order by id desc limit ? offset ?",
+                                        [match_id, size, (page - 1) * size]).fetchall()]
+    entries = _entries(db, f"id in ({', '.join('?' for _ in ids)})", ids) if ids else []
+    return entries[::-1], total
 
 
 # --- writing -----------------------------------------------------------------

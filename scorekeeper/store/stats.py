@@ -21,16 +21,17 @@ def player_rows(db: Database, device: str | None, name_keys: list[str], hands: b
     extra = "null, m.players" if hands or players else "null, null"
     rows = db.execute(
         "select p.match_id, p.seat, p.name, p.name_key, p.game, p.finished, p.won, p.place, p.hands, p.figures, "
-        f"m.date, {extra} from device_matches d join match_players p on p.match_id = d.match_id "
+        f"m.date, {extra}, m.settings from device_matches d join match_players p on p.match_id = d.match_id "
         f"join matches m on m.id = p.match_id where d.device_id = ? and m.deleted_at is null "
         f"and p.name_key in ({marks}) {only} "
         "order by coalesce(m.date, ''), p.match_id", [device or "", *name_keys, *params]).fetchall()
     keys = ("match_id", "seat", "name", "name_key", "game", "finished", "won", "place", "hands", "figures", "date",
-            "facts", "players")
+            "facts", "players", "settings")
     out = []
     for row in rows:
         item = dict(zip(keys, row))
         item["figures"] = json.loads(item["figures"])
+        item["settings"] = json.loads(item["settings"])  # a game the table named (a score pad's "Hearts")
         if hands:
             item["facts"] = {key: {"n": [], "p": points} for key, (_count, points) in item["figures"].items()}
         if hands or players:
@@ -54,6 +55,17 @@ def _hand_numbers(db: Database, items: list[dict[str, Any]]) -> None:
             facts = seats.get((match_id, seat))
             if facts is not None:
                 facts[fact]["n"].append(number)
+
+
+def fact_hands(db: Database, seats: list[tuple[int, int]], fact: str) -> dict[tuple[int, int], list[int]]:
+    """The hand numbers that fact ``fact`` counts for each (match, seat) of ``seats`` (the
+    stats page lists a page of matches at a time: only theirs are read)."""
+    found: dict[tuple[int, int], list[int]] = {seat: [] for seat in seats}
+    for match_id, seat in seats:
+        found[(match_id, seat)] = [number for (number,) in db.execute(
+            "select number from hand_facts where match_id = ? and seat = ? and fact = ? order by number",
+            [match_id, seat, fact]).fetchall()]
+    return found
 
 
 def player_list(db: Database, device: str | None) -> list[dict]:

@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, db, errors, notices, security, sharing
+from . import access, db, errors, notices, polls, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -91,6 +91,10 @@ class TableApp(Flask):
 
     def url_for(self, endpoint: str, *, _anchor: str | None = None, _method: str | None = None,
                 _scheme: str | None = None, _external: bool | None = None, **values: Any) -> str:
+        if endpoint == "static":  # a static file by its fingerprinted name (web.assets), when it has one
+            served = self.extensions.get("scorekeeper.static_names", {}).get(values.get("filename"))
+            if served:
+                values["filename"] = served
         if _scheme is not None or _external or not has_request_context():
             return super().url_for(endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme,
                                    _external=_external, **values)
@@ -123,6 +127,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
+    if not app.config.get("OFFLINE"):  # the phone's own static files go over no network: plain names
+        from . import assets  # WhiteNoise, rcssmin, rjsmin are not shipped to the phone (offline.py)
+
+        assets.init_app(app)  # static files by fingerprinted names, compressed once, cached for good
+    polls.init_app(app)  # an unchanged poll is answered before the app (inside ProxyFix: it reads the real host)
     proxies = int(app.config.get("PROXIES", 0))
     if proxies:  # behind that many reverse proxies: trust their X-Forwarded-For/-Proto/-Host
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
@@ -175,6 +184,9 @@ def _register_filters(app: Flask) -> None:
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
     app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups
+    from .hands import earlier_page
+
+    app.jinja_env.globals["earlier_page"] = earlier_page  # the page of earlier hands holding a hand
     from .changes import hand_changes, setup_changes
 
     app.jinja_env.globals["hand_changes"] = hand_changes  # the match log: what a correction changed

@@ -191,6 +191,9 @@ def posted_version(raw: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
 
 
+DESCRIBED_CHANGES = 10  # changes told in words at most; a match's log may hold 5,000
+
+
 def describe_changes(match_id: int, since_version: int | None, players: list[str], typing: bool = True,
                      mine: str | None = None) -> list[str]:
     """What another phone changed since the form was opened, in words (``typing``: the
@@ -199,7 +202,11 @@ def describe_changes(match_id: int, since_version: int | None, players: list[str
     if since_version is None or not 0 <= since_version < 2**62:
         return []
     lines = []
-    for entry in store.changes_since(get_db(), match_id, since_version):
+    db = get_db()
+    earlier = store.count_changes_since(db, match_id, since_version) - DESCRIBED_CHANGES
+    if earlier > 0:  # an old version (or since=0 on a long match): the latest changes, and how many before
+        lines.append(f"{earlier:,} earlier change{'' if earlier == 1 else 's'} (see the match log), then:")
+    for entry in store.changes_since(db, match_id, since_version, last=DESCRIBED_CHANGES):
         if mine and entry.get("request_key") == mine:
             continue
         before, after = entry["totals_before"], entry["totals_after"]

@@ -16,16 +16,21 @@ from .. import store
 _threads = threading.local()
 
 
+def thread_db(path: str) -> Database:
+    """This thread's connection to the database at ``path`` (kept between requests)."""
+    held = getattr(_threads, "held", None)
+    if held is None or held[0] != path:
+        if held is not None:
+            held[1].close()
+        # the schema was brought up to date at start-up (init_app): no migration check per request
+        _threads.held = held = (path, store.connect(path, migrate=False))
+    db: Database = held[1]
+    return db
+
+
 def get_db() -> Database:
     if "db" not in g:
-        path = current_app.config["DATABASE"]
-        held = getattr(_threads, "held", None)
-        if held is None or held[0] != path:
-            if held is not None:
-                held[1].close()
-            # the schema was brought up to date at start-up (init_app): no migration check per request
-            _threads.held = held = (path, store.connect(path, migrate=False))
-        g.db = held[1]
+        g.db = thread_db(current_app.config["DATABASE"])
     return g.db
 
 

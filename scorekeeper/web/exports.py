@@ -9,7 +9,18 @@ from collections.abc import Iterator
 from typing import Any, NoReturn
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -18,7 +29,7 @@ from .. import store
 from ..engine import MatchError, MatchResult, replay
 from ..games import GAMES
 from ..games.base import SheetCell
-from ..matchfile import date_problems, dumps, dumps_history, duplicate_key, loads_history
+from ..matchfile import date_problems, dumps, duplicate_key, history_line, loads_history
 from ..names import FSI, isolate_names, isolated
 from ..store import MatchRecord
 from . import access, page, security, view
@@ -36,7 +47,9 @@ def file_stem(info: MatchRecord) -> str:
     """A download name a person recognises: game, date, the match's number (two matches of one
     evening with the same players must not overwrite each other) and players."""
     players = "-".join(info.players)
-    stem = f"{info.game}-{info.date or 'undated'}-match{info.id}-{players}"
+    named = view.game_title(info.game, info.settings)  # what the table named it (a score pad's "Hearts")
+    game = info.game if named == view.game_title(info.game) else f"{info.game}-{named}"
+    stem = f"{game}-{info.date or 'undated'}-match{info.id}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
 
@@ -75,7 +88,8 @@ def address_with(args: dict[str, list[str]]) -> str:
     return url_for(request.endpoint or "", **(request.view_args or {})) + ("?" + query if query else "")
 
 
-def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int | None = None) -> str:
+def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int | None = None,
+                  part: dict | None = None) -> str:
     """The print view of ``sheets``; ``dialog=1`` (the match page's Print button) asks
     app.js to open the print dialog once the page is there."""
     args: dict[str, Any] = request.args.to_dict(flat=False)
@@ -84,57 +98,112 @@ def render_sheets(sheets: list[dict], appendix: bool, heading: str, single: int 
     # the query as sent, not through url_for: it takes _anchor, _method, match_id... as its own arguments
     links = {"here": address_with(args), "switch": address_with(switched)}
     return render_template("print.html", sheets=sheets, appendix=appendix, heading=heading, single=single,
-                           dialog=request.args.get("dialog") == "1", links=links)
+                           dialog=request.args.get("dialog") == "1", links=links, part=part)
 
 
 @bp.get("/matches/<match_id:match_id>/print")
 def print_view(match_id: int) -> ResponseReturnValue:
     """One match's score sheet, then (unless ``appendix=off``) why each hand scored what it did."""
     appendix = appendix_wanted()
-    sheet = sheet_of(match_id)
+    sheet = sheet_of(match_id)  # a match this device may not read is a 404 first, never counted
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
     return render_sheets([sheet], appendix, sheet["title"], single=match_id)
 
 
 def match_ids_asked() -> list[int]:
     """The ids of ``?match=3&match=5`` (each once, in the order given), or those of
-    ``?date=YYYY-MM-DD`` that this device may read. Bad input is a 400 that says why."""
+    ``?date=YYYY-MM-DD`` that this device may read (every one: they print in parts).
+    Bad input is a 400 that says why."""
     raw_ids, date = request.args.getlist("match"), request.args.get("date")
     if raw_ids and date is not None:
         refuse(400, "Print either matches (match=…) or a date (date=…), not both.")
     if date is not None:
         if date_problems(date):
             refuse(400, f"date must be a day as YYYY-MM-DD, got \"{date[:20]}\".")
-        dated = store.match_ids_on(get_db(), access.device(), date, limit=MAX_PRINTED)
+        dated = store.match_ids_on(get_db(), access.device(), date)
         if not dated:
             refuse(404, f"No match of yours is dated {date}.")
         return dated
     if not raw_ids:
         refuse(400, "Say which matches to print: match=3&match=5, or date=YYYY-MM-DD.")
-    ids: list[int] = []
+    if len(raw_ids) > MAX_PRINTED:  # counted as sent, before any is read
+        refuse(400, f"match: at most {MAX_PRINTED} matches print at once, got {len(raw_ids):,}.")
+    numbers: dict[int, None] = {}  # each once, in the order given (a dict: a list's "in" made this quadratic)
     for raw in raw_ids:
         text = raw.strip()
         if not (text.isascii() and text.isdigit() and len(text) <= 19):
             refuse(400, f"match must be a match number, got \"{raw[:20]}\".")
-        if int(text) not in ids:
-            ids.append(int(text))
-    if len(ids) > MAX_PRINTED:
-        refuse(400, f"At most {MAX_PRINTED} matches print at once, got {len(ids)}.")
+        numbers[int(text)] = None
+    ids = list(numbers)
     for match_id in ids:  # all checked before any is read (page.load checks each again)
         if not access.can_read(match_id):
             abort(404)
     return ids
 
 
+# Hands one printed part holds: about ten sheets of paper (20 hands fit a sheet). A day of
+# long matches prints in parts, each a page of its own to print, so that no answer replays
+# and lays out a whole day at once (50 matches of 1,000 hands took 20 s of CPU and 1 GiB).
+PART_HANDS = 200
+
+
+def parts_of(ids: list[int]) -> list[list[int]]:
+    """``ids`` in parts, in order: whole matches, as many as fit ``PART_HANDS`` hands (a
+    longer match is a part of its own; a match is never split: its sheet is numbered
+    and titled as one)."""
+    counts = store.hand_counts(get_db(), ids)
+    parts: list[list[int]] = []
+    held = 0
+    for match_id in ids:
+        hands = max(1, counts.get(match_id, 0))
+        if not parts or held + hands > PART_HANDS:
+            parts.append([])
+            held = 0
+        parts[-1].append(match_id)
+        held += hands
+    return parts
+
+
+def part_asked(count: int) -> int:
+    """``part=N`` (default 1), a 400 that says the range when it is not one."""
+    raw = request.args.get("part", "1")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= count):
+        refuse(400, f"part must be a number from 1 to {count}, got \"{raw[:20]}\".")
+    return int(raw)
+
+
 @bp.get("/print")
 def print_many() -> ResponseReturnValue:
     """Several matches at once (an evening), each sheet on a new page: ``?match=3&match=5``
-    or ``?date=2026-11-20``, with ``appendix=off`` to leave the explanations out."""
+    or ``?date=2026-11-20``, with ``appendix=off`` to leave the explanations out. Long
+    matches print in parts of about ten sheets of paper (``part=2``...), each linking
+    to the next."""
     appendix = appendix_wanted()
     ids = match_ids_asked()
-    sheets = [sheet_of(match_id) for match_id in ids]  # a missing match is a 404 (page.load)
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
+    parts = parts_of(ids)
+    number = part_asked(len(parts))
+    sheets = [sheet_of(match_id) for match_id in parts[number - 1]]  # a missing match is a 404 (page.load)
     date = request.args.get("date")
-    heading = f"Matches of {date}" if date else f"{len(sheets)} match{'' if len(sheets) == 1 else 'es'}"
-    return render_sheets(sheets, appendix, heading)
+    heading = f"Matches of {date}" if date else f"{len(ids)} match{'' if len(ids) == 1 else 'es'}"
+    part = None
+    if len(parts) > 1:
+        first = sum(len(p) for p in parts[:number - 1]) + 1
+        heading += f", part {number} of {len(parts)}"
+        part = {"number": number, "count": len(parts), "first": first, "last": first + len(sheets) - 1,
+                "matches": len(ids), "previous": _part_link(number - 1) if number > 1 else None,
+                "next": _part_link(number + 1) if number < len(parts) else None}
+    return render_sheets(sheets, appendix, heading, part=part)
+
+
+def _part_link(number: int) -> str:
+    args = request.args.to_dict(flat=False)
+    args.pop("dialog", None)
+    return address_with(dict(args, part=[str(number)]))
 
 
 @bp.get("/matches/<match_id:match_id>/print/blank")
@@ -211,6 +280,9 @@ def safe_cell(value: str | int) -> str | int:
 @bp.get("/matches/<match_id:match_id>/export.csv")
 def export_csv(match_id: int) -> ResponseReturnValue:
     info = page.load(match_id)
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark: spreadsheets then read the UTF-8 (accents, suit signs)
     csv.writer(out).writerows([safe_cell(cell) for cell in row] for row in csv_rows(info, page.replayed(info)))
@@ -233,9 +305,29 @@ def looks_like_csv(data: bytes, filename: str) -> bool:
 
 @bp.get("/history/export.json")
 def export_history() -> ResponseReturnValue:
-    """Every match this phone may open, as one file: a JSON list of match files."""
-    matches = [match for _, match in store.device_matches(get_db(), access.device())]
-    return download(dumps_history(matches), "application/json", f"scorekeeper-history-{store.today()}.json")
+    """Every match this phone may open, as one file: a JSON list of match files. Sent as it
+    is read, twenty matches at a time, so a long history is never held in memory at once
+    (the same bytes ``dumps_history`` makes)."""
+    refused = security.refuse_heavy_read()
+    if refused:
+        return refused
+    path, device = current_app.config["DATABASE"], access.device()
+
+    def chunks() -> Iterator[str]:
+        # its own connection: the answer is read after the request has ended (and its
+        # thread may serve another request between two of its parts)
+        db = store.connect(path, migrate=False)
+        try:
+            yield "[\n"
+            for number, (_id, match) in enumerate(store.device_matches_by_batch(db, device)):
+                yield ("" if number == 0 else ",\n") + history_line(match)
+            yield "\n]\n"
+        finally:
+            db.close()
+
+    return Response(chunks(), mimetype="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="scorekeeper-history-{store.today()}.json"'})
 
 
 MAX_PROBLEMS = 20  # problems listed for a refused file; checking a match stops there

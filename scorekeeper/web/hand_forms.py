@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from flask import get_template_attribute
 from flask_wtf import FlaskForm
@@ -24,62 +24,19 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
-    Field,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     SelectMultipleField,
     StringField,
 )
 from wtforms.validators import Optional
-from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..games import GAMES, words
-from ..games.base import CardCounter, FieldGroup, Game, HandContext, Problem
-from ..names import isolate_names, isolated
-
-# What is still blank on a form: (hand field, seat), the seat None for a single field.
-Blank = tuple[str, int | None]
-
-
-def whole(text: str) -> int | None:
-    """A seat, count or id typed as digits (a leading minus allowed), or None. Nothing a
-    table types (a seat, a count, a match id) is longer than 18 digits; a longer run is not a
-    number we read (Python
-    refuses to read numbers of more than 4,300 digits at all)."""
-    digits = text.strip().removeprefix("-")
-    if not (digits.isascii() and digits.isdecimal() and len(digits) <= 18):
-        return None
-    return int(text.strip())
-
-
-def typed(text: str) -> int | str:
-    """A typed value for the engine to judge: a number when it is one, else the text, cut short."""
-    number = whole(text)
-    return text[:20] if number is None else number
-
-
-def blank(value: Any) -> bool:
-    """Nothing typed or chosen (WTForms gives "None" for a select left alone)."""
-    return value in (None, "", [], "None")
-
-
-class WholeNumberField(IntegerField):
-    """A count typed on a phone's number pad; a clear message when it isn't one."""
-
-    widget = NumberInput()
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        if not valuelist or not valuelist[0].strip():
-            self.data = None
-            return
-        text = valuelist[0].strip()
-        try:
-            self.data = int(text)
-        except ValueError:
-            self.data = None
-            raise ValueError(f"{self.label.text}: must be a whole number, got \"{text[:20]}\"") from None
+from ..games.base import CardCounter, FieldGroup, HandContext, Problem
+from .field_kind import Blank, Kind, Reading, WholeNumberField, blank, typed, whole
+from .point_counter import CardCount
 
 
 class CheckboxesField(SelectMultipleField):
@@ -99,87 +56,6 @@ class RecordHandForm(FlaskForm):
     """A hand's inputs; the per-match subclass adds each kind's fields."""
 
     version = HiddenField()
-
-
-@dataclass
-class Reading:
-    """What a hand form says: the hand for the engine, what is still blank, the groups
-    another filled-in group replaces, and the points the card counter made by seat."""
-
-    hand: dict[str, Any] = field(default_factory=dict)
-    missing: list[Blank] = field(default_factory=list)
-    replaced: set[str] = field(default_factory=set)
-    counted: dict[int, int] = field(default_factory=dict)
-
-
-class Kind:
-    """One hand field of the engine as the form shows it (a fieldset), described by the
-    game's ``FieldGroup``: its inputs (``fields``, form field names in display order)."""
-
-    macro: ClassVar[str] = ""  # its macro in _kinds.html
-    legend_hidden: ClassVar[bool] = False  # the input's own label already names it
-    hint_after: ClassVar[bool] = False  # the hint is about the input: under it
-    counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
-
-    def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
-        # the words the game wrote round the players' names ("High or low (called by Ann)"),
-        # with each name isolated so a right-to-left one never reorders them
-        self.described = replace(described, legend=isolate_names(described.legend, players),
-                                 hint=isolate_names(described.hint, players))
-        self.players = list(players)
-        self.fields: list[str] = []
-
-    @property
-    def name(self) -> str:
-        """The engine's hand field: ``Problem.field`` maps here."""
-        return self.described.name
-
-    @property
-    def kind(self) -> str:
-        return self.described.kind
-
-    @property
-    def seats(self) -> list[int]:
-        return list(self.described.seats)
-
-    @property
-    def optional(self) -> bool:
-        return self.described.optional
-
-    @property
-    def in_details(self) -> bool:
-        return self.described.in_details
-
-    def label(self, seat: int | None = None) -> str:
-        d = self.described
-        if seat is None:
-            return d.label or d.legend
-        return d.label.format(player=isolated(self.players[seat])) if d.label else self.players[seat]
-
-    def add(self, attrs: dict[str, Any], name: str, made: Field) -> None:
-        attrs[name] = made
-        self.fields.append(name)
-
-    def add_fields(self, attrs: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
-        """``data`` for the form's inputs from a recorded ``hand``."""
-        value = hand.get(self.name)
-        if value is not None:
-            data[self.fields[0]] = value
-
-    def read(self, form: FlaskForm, reading: Reading) -> None:
-        raise NotImplementedError
-
-    def finish(self, form: FlaskForm, reading: Reading) -> None:
-        """After every kind has read its inputs: a kind that works on the whole hand."""
-
-    def is_filled(self, form: FlaskForm) -> bool:
-        """Whether anything was typed or chosen here."""
-        return any(not blank(form[f].data) and str(form[f].data).strip() for f in self.fields) \
-            or any(form[f].errors for f in self.fields)
-
 
 class SeatCounts(Kind):
     """``seat_int``: a count per seat (bids, tricks, points)."""
@@ -249,7 +125,7 @@ class SeatChoices(Kind):
 
 
 class SeatTicks(Kind):
-    """``nils``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
+    """``seat_ticks``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
     seat number goes to the engine as a number)."""
 
     macro = "seat_ticks"
@@ -372,9 +248,7 @@ DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer",
 
 def kinds() -> dict[str, type[Kind]]:
     """Every kind of hand field by ``FieldGroup.kind``."""
-    from .point_counter import CardCount
-
-    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "nils": SeatTicks, "radio": Choice, "bool": Flag,
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice, "bool": Flag,
             "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 
@@ -400,6 +274,9 @@ class HandEntry:
     dealers: dict | None = None
     discard_url: str | None = None
     version: int | None = None  # the match version a blank form is drawn for
+    # What app.js puts in this blank form as a draft to keep or clear (a hand just undone):
+    # each input's name to the values a browser would send for it (``browser_values``).
+    draft: dict[str, list[str]] | None = None
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
 
@@ -513,6 +390,29 @@ def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
     return data
 
 
+NOT_TYPED = frozenset({"csrf_token", "version", "request_key"})
+
+
+def browser_values(game: str, ctx: HandContext, hand: dict) -> dict[str, list[str]]:
+    """``hand`` as the inputs of its form would send it (name: values, none for a box left
+    unticked), the way app.js keeps a draft: the form bound to the hand, each field read
+    back as its input shows it."""
+    form = make_form(game, ctx, hand=hand).form
+    out: dict[str, list[str]] = {}
+    for f in form:
+        if f.name in NOT_TYPED:
+            continue
+        if isinstance(f, BooleanField):
+            out[f.name] = ["y"] if f.data else []
+        elif isinstance(f, SelectMultipleField):
+            out[f.name] = [str(v) for v in f.data or []]
+        elif isinstance(f, (RadioField, SelectField)):
+            out[f.name] = [] if f.data in (None, "") else [str(f.data)]
+        else:
+            out[f.name] = [f._value()]
+    return out
+
+
 def read(entry: HandEntry) -> Reading:
     """The hand dict the engine scores, what is still blank (for the preview), and the
     points counted cards make. Blank scalar fields are left out (the engine says
@@ -528,12 +428,6 @@ def read(entry: HandEntry) -> Reading:
     for g in entry.groups:
         g.finish(entry.form, reading)
     return reading
-
-
-def form_to_hand(entry: HandEntry) -> tuple[dict, list[Blank]]:
-    """``read``: the hand and what is still blank."""
-    reading = read(entry)
-    return reading.hand, reading.missing
 
 
 def missing_summary(entry: HandEntry, missing: list[Blank]) -> str:

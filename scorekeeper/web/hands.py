@@ -3,7 +3,6 @@ each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -11,12 +10,13 @@ from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 
 from .. import store
-from ..engine import MatchError, MatchResult
+from ..engine import MatchError
 from ..games import GAMES
 from ..games.base import TrickTally
-from . import access, hand_forms, page, partials, seats, view, writes
+from . import access, entries, hand_forms, page, partials, view, writes
 from .chart import running_totals_svg
 from .db import get_db
+from .errors import render_error
 
 bp = Blueprint("hands", __name__, url_prefix="/matches/<match_id:match_id>")
 
@@ -24,128 +24,7 @@ STALE = ("This match changed since this form was opened (someone saved on anothe
          "was sent twice). Your entry is still here: check the scoreboard, then save again.")
 
 
-def typed_seating(info: page.Info, hand: dict) -> dict | None:
-    """The seat picture of the hand being typed, with what its fields say so far."""
-    seating = page.hand_seating(info, hand)
-    return None if seating is None else seats.seating_shown(seating)
-
-
-@dataclass
-class Check:
-    """What the engine and the form say of a hand as typed (the preview shows it; a
-    save writes ``hand`` only when ``preview`` is set): the hand, its blanks (and in
-    words, ``still``), problems by field (``errors``) and above the form (``general``),
-    the card counter's points, the preview and the result behind it, the later
-    dealers a correction changes, and for a new hand the referee's address and seat picture."""
-
-    hand: dict
-    missing: list[hand_forms.Blank]
-    still: str
-    errors: dict[str, list[str]]
-    groups: list[hand_forms.Kind]
-    number: int
-    counted: list[dict] = field(default_factory=list)
-    counted_into: str = ""
-    general: list[str] = field(default_factory=list)
-    preview: dict | None = None
-    result: MatchResult | None = None
-    later_only: bool = False  # refused only for hands after this one (their dealer changed)
-    dealers: dict | None = None
-    referee_url: str | None = None
-    seating: dict | None = None
-
-    @property
-    def ready(self) -> bool:
-        """Nothing found: the hand may be written."""
-        return self.preview is not None
-
-
-def check_candidate(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
-    """Run the engine on the match with the form's hand as hand ``number``
-    (a new last hand, or a replacement). Returns what the preview shows."""
-    entry.form.validate()
-    reading = hand_forms.read(entry)
-    hand, missing = reading.hand, reading.missing
-    counter = entry.counter
-    check = Check(hand, missing, hand_forms.missing_summary(entry, missing), hand_forms.field_errors(entry),
-                  entry.groups, number)
-    if counter is not None:
-        check.counted = [{"name": entry.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
-                         for seat, points in sorted(reading.counted.items())]
-        check.counted_into = entry.word(counter.into)
-    if final and missing:  # on save, every blank at once
-        check.general.append(f"Still to fill in: {check.still}.")
-    # the referee follows the hand as it is typed (its trump...); only the preview shows
-    # them: a save's answer never does, so a save does not draw them
-    if number > len(info.match.hands) and not final:
-        if GAMES[info.game].referee is not None:
-            check.referee_url = page.referee_url(info, hand)
-        check.seating = typed_seating(info, hand)  # and the seat picture (who holds the contract...)
-    if check.errors:
-        return check
-    try:
-        result = page.replay_of(info).with_hand(number, hand)
-    except MatchError as error:
-        if missing and not final:
-            return check  # still typing: only say what is still to fill in
-        place_refusal(entry, error, check)
-        return check
-    scored = result.hands[number - 1]
-    check.result = result
-    check.preview = {
-        "scores": list(zip(result.players, scored.scores)),
-        "totals": list(zip(result.players, result.totals)),
-        "dealer": result.players[scored.dealer],
-        # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.game, hand, result.context(number), scored.extra),
-        "explanation": scored.explanation,
-        "warnings": scored.warnings,
-        "finished": result.finished,
-        "winners": [result.players[s] for s in result.winners],
-        "edit": number <= len(info.match.hands),
-    }
-    return check
-
-
-def place_refusal(entry: hand_forms.HandEntry, error: MatchError, check: Check) -> None:
-    """The engine's problems with the hand beside their fields, the others above the form."""
-    number = check.number
-    known = {g.name for g in entry.groups}
-    check.later_only = not error.header and bool(error.hand_problems) and number not in error.hand_problems
-    for problem in error.hand_problems.get(number, []):
-        if check.missing and problem.is_blank:
-            continue  # said once, with every other blank, in "Still to fill in"
-        if problem.field is not None and problem.field in known:
-            check.errors.setdefault(problem.field, []).append(hand_forms.plain(entry, problem, in_place=True))
-        else:
-            check.general.append(hand_forms.plain(entry, problem))
-    check.general += other_problems(entry, error, number)
-
-
-def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int | None = None) -> list[str]:
-    """The engine's problems that are not about hand ``number``, in the form's words."""
-    lines = [hand_forms.plain(entry, p) for p in error.header]
-    for other, problems in sorted(error.hand_problems.items()):
-        if other != number:
-            lines += [f"hand {other}: {hand_forms.plain(entry, p)}" for p in problems]
-    return lines or ([] if error.hand_problems else list(error.problems))
-
-
-def _hand_form(info: page.Info, number: int, formdata: MultiDict | None = None,
-               hand: dict | None = None) -> hand_forms.HandEntry:
-    """The form for hand ``number`` (dealer as the engine says it comes round)."""
-    match = info.match
-    result = page.replay_of(info).upto(number - 1)  # the hands before this one
-    dealer = result.next_dealer
-    if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
-        dealer = match.hands[number - 1]["dealer"]
-    seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(match.game, result.next_context().dealing(seat),
-                                formdata=formdata, hand=hand, version=info.version, number=number,
-                                dealer_name=None if seat is None else result.players[seat])
-
-
-def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
+def _apply_check(entry: hand_forms.HandEntry, check: entries.Check) -> None:
     entry.problems = check.errors
     entry.general = check.general
 
@@ -157,8 +36,39 @@ def _apply_check(entry: hand_forms.HandEntry, check: Check) -> None:
 def preview(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
-    entry = _hand_form(info, number, formdata=request.form)
-    return render_template("partial/preview.html", check=check_candidate(info, entry, number), match_id=match_id)
+    check = entries.preview(info, number, request.form)
+    # the referee and the seat picture follow the hand as it is typed (its trump, who holds
+    # the contract...): the page's, beside the preview; a save's answer never draws them
+    return render_template("partial/preview.html", check=check, typed=page.typed_hand(info, check.hand),
+                           match_id=match_id)
+
+
+@bp.post("/hands/form")
+@access.scorer_required
+@access.preview
+@page.with_match
+def record_form(info: page.Info) -> ResponseReturnValue:
+    """The next hand's form again for the dealer chosen in it (someone dealt out of turn),
+    saving nothing: with JavaScript its part of the page (what was typed goes back in from
+    the phone's draft), without it the whole page with what was typed ("Use this dealer")."""
+    match_id = info.id
+    number = len(info.match.hands) + 1
+    if page.replayed(info).finished:
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    if partials.is_partial_request():
+        # drawn for that dealer with nothing else typed: app.js puts back the rest
+        chosen = MultiDict({"dealer": request.form.get("dealer", "")})
+        entry = entries.form_for(info, number, formdata=chosen)
+        entry.form.version.data = str(info.version)
+        # the table guide above the form follows the dealer too (out of band)
+        return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id,
+                               guide_dealer=hand_forms.whole(chosen["dealer"]), guide_oob=True)
+    entry = entries.form_for(info, number, formdata=request.form)
+    entry.form.validate()
+    entry.problems = {}
+    context = page.scoreboard_context(match_id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", guide_dealer=hand_forms.whole(request.form.get("dealer", "")),
+                                           **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
@@ -202,7 +112,7 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
     number = len(info.match.hands) + 1
     entry = None
     if not page.replayed(info).finished:
-        entry = _hand_form(info, number, formdata=request.form)
+        entry = entries.form_for(info, number, formdata=request.form)
         entry.form.version.data = str(info.version)
         # Saving the same hand again would record it twice: offer to drop it instead.
         entry.problems, entry.general = {}, message[:-1] + [
@@ -222,26 +132,43 @@ def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
 def record(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
     number = len(info.match.hands) + 1
-    entry = _hand_form(info, number, formdata=request.form)
-    based_on = access.posted_version(entry.form.version.data)
-    check = check_candidate(info, entry, number, final=True)
-    outcome = writes.record_hand(get_db(), page.replay_of(info), check.hand if check.ready else None,
-                                 based_on=based_on, request_key=access.posted_request_key())
-    return page.answer(outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
+    filled = request.form.get("fill_blank")
+    if filled:  # "0 for the rest" without JavaScript: the form again with them typed in, nothing saved
+        return _filled_in(info, number, filled)
+    saving = entries.save_new(info, request.form, access.posted_request_key())
+    return page.answer(saving.outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
                        # the entry again, on the match as the other phone left it
                        stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
-                       refused=lambda refused: _refused_record(info, entry, check, refused))
+                       refused=lambda refused: _refused_record(info, saving.entry, saving.check, refused))
+
+
+def _filled_in(info: page.Info, number: int, group: str) -> ResponseReturnValue:
+    """The match page with the next hand's form as posted, every blank box of ``group`` given
+    the number the game offers for it (``FieldGroup.fill_blank``)."""
+    entry = entries.form_for(info, number, formdata=request.form)
+    found = next((g for g in entry.groups if g.name == group and g.described.fill_blank is not None), None)
+    posted = request.form.copy()
+    posted.pop("fill_blank", None)
+    if found is not None:
+        for fname in found.fields:
+            if not (posted.get(fname) or "").strip():
+                posted[fname] = str(found.described.fill_blank)
+    entry = entries.form_for(info, number, formdata=posted)
+    check = entries.check(info, entry, number)
+    _apply_check(entry, check)
+    context = page.scoreboard_context(info.id, info=info, entry=entry)
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _or_none(done: writes.Saved | writes.AlreadySaved) -> writes.Saved | None:
     return done if isinstance(done, writes.Saved) else None
 
 
-def _refused_record(info: page.Info, entry: hand_forms.HandEntry, check: Check,
+def _refused_record(info: page.Info, entry: hand_forms.HandEntry, check: entries.Check,
                     refused: writes.Refused) -> ResponseReturnValue:
     """The hand form again, with what is wrong beside each field."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
-        check.general = other_problems(entry, refused.error)
+        check.general = entries.other_problems(entry, refused.error)
     elif refused.error is None and refused.problems:
         check.general = list(refused.problems)
     _apply_check(entry, check)
@@ -262,40 +189,25 @@ def _hand_number(info: page.Info, number: int) -> None:
 def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
     match_id = info.id
     _hand_number(info, number)
-    entry = _hand_form(info, number, formdata=request.form)
-    check = check_candidate(info, entry, number)
-    check.dealers = dealer_changes(info, number, check)
+    check = entries.preview(info, number, request.form)
     return render_template("partial/preview.html", check=check, match_id=match_id)
 
 
-def dealer_changes(info: page.Info, number: int, check: Check) -> dict | None:
-    """What a correction of hand ``number`` does to the later hands' dealers (a game
-    whose deal follows the scores): the hands that would come round to someone else,
-    whether the correction can be saved as it is, and whether it can be saved with
-    those hands kept as recorded (marked as dealt out of turn). None when no later
-    dealer changes or the hand itself still has problems."""
-    if number >= len(info.match.hands) or check.errors or check.missing:
-        return None
-    if check.preview is None and not check.later_only:
-        return None  # the hand's own problems come first
-    return page.dealer_offer(info, number, check.hand, check.result)
-
-
-def _tally_of(info: page.Info) -> TrickTally | None:
-    """The match's trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info.game].shown.trick_tally(info.settings, len(info.players))
+def _tally_of(info: page.Info, number: int) -> TrickTally | None:
+    """Hand ``number``'s trick-by-trick tally (``Game.trick_tally``), if its game has one."""
+    return GAMES[info.game].shown.trick_tally(page.replayed(info).place(number))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
     """A hand recorded trick by trick is corrected trick by trick (the tally, filled in),
     or turned into counts on purpose (?as=counts): never shown as a string of seats."""
-    tally = _tally_of(info)
+    tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     return bool(tally and tally.from_hand(original) is not None and request.args.get("as") == "counts")
 
 
 def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
-    tally = _tally_of(info)
+    tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
     context = {"info": info, "entry": entry, "number": number, "match_id": info.id, "original": original,
@@ -314,21 +226,15 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
     as_counts = _as_counts(info, number)
     if request.method == "GET":
         original = info.match.hands[number - 1]
-        tally = _tally_of(info)
+        tally = _tally_of(info, number)
         shown = tally.as_counts(original) if as_counts and tally else original
-        return _edit_page(info, _hand_form(info, number, hand=shown), number)
-    entry = _hand_form(info, number, formdata=request.form)
-    keep = request.form.get("keep_dealers") == "1"
-    check = check_candidate(info, entry, number, final=True)
-    entry.dealers = dealer_changes(info, number, check)
-    if keep and entry.dealers and entry.dealers["keep_ok"] and check.preview is None:
-        check.preview, check.general = {"keep": True}, []  # refused only for the later dealers: kept
-    outcome = writes.correct_hand(get_db(), page.replay_of(info), number, check.hand if check.ready else None,
-                                  based_on=access.posted_version(entry.form.version.data),
-                                  request_key=access.posted_request_key(), keep_dealers=keep)
-    return page.answer(outcome, saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
-                       stale=lambda stale: _stale_correction(info, entry, number, stale),
-                       refused=lambda refused: _refused_correction(info, entry, check, refused))
+        return _edit_page(info, entries.form_for(info, number, hand=shown), number)
+    saving = entries.save_correction(info, number, request.form, access.posted_request_key(),
+                                     keep_dealers=request.form.get("keep_dealers") == "1")
+    return page.answer(saving.outcome,
+                       saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
+                       stale=lambda stale: _stale_correction(info, saving.entry, number, stale),
+                       refused=lambda refused: _refused_correction(info, saving.entry, saving.check, refused))
 
 
 def _stale_correction(info: page.Info, entry: hand_forms.HandEntry, number: int,
@@ -340,11 +246,11 @@ def _stale_correction(info: page.Info, entry: hand_forms.HandEntry, number: int,
     return _edit_page(info, entry, number, 409)
 
 
-def _refused_correction(info: page.Info, entry: hand_forms.HandEntry, check: Check,
+def _refused_correction(info: page.Info, entry: hand_forms.HandEntry, check: entries.Check,
                         refused: writes.Refused) -> ResponseReturnValue:
     """The correction again, with what is wrong beside each field (and the later dealers it changes)."""
     if refused.error is not None and check.ready:  # the store's own final check refused it
-        check.general = other_problems(entry, refused.error)
+        check.general = entries.other_problems(entry, refused.error)
     elif refused.error is None and refused.problems:  # nothing more fits in the match
         check.general = list(refused.problems)
     _apply_check(entry, check)
@@ -377,37 +283,73 @@ def undo(info: page.Info) -> ResponseReturnValue:
         based_on = access.posted_version(request.form.get("version"))
         outcome = writes.undo_last(get_db(), page.replay_of(info), based_on=based_on,
                                    request_key=access.posted_request_key())
+        if isinstance(outcome, writes.Saved):
+            # the hand comes back in the form as a draft to correct (or clear): said by the page
+            session["undone"] = {"match": match_id, "number": last.number, "hand": match.hands[-1]}
         flash(page.answer(
+            # (the form below says the hand is back as a draft, where app.js puts it back: not said here,
+            # which a phone without JavaScript also reads)
             outcome, saved=lambda done: f"Hand {done.number or last.number} undone. It is kept in the match log.",
             stale=lambda stale: " ".join(["Nothing was undone:", *(access.describe_changes(
                 match_id, stale.expected, info.players) or ["the match changed on another phone."]),
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(match.game, match.hands[-1], result.context(last.number), last.extra)
+    summary = view.hand_summary(match.game, match.hands[-1], result.place(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
+
+
+LOG_SHOWN = 100  # changes on one page of the match log (it keeps up to 5,000)
 
 
 @bp.get("/log")
 @page.with_match
 def log(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
-    entries = store.audit_log(get_db(), match_id)
+    raw = request.args.get("page", "1")
+    number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) >= 1 else 1
+    entries, total = store.audit_page(get_db(), match_id, number, LOG_SHOWN)
+    pages = max(1, -(-total // LOG_SHOWN))
+    if number > pages:  # an old link past the end: the last page
+        number = pages
+        entries, total = store.audit_page(get_db(), match_id, number, LOG_SHOWN)
     players = info.players
-    # a logged hand's place in the match may have changed since: only the table is known
-    unplaced = page.hand_context(info).table
+    result = page.replayed(info)
     for entry in entries:
         for key in ("before", "after"):
             hand = entry[key]
-            entry[key + "_summary"] = (view.hand_summary(info.game, hand,
-                                                         GAMES[info.game].first_context(unplaced, None))
-                                       if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo") else None)
-    entries.reverse()
+            # described where that hand stands in the match now (its number, its dealer...)
+            entry[key + "_summary"] = (view.hand_summary(info.game, hand, result.logged_place(entry["hand"]))
+                                       if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo")
+                                       and isinstance(entry["hand"], int) else None)
     known = {s.name: s for s in GAMES[info.game].settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
-                                           game_settings=known)
+                                           game_settings=known, page=number, pages=pages, total=total)
+
+
+def earlier_page(number: int) -> int:
+    """The page of earlier hands that holds hand ``number``."""
+    return (number - 1) // view.HANDS_SHOWN + 1
+
+
+@bp.get("/hands")
+@page.with_match
+def earlier(info: page.Info) -> ResponseReturnValue:
+    """The hands of a long match ``HANDS_SHOWN`` at a time (``page=1``: the first), for
+    the hands the scoreboard no longer lists."""
+    result = page.replayed(info)
+    pages = max(1, earlier_page(len(result.hands)))
+    raw = request.args.get("page", "1")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= pages):
+        return render_error(400, f"page must be a number from 1 to {pages}, got \"{raw[:20]}\".")
+    number = int(raw)
+    first = (number - 1) * view.HANDS_SHOWN + 1
+    rows = view.hand_rows(info, result, first, min(len(result.hands), first + view.HANDS_SHOWN - 1))
+    board = {"players": result.players, "rows": rows}
+    return partials.render_page_or_partial("earlier_hands.html", info=info, board=board, match_id=info.id,
+                                           page=number, pages=pages, scorer=access.can_score(info))
 
 
 @bp.get("/hands/<int:number>/why")
@@ -419,7 +361,7 @@ def why(info: page.Info, number: int) -> ResponseReturnValue:
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
                                        summary=view.hand_summary(info.game, info.match.hands[number - 1],
-                                                                 result.context(number), hand.extra),
+                                                                 result.place(number), hand.extra),
                                        match_id=match_id)
 
 

@@ -112,6 +112,9 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
                                        choices=[(c, s.choice_label(c)) for c in s.choices])
         elif s.kind == "bool":
             attrs[fname] = BooleanField(item.label, default=bool(s.default))
+        elif s.kind == "text":
+            attrs[fname] = StringField(item.label, default=s.default, render_kw={
+                "maxlength": s.maximum or 40, "autocomplete": "off", "autocapitalize": "words"})
         elif s.kind == "table":
             item.fields = []
             for key in s.choices:
@@ -124,6 +127,34 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
             continue
         shown.append(item)
     return attrs, shown
+
+
+def setting_args(game_key: str, settings: dict) -> dict[str, str]:
+    """A match's settings as its setup form's fields hold them in the browser (every field,
+    a box left unticked as ""), for a link that starts a match like it (a chip of a known
+    table): ``fill_settings`` reads them back."""
+    current = GAMES[game_key].defaults()
+    current.update(settings)
+    args: dict[str, str] = {}
+    for item in setting_fields(game_key)[1]:
+        value = current.get(item.name)
+        if item.kind == "table" and isinstance(value, dict):
+            args.update({f: _form_value(value.get(f[len(f"setting_{item.name}_"):])) for f in item.fields})
+        else:
+            args[item.fields[0]] = "" if value is None else _form_value(value)
+    return args
+
+
+def fill_settings(entry: SetupEntry, args: MultiDict) -> None:
+    """Put the settings a link carries (``setting_args``) into the form, each as its field
+    reads what a browser sends; a field the link does not name keeps the game's default."""
+    for name in (f for item in entry.settings_shown for f in item.fields):
+        if name in args:
+            field = entry.form[name]
+            try:
+                field.process_formdata(args.getlist(name))
+            except ValueError:  # a mangled link: the default, as for a setting it does not name
+                field.data = field.default
 
 
 def start_match_form(game_key: str, formdata: MultiDict | None = None) -> SetupEntry:
@@ -288,12 +319,14 @@ def _game_from_request(default: str | None = None) -> str:
 
 @bp.get("/matches/new")
 def new_match() -> ResponseReturnValue:
-    """The start form; ``player_0``... in the query fill the seats (a chip of a known table)."""
+    """The start form; ``player_0``... in the query fill the seats and ``setting_...`` the
+    settings (a chip of a known table starts a match like its last one)."""
     entry = start_match_form(_game_from_request())
     for fname in entry.player_fields:
         name = request.args.get(fname)
         if isinstance(name, str) and name.strip():
             entry.form[fname].data = name.strip()[:40]
+    fill_settings(entry, request.args)
     return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=GAMES)
 
 
@@ -303,6 +336,7 @@ def known_players() -> dict:
 
 
 bp.add_app_template_global(known_players)
+bp.add_app_template_global(setting_args)
 
 
 def _without_settings(formdata: MultiDict) -> MultiDict:
@@ -373,6 +407,13 @@ def show(match_id: int) -> ResponseReturnValue:
     messages: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
     notice = " ".join(str(message) for _, message in messages) or None
     context = page.scoreboard_context(match_id, changed=changed, notice=notice)
+    undone = session.pop("undone", None)
+    entry = context.get("entry")
+    if isinstance(undone, dict) and undone.get("match") == match_id and entry is not None \
+            and undone.get("number") == entry.number and isinstance(undone.get("hand"), dict):
+        # the hand just undone, back in the form as a draft to correct or clear (app.js)
+        entry.draft = hand_forms.browser_values(context["info"].game, context["result"].next_place(),
+                                                undone["hand"])
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
     context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice
     return partials.render_page_or_partial("match.html", saved_key=saved_key, **context)
@@ -622,7 +663,7 @@ def delete(info: page.Info) -> ResponseReturnValue:
 
 
 def _deleted(info: page.Info) -> ResponseReturnValue:
-    flash(f"Deleted {view.game_title(info.game)} with {', '.join(info.players)}. "
+    flash(f"Deleted {view.game_title(info.game, info.settings)} with {', '.join(info.players)}. "
           f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
     return redirect(url_for("matches.index", _anchor="deleted"), 303)
 

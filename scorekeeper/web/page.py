@@ -15,7 +15,7 @@ from werkzeug.http import quote_etag
 from .. import store
 from ..engine import MatchError, MatchResult
 from ..names import isolate_names, isolated
-from . import access, hand_forms, view, writes
+from . import access, hand_forms, seats, view, writes
 from .db import get_db
 from .replays import MatchReplay, ReplayCache
 
@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from ..games.base import HandContext, Seating
 
 POLL_SECONDS = 3
+# A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
+# is polled every IDLE_EVERY seconds instead: the first change after a break then shows on
+# a phone within 15 s instead of 3. A hidden page does not poll at all (app.js).
+IDLE_AFTER = 600
+IDLE_EVERY = 15
 
 Info = store.MatchRecord  # a stored match as the pages read it
 T = TypeVar("T")
@@ -101,7 +106,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
-        entry = hand_forms.make_form(info.game, result.next_context(),
+        entry = hand_forms.make_form(info.game, result.next_place(),
                                      version=info.version, number=len(result.hands) + 1,
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
@@ -141,7 +146,9 @@ def live_context(info: Info, scorer: bool = False) -> dict:
     url = url_for("sharing.live" if scorer else "sharing.board", match_id=info.id)
     return {"url": url, "etag": board_etag(info.version),
             "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
-            "seconds": POLL_SECONDS}
+            "seconds": POLL_SECONDS,  # SCOREKEEPER_POLL_IDLE_AFTER and _EVERY change the idle ones
+            "idle_after": int(current_app.config.get("POLL_IDLE_AFTER", IDLE_AFTER)),
+            "idle_every": int(current_app.config.get("POLL_IDLE_EVERY", IDLE_EVERY))}
 
 
 def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult, how: str = "") -> str:
@@ -159,14 +166,12 @@ def correction_saved(match_id: int, number: int, before: MatchResult, after: Mat
 def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[str]:
     """Later hands whose dealer a correction changed, in words: their inputs were
     entered for the old dealer, so say to check them (or that they were kept)."""
+    from ..games import GAMES
+
+    shown = GAMES[after.game].shown
     old = {h.number: h.dealer for h in before.hands}
-    lines = []
-    for h in after.hands:
-        if h.number > number and h.number in old and old[h.number] != h.dealer:
-            name = after.players[h.dealer]
-            turn = "second" if len(after.players) == 2 else "last"
-            lines.append(f"Hand {h.number} is now dealt by {name}, so {name} bid {turn} there; check it.")
-    return lines
+    return [shown.new_dealer(after.place(h.number)) for h in after.hands
+            if h.number > number and h.number in old and old[h.number] != h.dealer]
 
 
 def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
@@ -211,14 +216,23 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
 
 def hand_context(info: Info) -> HandContext:
     """Where the game stands for the hand about to be played, from the request's replay;
-    for a match that cannot be replayed, its first hand with the dealer unknown."""
+    for a match that cannot be replayed, a match with no hands, the dealer unknown."""
     from ..games import GAMES
     from ..games.base import Table
 
     try:
-        return replayed(info).next_context()
+        return replayed(info).next_place()
     except MatchError:
-        return GAMES[info.game].first_context(Table(tuple(info.players), info.settings), None)
+        return GAMES[info.game].empty_place(Table(tuple(info.players), info.settings))
+
+
+def _dealt_context(info: Info, hand: dict) -> HandContext:
+    """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
+    ctx = hand_context(info)
+    dealer = hand.get("dealer")
+    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
+        return ctx.dealing(dealer)
+    return ctx
 
 
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
@@ -236,7 +250,15 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info.game].shown.seating(result.next_context().dealing(dealer), hand)
+    return GAMES[info.game].shown.seating(result.next_place().dealing(dealer), hand)
+
+
+def typed_hand(info: Info, hand: dict) -> dict:
+    """What the match page draws beside the next hand as it is typed (``hand``: its fields so
+    far): the referee's address set from it (None for a game without a referee) and the seat
+    picture with the roles it decides (who holds the contract...; None once the match is over)."""
+    seating = hand_seating(info, hand)
+    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
@@ -267,7 +289,8 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
-        ctx = game.referee.context(hand, hand_context(info))
+        # the trick context of the hand as dealt: by whoever the form says dealt it
+        ctx = game.referee.context(hand, _dealt_context(info, hand))
         known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})

@@ -14,7 +14,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..games.base import CountKind, FieldGroup, Game, range_problem
-from .hand_forms import Kind, Reading, WholeNumberField
+from .field_kind import Kind, Reading, WholeNumberField
 
 FILLED = "counter_filled"  # the point inputs the page filled in from the counter (app.js): not typed by hand
 

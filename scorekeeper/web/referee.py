@@ -97,10 +97,21 @@ def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | 
     if (len(parts) != count or sorted(seats) != list(range(len(players)))
             or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
         return None
-    names = ["the dummy" if p == "d" else players[int(p)] for p in parts]
+    # a hand nobody sits at goes by the name the game's seat picture gives it
+    seatless = seatless_name(info) if "d" in parts else ""
+    if "d" in parts and not seatless:
+        return None
+    names = [seatless if p == "d" else players[int(p)] for p in parts]
     lead = hand_forms.whole(args.get("lead") or "0")
     lead = lead if lead is not None and 0 <= lead < count else 0
     return names[lead:] + names[:lead]
+
+
+def seatless_name(info: MatchRecord) -> str:
+    """The name of the place nobody sits at in the hand being played ("" when there is none,
+    or the match is over)."""
+    seating = page.hand_seating(info)
+    return next((place.name for place in seating.places if place.seat is None), "") if seating else ""
 
 
 # --- routes ---------------------------------------------------------------------------
@@ -166,9 +177,10 @@ def trick(game: str) -> ResponseReturnValue:
 
 
 def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
-    """A card tapped after a whole trick starts the next one, which the last trick's winner
-    leads: ``lead`` moves to that place (the arguments as given otherwise)."""
-    if not (info and all(slots) and args.get("add")):
+    """A card tapped after a whole trick, or New trick, starts the next one, which the last
+    trick's winner leads: ``lead`` moves to that place (the arguments as given otherwise;
+    Undo corrects the trick on the table, so its leader stays)."""
+    if not (info and all(slots) and (args.get("add") or "clear" in args)):
         return args
     order = play_order(info, args, len(slots))
     try:
@@ -275,19 +287,23 @@ def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str
 # --- the table guide on the match page ---------------------------------------------------
 
 @bp.app_template_global()
-def table_guide_for(info: MatchRecord) -> dict | None:
+def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None:
     """The guide for the hand about to be dealt, or None when the match is over
-    (or cannot be replayed)."""
+    (or cannot be replayed). ``dealer``: who the hand's form says dealt it (out of turn)."""
     seating = page.hand_seating(info)
     if seating is None:  # the match is over (or cannot be replayed)
         return None
     result = page.replayed(info)
     if result.next_dealer is None:
         return None
+    if dealer is None or not 0 <= dealer < len(result.players) or dealer == result.next_dealer:
+        dealer = result.next_dealer
+    else:
+        seating = page.hand_seating(info, {"dealer": dealer}) or seating
     game = GAMES[result.game]
-    return {"lines": game.shown.table_guide(result.next_context()), "dealer": result.players[result.next_dealer],
+    return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
-            "tally": game.shown.trick_tally(result.settings, len(result.players)) is not None}
+            "tally": game.shown.trick_tally(result.next_place()) is not None}
 
 

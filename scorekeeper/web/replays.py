@@ -157,10 +157,3 @@ class MatchReplay:
     def _with(self, hands: list[dict]) -> Match:
         return replace(self.match, hands=hands)
 
-
-def scorable(replayed: MatchReplay) -> MatchResult | None:
-    """The stored match's result, or None when it cannot be scored (never through the store)."""
-    try:
-        return replayed.result()
-    except MatchError:
-        return None

@@ -60,6 +60,7 @@ def add_headers(response: Response) -> Response:
 
 
 SETTINGS = {  # a limit's name: the setting that holds how many (SCOREKEEPER_<setting>)
+    "heavy": "HEAVY_READS_PER_MINUTE",
     "match": "MATCHES_PER_MINUTE",
     "match_hour": "MATCHES_PER_HOUR",
     "device": "NEW_DEVICES_PER_MINUTE",
@@ -140,6 +141,19 @@ def _address() -> str:
     return request.remote_addr or "unknown"
 
 
+HEAVY_READS_PER_MINUTE = 60  # a day printed part by part, exports, the hands behind stats figures
+TOO_MANY_HEAVY = ("This device has asked for {limit} printouts, exports or lists of hands in the last minute, "
+                  "the most allowed. Wait a minute, then ask again.")
+MESSAGES["heavy"] = TOO_MANY_HEAVY
+
+
+def refuse_heavy_read() -> Refusal | None:
+    """None when this address may have one more of the reads that cost the most (a part of
+    a day's printout, a history export, the hands behind a stats figure) now (and count
+    it), else the 429 page: each is bounded, and this bounds how many come at once."""
+    return _refused({"heavy": 1})
+
+
 def refuse_new_match() -> Refusal | None:
     """None when this address may start another match now (and count it, before the
     match is made), else the 429 page."""
@@ -180,7 +194,26 @@ def refuse_matches(count: int) -> Refusal | None:
     return None if limits().take(_address(), {"match_hour": count}) is None else _too_many_in_file(count)
 
 
+MAX_REPEATS = 64  # values one name may carry in a request: more than the print view takes (50) or any form sends
+TOO_MANY_VALUES = "{name} is given {count:,} times in this request, but at most {limit} are read. Nothing was done."
+
+
+def refuse_long_lists() -> tuple[str, int] | None:
+    """before_request: a 400 naming the first query or form name repeated more than
+    ``MAX_REPEATS`` times, before any view reads it (the print view de-duplicated
+    21,000 ``match=`` ids one by one, 2 s of CPU, before its own cap). One pass over
+    what werkzeug parsed: linear in the request's size, which waitress bounds."""
+    sources = [request.args] + ([request.form] if request.method == "POST" else [])
+    for source in sources:
+        for name, values in source.lists():
+            if len(values) > MAX_REPEATS:
+                return render_error(400, TOO_MANY_VALUES.format(name=name[:40], count=len(values), limit=MAX_REPEATS))
+    return None
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(refuse_long_lists)
+    app.config.setdefault("HEAVY_READS_PER_MINUTE", HEAVY_READS_PER_MINUTE)  # or SCOREKEEPER_HEAVY_READS_PER_MINUTE
     app.config.setdefault("MATCHES_PER_MINUTE", MATCHES_PER_MINUTE)  # or SCOREKEEPER_MATCHES_PER_MINUTE
     app.config.setdefault("MATCHES_PER_HOUR", MATCHES_PER_HOUR)  # or SCOREKEEPER_MATCHES_PER_HOUR
     app.config.setdefault("NEW_DEVICES_PER_MINUTE", NEW_DEVICES_PER_MINUTE)  # or SCOREKEEPER_NEW_DEVICES_PER_MINUTE

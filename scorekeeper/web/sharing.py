@@ -230,6 +230,9 @@ def _polled(match_id: int, template: str, make_context: Callable[[int], dict]) -
         abort(404)
     if request.if_none_match.contains_weak(f"v{version}"):
         response = make_response("", 304)
+    elif template == "partial/match.html" and (update := _board_update(match_id, version)) is not None:
+        response = make_response(update)
+        response.headers["HX-Reswap"] = "none"  # only the parts swapped in by id
     else:
         cache: BoardCache = current_app.extensions["scorekeeper.boards"]
         html = cache.get((match_id, version, template))
@@ -244,6 +247,36 @@ def _polled(match_id: int, template: str, make_context: Callable[[int], dict]) -
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _board_update(match_id: int, version: int) -> str | None:
+    """What a watcher's board needs when the one change since the version it shows was a
+    hand saved after at least one other (``partial/board_update.html``: the new row, the
+    totals, the guide; its size does not grow with the match), rendered once per version
+    and served to every watcher; None when the whole board must be drawn (no version
+    named, several changes, a correction or undo, the first hand, the match over)."""
+    since = _etag_version()
+    if since is None or since != version - 1:
+        return None
+    cache: BoardCache = current_app.extensions["scorekeeper.boards"]
+    key = (match_id, version, "partial/board_update.html")
+    html = cache.get(key)
+    if html is not None:
+        return html
+    changes = store.changes_since(get_db(), match_id, since)
+    if len(changes) != 1 or changes[0]["action"] != "save" or changes[0]["version"] != version:
+        return None
+    number = changes[0]["hand"]
+    if not isinstance(number, int) or number < 2:
+        return None  # the page had no hand rows to add to
+    g.watching = True
+    context = page.scoreboard_context(match_id, rows_from=number)
+    if context["broken"] or context["info"].version != version or context["board"]["finished"] \
+            or context["board"]["last_number"] != number:
+        return None
+    html = render_template("partial/board_update.html", **context)
+    cache.put(key, html)
+    return html
 
 
 def _etag_version() -> int | None:

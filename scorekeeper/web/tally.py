@@ -76,6 +76,13 @@ def _pick(choice: TallyChoice | None, raw: str | None) -> str | None:
     return (raw or None) if choice is not None else None
 
 
+def _tallied_place(info: page.Info) -> HandContext:
+    """Where the hand being tallied stands: the recorded hand it corrects (?hand=N), else the next."""
+    source = request.form if request.method == "POST" else request.args
+    result = page.replayed(info)
+    return result.place(_hand_number(info, source.get("hand")) or len(result.hands) + 1)
+
+
 def _taps(info: page.Info, described: TrickTally, source: Mapping[str, str]) -> Taps:
     """The taps as the request carries them (or as recorded, or as kept on this phone)."""
     players, tricks, choice = info.players, described.tricks, described.choice
@@ -120,7 +127,7 @@ def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> b
 @page.with_match
 def tally(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
-    described = GAMES[info.game].shown.trick_tally(page.replayed(info).settings, len(info.players))
+    described = GAMES[info.game].shown.trick_tally(_tallied_place(info))
     if described is None:
         abort(404)
     form = FlaskForm()
@@ -288,7 +295,7 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
         "next_number": next_number, "next_marked": not done and described.marked(next_number),
         "mark": described.mark, "notes": described.notes,
         "finished": result.finished and number is None, "dealer": None if dealer is None else players[dealer],
-        **_leader(info, prefix.next_context(), dealer),
+        **_leader(info, prefix.next_place(), dealer),
         "choice": described.choice, "pick": taps.pick, "number": number, "dealers": dealers,
         "hand_no": number or len(match.hands) + 1,
     }

@@ -40,15 +40,23 @@ def with_names_isolated(text: Any, players: Any) -> str:
     return isolate_names(str(text), players or ())
 
 
+# The stats figures of whole matches (the games' own figures count hands)
+MATCH_FIGURES = {"played": "Matches played (finished)", "won": "Won (a shared win counts)"}
+
+
 def signed(points: int | None) -> str:
     if points is None:
         return ""
     return f"+{points}" if points > 0 else str(points)
 
 
-def game_title(key: str) -> str:
+def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+    """The game's name as the table knows it (``Game.display_name``: a score pad's
+    "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
     game = GAMES.get(key)
-    return game.title if game and game.title else key.replace("_", " ").title()
+    if game is None:
+        return key.replace("_", " ").title()
+    return game.display_name(settings, kind) or game.title or key.replace("_", " ").title()
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -87,9 +95,7 @@ def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = N
 
 def progress(game: str, settings: dict, result: MatchResult) -> dict:
     """What the match is playing towards, in the game's words (not scored)."""
-    found = GAMES[game]
-    line = found.shown.progress(result.next_context(), result.finished, found.rules.target(settings),
-                                found.rules.hands_left(settings, result.dealt, result.next_dealer))
+    line = GAMES[game].progress(result.next_place())
     return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
 
 
@@ -107,24 +113,37 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     return None
 
 
-def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
-    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on)."""
+# Hands the scoreboard lists, the latest: the earlier ones are a page away ("Earlier
+# hands"), so a long match's page, its live board and every poll stay the size of a
+# page (a 1,000-hand board was 2.6 MB, re-sent on every change).
+HANDS_SHOWN = 50
+
+
+def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
+              changed_hands: set[int] | frozenset[int] = frozenset()) -> list[dict]:
+    """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
     match: Match = info.match
     players = result.players
-    changed_hands = set((changed or {}).get("hands", []))
-    rows = []
-    for hand_result, hand in zip(result.hands[rows_from - 1:], match.hands[rows_from - 1:]):
-        rows.append({
-            "number": hand_result.number,
-            "dealer": players[hand_result.dealer],
-            "summary": hand_summary(match.game, hand, result.context(hand_result.number), hand_result.extra),
-            "scores": hand_result.scores,
-            "totals": hand_result.totals,
-            "explanation": hand_result.explanation,
-            "counter": seat_counter(match.game, hand_result),
-            "events": events_text(hand_result),
-            "changed": hand_result.number in changed_hands,
-        })
+    return [{
+        "number": hand_result.number,
+        "dealer": players[hand_result.dealer],
+        "summary": hand_summary(match.game, hand, result.place(hand_result.number), hand_result.extra),
+        "scores": hand_result.scores,
+        "totals": hand_result.totals,
+        "explanation": hand_result.explanation,
+        "counter": seat_counter(match.game, hand_result),
+        "events": events_text(hand_result),
+        "changed": hand_result.number in changed_hands,
+    } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
+
+
+def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on,
+    at most the last ``HANDS_SHOWN``)."""
+    match: Match = info.match
+    players = result.players
+    first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
+    rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
     counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
@@ -135,6 +154,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
                                GAMES[result.game].rules.lowest_wins(result.settings)),
         "last_number": len(result.hands),
         "rows": rows,
+        "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
         "counter": counted,  # the game's running count per seat (bags), in words
         "last_events": events_text(result.hands[-1]) if result.hands else [],
         "progress": progress(match.game, result.settings, result),
@@ -171,7 +191,7 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
                        for row in standings(result.players, result.totals,
                                             lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
 def seat_counter(game: str, hand: HandResult) -> list[str] | None:
@@ -193,11 +213,7 @@ def events_text(hand: HandResult) -> list[str]:
 
 def needs(game: str, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
-    from ..games.base import Progress
-
-    found = GAMES[game].rules.needs(Table(tuple(result.players), result.settings),
-                              Progress(list(result.totals), len(result.hands), result.state, list(result.dealt)),
-                              result.next_dealer)
+    found = GAMES[game].needs(result.next_place())
     return {"table": found.table,
             "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
 
@@ -248,17 +264,17 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     match: Match = info.match
     game = GAMES[match.game]
     players = result.players
-    layout = game.shown.sheet_layout(result.settings, len(players))
+    layout = game.shown.sheet_layout(result.next_place())
     rows = []
     for scored, hand in zip(result.hands, match.hands):
-        cells = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
+        cells = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
         rows.append({
             "number": scored.number,
             "dealer": scored.dealer,
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, result.context(scored.number), scored.extra),
+            "summary": hand_summary(match.game, hand, result.place(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
@@ -273,8 +289,9 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     return {
         "id": info.id,
         "game": game,
-        "title": game.title,
-        "running_title": " · ".join(p for p in (game.title, info.date or "", ", ".join(players)) if p),
+        "title": game_title(match.game, result.settings),
+        "running_title": " · ".join(p for p in (game_title(match.game, result.settings), info.date or "",
+                                                ", ".join(players)) if p),
         "date": info.date,
         "note": info.note,
         "players": players,
@@ -299,7 +316,10 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""
     game = GAMES[game_key]
-    layout = game.shown.sheet_layout(settings, seats)
+    names = players or [f"Player {seat + 1}" for seat in range(seats)]
+    # the match's place when there is one; a blank sheet's is a match with no hands
+    place = result.next_place() if result is not None else game.empty_place(Table(tuple(names), settings))
+    layout = game.shown.sheet_layout(place)
     carried = None
     first = 1
     if result is not None and result.hands and not result.finished:
@@ -313,11 +333,10 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     next_dealer = None  # who deals the next hand, while the match goes on
     if result is not None and players and result.next_dealer is not None:
         next_dealer = players[result.next_dealer]
-    names = players or [f"Player {seat + 1}" for seat in range(seats)]
     return {
         "game": game,
-        "title": game.title,
-        "running_title": " · ".join([game.title, "score sheet"] + ([", ".join(players)] if players else [])),
+        "title": game_title(game_key, settings),
+        "running_title": " · ".join([game_title(game_key, settings), "score sheet"] + ([", ".join(players)] if players else [])),
         "info": info,
         "players": names,
         "named": players is not None,
@@ -327,5 +346,5 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         "numbers": list(range(first, first + BLANK_ROWS)),
         "next_dealer": next_dealer,
         "finished": bool(result and result.finished),
-        "rules": game.shown.sheet_rules(settings, seats),
+        "rules": game.shown.sheet_rules(place),
     }

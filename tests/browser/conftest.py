@@ -52,7 +52,8 @@ def live_server(tmp_path_factory):
 
     env = dict(os.environ, **ENV, SCOREKEEPER_DATABASE=str(tmp_path_factory.mktemp("live") / "live.sqlite"),
                SCOREKEEPER_MATCHES_PER_MINUTE="1000", SCOREKEEPER_MATCHES_PER_HOUR="100000",  # every browser test starts matches from 127.0.0.1
-               SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000")
+               SCOREKEEPER_WRITES_PER_MINUTE="100000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000",
+               SCOREKEEPER_HEAVY_READS_PER_MINUTE="100000")  # the print tests print hundreds of sheets
     server, url = start_server(env)
     yield url
     server.terminate()

@@ -9,7 +9,8 @@ import pytest
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match
+from tests.places import blank_place
 
 from .conftest import import_file
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
@@ -18,17 +19,14 @@ from .test_print import AXE, AXE_VERSION
 # Every game (the tests' own among them) with its most players, long names among them.
 LONG = ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay", "Bartholomew", "Henrietta"]
 NAMES = {key: LONG[:game.max_players] for key, game in GAMES.items()}
-# Settings under which the random hands never end the game (else the game's endless settings).
-SETTINGS = {"third_hand": {"target": 100000}, "third_wheel": {"deals_each": 5, "target": 0},
-            "dummy_spades": {"target": 100000}, "third_rail": {"target": 100000},
-            "oddball": {"last_hand": 0, "fog_doubles": True, "fog_factor": 5}}
+
 
 
 def import_match(page, live_server, game: str, settings: dict | None = None, hands: int = 6) -> int:
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
     match = random_match(game, hands, seed=1, players=len(NAMES[game]),
-                         settings=SETTINGS.get(game, GAMES[game].endless_settings) if settings is None else settings)
+                         settings=long_settings(game, hands + 10, len(NAMES[game])) if settings is None else settings)
     match.players, match.note = NAMES[game], "Friday at the club, upstairs"
     return import_file(page, live_server, dumps(match))
 
@@ -40,7 +38,7 @@ def pages_of(game: str, match_id: int) -> list[str]:
     described = GAMES[game]
     if described.referee is not None:
         pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
-    tally = described.shown.trick_tally(dict(described.defaults(), **SETTINGS.get(game, {})), len(NAMES[game]))
+    tally = described.shown.trick_tally(blank_place(described, dict(described.defaults(), **long_settings(game, 16, len(NAMES[game]))), len(NAMES[game])))
     if tally is not None:
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
         # every trick in, the last pick chosen: the settled column says what the game added
@@ -55,7 +53,7 @@ def counts_legend(game: str) -> str | None:
     described = GAMES[game]
     if described.shown.card_counter() is None:
         return None
-    ctx = described.first_context(Table(tuple(NAMES[game]), dict(described.defaults(), **SETTINGS.get(game, {}))))
+    ctx = described.empty_place(Table(tuple(NAMES[game]), dict(described.defaults(), **long_settings(game, 16, len(NAMES[game])))), 0)
     return next(g.legend for g in described.shown.hand_form(ctx) if g.kind == "counts")
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match
 
 from .conftest import SCREENSHOTS, import_file
 from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
@@ -51,7 +51,7 @@ def overlap(a: dict, b: dict) -> bool:
 @pytest.mark.parametrize(("game", "seats"), CROWDED)
 def test_seven_or_eight_long_names_round_the_table_are_drawn_whole(page, live_server, game, seats):
     names = LONG[:seats] if TRULY_LONG in LONG[:seats] else LONG[:seats - 1] + [TRULY_LONG]
-    match = random_match(game, 2, seed=3, players=seats, settings=GAMES[game].endless_settings)
+    match = random_match(game, 2, seed=3, players=seats, settings=long_settings(game, 2, seats))
     match.players = names
     import_file(page, live_server, dumps(match))
     picture = page.locator("#table-guide svg.seats[role=img]")

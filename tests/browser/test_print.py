@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from scorekeeper.games import GAMES as REGISTRY
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import random_match
+from scorekeeper.samples import random_match, wide_long_settings
 
 from .conftest import PHONE, SCREENSHOTS, import_file
 
@@ -23,22 +23,22 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_VERSION = "4.14.1"
 SIZES = ("A4", "Letter")
 GAMES = tuple(REGISTRY)  # every game, the tests' own among them
-# Settings under which 20 random hands are played without the game ending (else the game's
-# endless settings); Third Rail with its widest sheet: the trump and bonus columns on.
-SETTINGS = {"third_hand": {"target": 5000}, "third_wheel": {"target": 0, "deals_each": 7},
-            "dummy_spades": {"target": 5000}, "third_rail": {"target": 200, "trump": True,
-                                                            "most_other_tricks_bonus": True}}
 EVENING = GAMES[:4]  # an evening of four short matches: they share pages
 LONG = ["Alexandra", "Bartholomew", "Cy", "Dee", "Evangeline", "Fay", "Gwendolyn", "Hal"]
 # A game for six or more plays with its most players, long names among them: the widest sheet.
 PLAYERS = {key: LONG[:game.max_players] for key, game in REGISTRY.items() if game.max_players >= 6}
+# A sheet of 12 and one of 20 hands of each game that plays that many and more (a game says how
+# long its matches can be: Game.long_match), under settings that do not end it there and draw
+# every on/off column (the widest sheet).
+SHEETS = [(game, hands) for game in GAMES for hands in (12, 20)
+          if REGISTRY[game].long_match(hands + 10, len(PLAYERS.get(game, ())) or REGISTRY[game].sample_players)]
 STUB_PRINT = "window.__printed = 0; window.print = function () { window.__printed += 1; };"
 
 
 def match_file(game: str, hands: int, seed: int = 5, date: str = "2026-11-20") -> str:
     players = PLAYERS.get(game)
-    match = random_match(game, hands, seed=seed, players=len(players) if players else None,
-                         settings=SETTINGS.get(game, REGISTRY[game].endless_settings))
+    seats = len(players) if players else None
+    match = random_match(game, hands, seed=seed, players=seats, settings=wide_long_settings(game, hands + 10, seats))
     assert len(match.hands) == hands, (game, hands)
     if players:
         match.players = players
@@ -54,7 +54,7 @@ def printer(browser, live_server):
     context.add_init_script(STUB_PRINT)
     tab = context.new_page()
     matches = {(game, hands): import_file(tab, live_server, match_file(game, hands))
-               for game in GAMES for hands in (12, 20)}
+               for game, hands in SHEETS}
     evening = [import_file(tab, live_server, match_file(game, 5, seed=9, date="2026-11-27")) for game in EVENING]
     tab.close()
     yield context, matches, evening
@@ -93,8 +93,7 @@ def flat(text: str) -> str:
     return f"{text[margins.end():]} {margins.group(1)}" if margins else text
 
 
-@pytest.mark.parametrize("hands", [12, 20])
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "hands"), SHEETS)
 def test_a_score_sheet_is_one_page_and_the_appendix_follows(tab, live_server, printer, game, hands):
     match_id = printer[1][(game, hands)]
     url = f"{live_server}/matches/{match_id}/print"

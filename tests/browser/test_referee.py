@@ -8,18 +8,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-PLAYERS = {
-    "third_hand": ["Ann", "Bob"],
-    "third_wheel": ["Ann", "Bob", "Cy"],
-    "dummy_spades": ["Ann", "Bob", "Cy"],
-    "third_rail": ["Ann", "Bob", "Cy", "Dee", "Eve"],
-}
+from scorekeeper.games import GAMES
+from scorekeeper.samples import NAMES
 
 
-def start_match(page, live_server, game: str) -> str:
-    """Start a match through the real form; returns the match page's URL."""
+def start_match(page, live_server, game: str, seats: int | None = None) -> str:
+    """Start a match through the real form, Ann dealing (the game's fewest players unless
+    ``seats`` says more); returns the match page's URL."""
     page.goto(f"{live_server}/matches/new?game={game}")
-    for i, name in enumerate(PLAYERS[game]):
+    for i, name in enumerate(NAMES[:seats or GAMES[game].min_players]):
         page.fill(f"#player_{i}", name)
     page.select_option("#first_dealer", "0")
     page.get_by_role("button", name="Start the match").click()
@@ -43,18 +40,17 @@ def tap_card(page, code: str) -> None:
     page.locator(f'#referee button[name="add"][value="{code}"]').click()
 
 
-CONTEXT = {"third_hand": ("spades",), "third_wheel": ("moons",), "dummy_spades": ("spades",), "third_rail": ("",)}
-
-
-@pytest.mark.parametrize("game, cards, winner, reason", [
-    # in a match the referee names who played each card, from who leads (Ann deals each time)
-    ("third_hand", ["KS", "AS"], "Ann wins the trick", "An Ace played second is highest in Third Hand"),
-    ("third_wheel", ["The Author", "The Journey", "The Sea"], "wins the trick", "in a high hand"),
-    ("dummy_spades", ["AH", "KH", "2S", "QH"], "The dummy wins the trick", "Spades are trump"),
-    ("third_rail", ["QD", "QD", "5D", "KS", "9D"], "Bob wins the trick", "of two identical cards the one played first wins"),
+@pytest.mark.parametrize("game, seats, trump, cards, winner, reason", [
+    # in a match the referee names who played each card, from who leads (Ann deals each time);
+    # the trump is picked where the hand has not said it yet
+    ("third_hand", 2, "spades", ["KS", "AS"], "Ann wins the trick", "An Ace played second is highest in Third Hand"),
+    ("third_wheel", 3, "moons", ["The Author", "The Journey", "The Sea"], "wins the trick", "in a high hand"),
+    ("dummy_spades", 3, "spades", ["AH", "KH", "2S", "QH"], "Dummy wins the trick", "Spades are trump"),
+    ("third_rail", 5, "", ["QD", "QD", "5D", "KS", "9D"], "Bob wins the trick",
+     "of two identical cards the one played first wins"),
 ])
-def test_referee_from_a_match_in_two_taps(page, live_server, screenshot, game, cards, winner, reason):
-    match_url = start_match(page, live_server, game)
+def test_referee_from_a_match_in_two_taps(page, live_server, screenshot, game, seats, trump, cards, winner, reason):
+    match_url = start_match(page, live_server, game, seats)
     expect(page.locator("#table-guide")).to_contain_text("Ann deals")
     screenshot(f"referee-match-{game}")
     page.get_by_role("link", name="Who won the trick?").click()  # tap 1: from the match page
@@ -64,7 +60,7 @@ def test_referee_from_a_match_in_two_taps(page, live_server, screenshot, game, c
     for select in page.locator("#referee .ref-context select").all():
         if select.evaluate("s => s.value") == "":
             expect(page.locator(".ref-source")).to_contain_text("not recorded yet: pick")
-            value = {"ref-trump": CONTEXT[game][0], "ref-high": "K", "ref-mode": "high"}[select.get_attribute("id")]
+            value = {"ref-trump": trump, "ref-high": "K", "ref-mode": "high"}[select.get_attribute("id")]
             select.select_option(value)
             expect(select).to_have_value(value)
             page.wait_for_load_state("networkidle")
@@ -137,10 +133,10 @@ def test_count_third_hand_points_from_cards(page, live_server, screenshot):
 
 
 def test_record_a_third_rail_hand_trick_by_trick(page, live_server, screenshot):
-    start_match(page, live_server, "third_rail")  # 5 players: 16 tricks
+    start_match(page, live_server, "third_rail", 5)  # 5 players: 16 tricks
     page.get_by_role("link", name="Record trick by trick").click()
     expect(page.locator(".tally-count")).to_contain_text("Trick 1 of 16")
-    names = PLAYERS["third_rail"]
+    names = NAMES[:5]
     winners = [n % 5 for n in range(16)]
     for number, seat in enumerate(winners, start=1):
         if number == 3:
@@ -171,3 +167,27 @@ def test_rules_page_from_the_match(page, live_server, screenshot):
     expect(page.locator(".ruling").first).to_be_visible()
     no_horizontal_scroll(page)
     screenshot("rules-dummy-spades")
+
+
+def test_new_trick_is_led_by_the_winner_of_the_last_one(page, live_server, screenshot):
+    """Issue 26: Third Hand, Led by Bob, 9♠ then A♠: Ann wins; New trick: Ann leads (it said Bob)."""
+    start_match(page, live_server, "third_hand")
+    page.get_by_role("link", name="Who won the trick?").click()
+    page.wait_for_url(re.compile(r"/referee/third_hand\?match=\d+"))
+    for select in page.locator("#referee .ref-context select").all():
+        if select.evaluate("s => s.value") == "":
+            value = {"ref-trump": "hearts", "ref-high": "K"}[select.get_attribute("id")]
+            settle(page, lambda select=select, value=value: select.select_option(value))
+    settle(page, lambda: page.select_option("#ref-lead", label="Bob"))
+    expect(page.locator(".ref-slot-label").first).to_have_text("Bob leads")
+    tap_card(page, "9S")
+    expect(page.locator(".ref-slot:not(.empty)")).to_have_count(1)
+    tap_card(page, "AS")
+    expect(page.locator(".ref-result")).to_contain_text("Ann wins the trick")
+    expect(page.locator(".ref-result")).to_contain_text("(Ann leads it)")
+    page.get_by_role("button", name="New trick").click()
+    expect(page.locator(".ref-slot:not(.empty)")).to_have_count(0)
+    expect(page.locator(".ref-slot-label").first).to_have_text("Ann leads")
+    expect(page.locator(".ref-next")).to_have_text("Tap the card Ann led.")
+    expect(page.locator("#ref-lead")).to_have_value(page.locator("#ref-lead option", has_text="Ann").get_attribute("value"))
+    screenshot("referee-new-trick-winner-leads")

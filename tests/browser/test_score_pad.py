@@ -116,7 +116,7 @@ def test_hearts_style_lowest_wins_at_100(page, live_server, screenshot):
     no_horizontal_scroll(page, 390)
     screenshot("score-pad-print-390")
     exported = json.loads(page.request.get(match_url + "/export.json").text())
-    assert exported["game"] == "score_pad" and exported["settings"] == {"target": 100, "low_wins": True,
+    assert exported["game"] == "score_pad" and exported["settings"] == {"name": "", "target": 100, "low_wins": True,
                                                                         "hand_count": 0}
     assert exported["hands"] == [{"points": [26, -5, 13, 9]}, {"points": [74, 0, 13, 0]}]
 

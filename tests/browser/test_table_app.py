@@ -13,9 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-TITLES = {"third_hand": "Third Hand", "third_wheel": "Third Wheel",
-          "dummy_spades": "Dummy Hand Spades", "third_rail": "Third Rail"}
-
+from scorekeeper.games import GAMES
 
 # --- helpers -------------------------------------------------------------------------
 
@@ -57,9 +55,9 @@ def start_match(page, live_server, game: str, players: list[str], settings: dict
     page.wait_for_url(re.compile(r"/matches/new$"))
     wait_htmx(page, "fieldset.game-choice")
     card = page.locator("label.game-card", has=page.locator(f'input[value="{game}"]'))
-    expect(card).to_contain_text(TITLES[game])
+    expect(card).to_contain_text(GAMES[game].title)
     card.click()
-    expect(page.locator("#game-fields .settings legend")).to_have_text(f"{TITLES[game]} settings")
+    expect(page.locator("#game-fields .settings legend")).to_have_text(f"{GAMES[game].title} settings")
     for i, name in enumerate(players):
         page.fill(f"#player_{i}", name)
     # The first-dealer choices follow the names typed above.
@@ -78,7 +76,7 @@ def start_match(page, live_server, game: str, players: list[str], settings: dict
         screenshot(f"new-match-{game}")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/matches/\d+$"))
-    expect(page.locator(".match-head h1")).to_have_text(TITLES[game])
+    expect(page.locator(".match-head h1")).to_have_text(GAMES[game].title)
     expect(page.locator("#record h2")).to_contain_text("Hand 1")
     wait_htmx(page, "#preview")
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match
 
 from .conftest import PHONE, SCREENSHOTS, import_file
 from .test_table_app import choose, save_hand, start_match, type_numbers
@@ -27,7 +27,7 @@ def import_match(page, live_server, match) -> int:
 
 def sample(game: str, seats: int, hands: int, seed: int = 4, settings: dict | None = None):
     match = random_match(game, hands, seed=seed, players=seats,
-                         settings=GAMES[game].endless_settings if settings is None else settings)
+                         settings=long_settings(game, hands + 10, seats) if settings is None else settings)
     match.players = NAMES[:seats]
     return match
 
@@ -41,7 +41,7 @@ def test_the_seat_picture_shows_each_games_table_to_scorer_and_watcher(page, bro
     match = sample(game, seats, hands=3)
     result = replay(match)
     assert result.next_dealer is not None
-    seating = GAMES[game].shown.seating(result.next_context())
+    seating = GAMES[game].shown.seating(result.next_place())
     import_match(page, live_server, match)
     picture = page.locator("#table-guide figure.seat-picture svg[role=img]")
     expect(picture).to_be_visible()

@@ -15,6 +15,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.matchfile import Match, dumps
 from scorekeeper.samples import NAMES
+from tests.places import blank_place
 
 from .conftest import import_file
 from .layout import LANDSCAPE, layout_problems
@@ -27,14 +28,14 @@ def _variant(key: str) -> dict:
     game = GAMES[key]
     shown = []
     for variant in ({}, *game.sample_settings):
-        tally = game.shown.trick_tally(dict(game.defaults(), **variant), game.max_players)
+        tally = game.shown.trick_tally(blank_place(game, dict(game.defaults(), **variant), game.max_players))
         if tally is not None:
             shown.append(((tally.choice is not None, len(tally.notes)), variant))
     return max(shown, key=lambda s: s[0])[1]
 
 
 TALLY_KEYS = sorted(key for key, game in GAMES.items()
-                    if any(game.shown.trick_tally(dict(game.defaults(), **v), game.max_players)
+                    if any(game.shown.trick_tally(blank_place(game, dict(game.defaults(), **v), game.max_players))
                            for v in ({}, *game.sample_settings)))
 COUNTER_KEYS = sorted(key for key, game in GAMES.items() if game.shown.card_counter() is not None)
 
@@ -48,7 +49,7 @@ def new_match(page, live_server, key: str, names: list[str], settings: dict) -> 
 def test_a_whole_hand_is_tapped_and_saved_trick_by_trick(page, live_server, screenshot, key):
     game, settings = GAMES[key], _variant(key)
     names = list(NAMES[:game.max_players])
-    tally = game.shown.trick_tally(dict(game.defaults(), **settings), len(names))
+    tally = game.shown.trick_tally(blank_place(game, dict(game.defaults(), **settings), len(names)))
     match_id = new_match(page, live_server, key, names, settings)
     page.get_by_role("link", name="Record trick by trick").click()
     page.wait_for_url(re.compile(rf"/matches/{match_id}/tally$"))
@@ -113,7 +114,7 @@ def test_the_counter_fills_the_points_and_says_a_clash_in_the_games_words(page, 
     names = list(NAMES[:game.min_players])
     new_match(page, live_server, key, names, {})
     wait_htmx(page, "#hand-form")
-    group = next(g for g in game.shown.hand_form(game.first_context(Table(tuple(names), game.defaults())))
+    group = next(g for g in game.shown.hand_form(game.empty_place(Table(tuple(names), game.defaults()), 0))
                  if g.kind == "counts")
     page.locator("summary", has_text=group.legend).click()
     kinds = [k.name for k in counter.kinds]

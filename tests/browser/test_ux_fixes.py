@@ -13,7 +13,7 @@ NARROW = {"width": 360, "height": 780}
 
 
 def test_tally_survives_a_reload_and_back(page, live_server, screenshot):
-    start_match(page, live_server, "third_rail")  # Ann .. Eve: 16 tricks
+    start_match(page, live_server, "third_rail", 5)  # Ann .. Eve: 16 tricks
     page.get_by_role("link", name="Record trick by trick").click()
     expect(page.locator(".tally-count")).to_contain_text("Trick 1 of 16")
     for number, name in enumerate(["Ann", "Bob", "Cy", "Dee", "Eve"], start=1):

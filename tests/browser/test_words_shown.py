@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match
 
 from .conftest import import_file
 
@@ -29,7 +29,7 @@ def sample(game: str, seats: int, settings: dict):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_caption_speaks_of_the_lead_card_only_where_one_is_drawn(page, live_server, game):
     seats = GAMES[game].min_players
-    match_id = import_file(page, live_server, dumps(sample(game, seats, GAMES[game].endless_settings)))
+    match_id = import_file(page, live_server, dumps(sample(game, seats, long_settings(game, 2, seats))))
     for path in ("", "/screen"):  # the scoreboard's table guide, and the big screen
         page.goto(f"{live_server}/matches/{match_id}{path}")
         figure = page.locator("figure.seat-picture")
@@ -48,7 +48,7 @@ def test_the_caption_speaks_of_the_lead_card_only_where_one_is_drawn(page, live_
 # Every number setting with a value that reads as a word ((0, "none")), in every game.
 NAMED = [pytest.param(key, setting.name, value, word, id=f"{key}-{setting.name}-{value}")
          for key, game in GAMES.items() for setting in game.settings
-         if setting.kind != "choice" and setting.kind != "bool" for value, word in setting.labels]
+         if setting.kind not in ("choice", "bool", "text") for value, word in setting.labels]
 
 
 def test_the_score_pad_has_settings_that_read_as_none():
@@ -67,7 +67,7 @@ def test_a_setting_of_none_reads_as_its_word_wherever_settings_are_shown(page, l
     described = GAMES[game]
     setting = next(s for s in described.settings if s.name == name)
     other = value + 50  # some number that means itself
-    settings = dict(described.endless_settings, **{name: other})
+    settings = dict(long_settings(game, 2, described.min_players), **{name: other})
     if described.rules.check_settings(dict(settings, **{name: value}), described.min_players):
         # none here needs the others as they come (Third Wheel: no limit on deals needs a target)
         settings = dict(described.defaults(), **{name: other})

@@ -128,7 +128,7 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
             break
         in_turn = result.next_dealer
         dealer = rng.randrange(seats) if rng.random() < out_of_turn else in_turn
-        hand = make_hand(game, result.next_context().dealing(dealer), rng)
+        hand = make_hand(game, result.next_place().dealing(dealer), rng)
         if dealer != in_turn:
             hand["dealer"] = dealer
         match.hands.append(hand)
@@ -162,6 +162,8 @@ def random_settings(game_key: str, rng: random.Random, seats: int) -> dict:
                 chosen[s.name] = rng.choice(s.choices)
             elif s.kind == "int_or_null":
                 chosen[s.name] = rng.choice([None, None, -1, -50, -200])
+            elif isinstance(s.default, str):  # a free text setting (the pad's name): not scored
+                chosen[s.name] = rng.choice(["", s.default, "Hearts"])
             elif s.kind == "table":
                 chosen[s.name] = {k: rng.choice([0, 40, 60, 70, 85, 100, 140]) for k in s.choices}
             else:

@@ -11,14 +11,13 @@ import pytest
 from scorekeeper.engine import Match, MatchError, replay, resolve_settings
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
+    Ending,
     Game,
     HandContext,
     Problem,
-    Progress,
     Rules,
     Scored,
     Setting,
-    Shown,
     Table,
     Target,
     rule,
@@ -37,18 +36,19 @@ def test_each_hand_is_placed_where_the_match_stood_before_it(key):
     state = game.rules.start(Table(tuple(match.players), result.settings))
     dealt = [0] * len(match.players)
     for scored in result.hands:
-        place = result.context(scored.number)
+        place = result.place(scored.number)
         assert (place.number, place.dealer, place.totals, place.dealt) == (scored.number, scored.dealer, totals,
                                                                             tuple(dealt))
         assert place.state == state and place.players == tuple(match.players)
         totals, state = tuple(scored.totals), game.rules.score_hand(match.hands[scored.number - 1], place).state
         dealt[scored.dealer] += 1
-    after = result.next_context()
+    after = result.next_place()
     assert (after.number, after.dealer, after.totals, after.dealt) == (len(match.hands) + 1, result.next_dealer,
                                                                         totals, tuple(dealt))
-    assert after.state == result.state
+    assert after.state == result.state and after.finished == result.finished
+    assert after.hands_left == game.rules.hands_left(after) and result.place(len(match.hands) + 1) == after
     with pytest.raises(IndexError):
-        result.context(len(match.hands) + 1)
+        result.place(len(match.hands) + 2)
 
 
 def test_a_resumed_replay_places_its_hands_as_a_full_one_does():
@@ -56,16 +56,16 @@ def test_a_resumed_replay_places_its_hands_as_a_full_one_does():
     whole = replay(match)
     first = replay(Match(match.game, match.players, match.settings, 0, match.hands[:4]))
     resumed = replay(match, resume=first)
-    assert [resumed.context(n) for n in range(1, 11)] == [whole.context(n) for n in range(1, 11)]
-    assert resumed.next_context() == whole.next_context()
+    assert [resumed.place(n) for n in range(1, 11)] == [whole.place(n) for n in range(1, 11)]
+    assert resumed.next_place() == whole.next_place()
 
 
 def test_a_hand_dealt_out_of_turn_is_placed_with_its_own_dealer():
     match = random_match("third_rail", 3, seed=1)
     match.hands[1] = dict(match.hands[1], dealer=2)
     result = replay(match)
-    assert result.context(2).dealer == 2 and result.context(2).dealt == (1, 0, 0)
-    assert result.context(3).dealt == (1, 0, 1)
+    assert result.place(2).dealer == 2 and result.place(2).dealt == (1, 0, 0)
+    assert result.place(3).dealt == (1, 0, 1)
 
 
 class CountingRules(Rules):
@@ -174,9 +174,9 @@ def test_a_setting_words_its_own_values():
     assert Setting("on", True, "On", "", kind="bool").text(False) == "off"
 
 
-def test_the_first_context_is_a_match_before_any_hand():
+def test_the_empty_place_is_a_match_before_any_hand():
     game = GAMES["dummy_spades"]
-    place = game.first_context(Table(("Ann", "Bob", "Cy"), game.defaults()), 2)
+    place = game.empty_place(Table(("Ann", "Bob", "Cy"), game.defaults()), 2)
     assert (place.number, place.dealer, place.totals, place.state, place.dealt) == (1, 2, (0, 0, 0), (0, 0, 0),
                                                                                    (0, 0, 0))
     unknown = place.dealing(None)
@@ -196,18 +196,17 @@ def test_random_hands_follow_the_place_they_are_dealt_in(key):
     if result.next_dealer is None:
         return
     for _ in range(10):
-        hand = game.rules.random_hand(result.next_context(), rng)
+        hand = game.rules.random_hand(result.next_place(), rng)
         assert replay(Match(key, match.players, match.settings, 0, match.hands + [hand]), resume=result)
 
 
 def test_a_game_without_a_target_never_ends_and_says_nothing_of_one(counting):
     result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{}] * 30))
     assert not result.finished and result.totals == [465, 465]
-    table = Table(("Ann", "Bob"), result.settings)
-    panel = counting.rules.needs(table, Progress(result.totals, 30, result.state, result.dealt), 0)
+    panel = counting.needs(result.next_place())
     assert panel.table == () and [need.lines for need in panel.seats] == [("is level with Bob on 465",),
                                                                           ("is level with Ann on 465",)]
-    line = Shown().progress(result.next_context(), result.finished, None, None)
+    line = counting.progress(result.next_place())
     assert (line.lines, line.percent) == ((), None)
 
 
@@ -223,11 +222,11 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
     assert (result.finished, result.winners) == (True, [4])
     assert result.hands[-1].ending == "Hal reached 10 with 10, and Eve wins with the lowest total, 0"
     early = replay(Match("counting", names, {}, 0, hands[:1]))
-    panel = counting.rules.needs(early.table, Progress(early.totals, 1, early.state, early.dealt), 1)
+    panel = counting.needs(early.next_place())
     assert panel.table[0].startswith("Playing to 10: a total of 10 or more ends the game; the lowest total")
     assert panel.seats[4].lines == ("10 more would end the game (reach 10)", "shares the lead with Fay and Gus on 0")
     assert panel.seats[7].lines == ("5 more would end the game (reach 10)", "is 5 behind Eve, Fay and Gus")
-    line = Shown().progress(early.next_context(), False, LowRules().target({}), None)
+    line = counting.progress(early.next_place())
     assert (line.lines, line.percent) == (("Playing to 10: the lowest total wins", "5 more ends it"), 50)
 
 
@@ -241,6 +240,84 @@ class LowNoTargetRules(CountingRules):
 def test_the_needs_panel_ranks_the_lowest_first_without_a_target(counting):
     counting.rules = LowNoTargetRules()
     result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{"points": [3, 0, 5]}]))
-    panel = counting.rules.needs(result.table, Progress(result.totals, 1, result.state, result.dealt), 1)
+    panel = counting.needs(result.next_place())
     assert panel.table == ()
     assert [need.lines for need in panel.seats] == [("is 3 behind Bob",), ("leads Ann by 3",), ("is 5 behind Bob",)]
+
+
+class EndsRules(CountingRules):
+    """Records what the end check is told."""
+
+    def ending(self, place: HandContext) -> Ending:
+        self.seen.append(("ending", place))
+        return super().ending(place)
+
+
+def test_the_end_check_is_told_where_the_match_stands_after_the_hand(counting):
+    counting.rules = EndsRules()
+    replay(Match("counting", ["Ann", "Bob"], {}, 1, [{}, {}]))
+    told = [(p.number, p.hands_played, p.dealer, p.totals, p.state, p.dealt)
+            for what, p in counting.rules.seen if what == "ending"]
+    assert told == [(2, 1, None, (1, 1), 1, (0, 1)), (3, 2, None, (3, 3), 2, (1, 1))]
+
+
+def test_the_place_of_a_logged_hand_keeps_its_number():
+    result = replay(random_match("oddball", 3, seed=2))
+    assert result.logged_place(2) == result.place(2) and result.logged_place(4) == result.next_place()
+    gone = result.logged_place(6)  # undone since, with the hands after it
+    assert (gone.number, gone.dealer, gone.totals) == (6, None, tuple(result.totals))
+
+
+class FiveHandsRules(CountingRules):
+    """Five hands in all, whoever deals (a count of hands, not of deals); a hand scores 0 to 2."""
+
+    hands_left_follow_deal = False
+
+    def hands_left(self, place: HandContext) -> int | None:
+        return 0 if place.finished else 5 - place.hands_played
+
+    def most_in_a_hand(self, place: HandContext) -> int | None:
+        return 2
+
+    def least_in_a_hand(self, place: HandContext) -> int | None:
+        return 0
+
+
+def test_a_fixed_count_of_hands_is_a_fact_the_shared_words_follow(counting):
+    counting.rules = FiveHandsRules()
+    result = replay(Match("counting", ["Ann", "Bob"], {}, 0, [{"points": [5, 0]}, {"points": [2, 0]}]))
+    facts = counting.rules.needs(result.next_place())
+    assert (facts.hands_left, facts.left_if_in_turn, facts.swing) == (3, False, 2)
+    assert [(s.gap, s.out) for s in facts.seats] == [(0, False), (7, True)]  # 7 > 3 hands x 2
+    panel = counting.shown.needs_words(facts)
+    assert panel.table == ("3 hands left.", "The most a player can score in one hand: 2.")
+    assert panel.seats[1].lines == ("is 7 behind Ann", "can no longer win: 3 hands left, and a hand moves two "
+                                                       "players at most 2 apart")
+    assert counting.progress(result.next_place()).lines == ("hand 3 of 5: 3 hands left",)
+    counting.rules = CountingRules()  # the same hands where deals are counted: the assumption is said
+    assert counting.shown.hand_of(dataclasses.replace(counting.rules.progress(result.next_place()),
+                                                      left_if_in_turn=True)).endswith("if the deal goes round in turn")
+
+
+def test_the_target_rule_ends_with_facts_the_shown_words(counting):
+    counting.rules = LowRules()
+    names = ["Ann", "Bob", "Cy"]
+    result = replay(Match("counting", names, {}, 0, [{"points": [4, 11, 0]}]))
+    ending = counting.rules.ending(result.next_place())
+    assert ending.winners == [2] and ending.why is None and ending.by_target is not None
+    assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
+    assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
+        == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"
+
+
+def test_only_the_engine_builds_a_place():
+    """The web asks the replay for a place (``MatchResult.place``, ``next_place``, ``logged_place``;
+    ``Game.empty_place`` where there is no match): it never assembles one."""
+    from pathlib import Path
+
+    import scorekeeper
+
+    package = Path(scorekeeper.__file__).parent
+    builders = [path.relative_to(package).as_posix() for path in sorted(package.rglob("*.py"))
+                if "HandContext(" in path.read_text(encoding="utf-8")]
+    assert builders == ["engine.py", "games/base.py"]

@@ -209,7 +209,7 @@ def test_score_hand_returns_new_state_and_leaves_the_old_alone():
     before = (5, 0, 5)
     table = Table(tuple(PLAYERS), GAMES["dummy_spades"].defaults())
     game = GAMES["dummy_spades"]
-    place = dataclasses.replace(game.first_context(table, 0), state=before)
+    place = dataclasses.replace(game.empty_place(table, 0), state=before)
     scored = game.rules.score_hand(deal([0, 8, 0], [5, 8, 0], 0), place)
     assert before == (5, 0, 5)
     assert scored.state == (0, 0, 0) and scored.scores == [5 - 100, 80, 5 - 100]

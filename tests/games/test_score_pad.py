@@ -6,7 +6,8 @@ import pytest
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Progress, Table
+from scorekeeper.games.base import Table
+from tests.places import blank_place, dealt_place, place_at
 
 PAD = GAMES["score_pad"]
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
@@ -58,7 +59,7 @@ def test_bad_points_name_the_hand_the_seat_and_the_player():
 def test_defaults_never_end_the_game():
     result = play([[1000, 0, 0, 0]] * 30)
     assert not result.finished and result.winners == [] and result.next_dealer == 30 % 4
-    assert result.settings == {"target": 0, "low_wins": False, "hand_count": 0}
+    assert result.settings == {"name": "", "target": 0, "low_wins": False, "hand_count": 0}
 
 
 def test_target_reached_at_or_over_ends_it_and_the_highest_wins():
@@ -117,7 +118,7 @@ def test_a_deal_out_of_turn_counts_as_a_hand_of_the_count_and_moves_the_deal():
 
 def test_needs_panel_claims_hold():
     table = Table(tuple(FOUR), {"target": 100, "low_wins": True, "hand_count": 0})
-    needs = PAD.rules.needs(table, Progress([90, 10, 10, 50], 2, None, [1, 1, 0, 0]), 2)
+    needs = PAD.needs(place_at(PAD, table, [90, 10, 10, 50], 2, None, [1, 1, 0, 0], 2))
     assert needs.table[0] == ("Playing to 100: a total of 100 or more ends the game; the lowest total then wins, "
                               "and a tie for it means another hand is dealt.")
     ann, bob = needs.seats[0].lines, needs.seats[1].lines
@@ -125,24 +126,24 @@ def test_needs_panel_claims_hold():
     assert bob[1] == "shares the lead with Cy on 10"
     counted = Table(tuple(FOUR), {"target": 0, "low_wins": False, "hand_count": 2})
     # one hand left: a gap over 200,000 cannot close, a gap of exactly 200,000 can draw level
-    needs = PAD.rules.needs(counted, Progress([200001, 0, 1, 0], 1, None, [1, 0, 0, 0]), 1)
+    needs = PAD.needs(place_at(PAD, counted, [200001, 0, 1, 0], 1, None, [1, 0, 0, 0], 1))
     assert "1 hand left" in needs.table[0]
     assert needs.seats[1].out and needs.seats[3].out and not needs.seats[2].out and not needs.seats[0].out
     assert needs.seats[0].lines == ("leads Cy by 200000",)
-    endless = PAD.rules.needs(Table(tuple(FOUR), PAD.defaults()), Progress([0, 0, 0, 0], 0, None, [0] * 4), 0)
+    endless = PAD.needs(place_at(PAD, Table(tuple(FOUR), PAD.defaults()), [0, 0, 0, 0], 0, None, [0] * 4, 0))
     assert endless.table[0].startswith("No target and no fixed number of hands")
     assert not any(n.out for n in endless.seats)
 
 
 def test_hands_left_counts_hands_not_deals():
-    assert PAD.rules.hands_left({"hand_count": 5}, [2, 0, 1, 0], 0) == 2
-    assert PAD.rules.hands_left({"hand_count": 5}, [2, 1, 1, 1], None) == 0
-    assert PAD.rules.hands_left({"hand_count": 0}, [2, 0, 1, 0], 0) is None
+    assert PAD.rules.hands_left(dealt_place(PAD, {"hand_count": 5}, [2, 0, 1, 0], 0)) == 2
+    assert PAD.rules.hands_left(dealt_place(PAD, {"hand_count": 5}, [2, 1, 1, 1], None)) == 0
+    assert PAD.rules.hands_left(dealt_place(PAD, {"hand_count": 0}, [2, 0, 1, 0], 0)) is None
 
 
 def test_no_referee_no_trick_tally_no_card_counter_and_the_seat_picture_only_deals():
     assert PAD.referee is None
-    assert PAD.shown.trick_tally(PAD.defaults(), 4) is None and PAD.shown.card_counter() is None
-    seating = PAD.shown.seating(PAD.first_context(Table(tuple(FOUR), PAD.defaults()), 2))
+    assert PAD.shown.trick_tally(blank_place(PAD, PAD.defaults(), 4)) is None and PAD.shown.card_counter() is None
+    seating = PAD.shown.seating(PAD.empty_place(Table(tuple(FOUR), PAD.defaults()), 2))
     assert [p.roles for p in seating.places] == [(), (), ("deals",), ()]
     assert not any(p.leads for p in seating.places)

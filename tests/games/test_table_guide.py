@@ -19,7 +19,7 @@ def table(key: str, seats: int, **settings) -> Table:
 
 def at(t: Table, dealer: int) -> HandContext:
     """The first hand of a match at table ``t``, dealt by ``dealer``."""
-    return Game().first_context(t, dealer)
+    return Game().empty_place(t, dealer)
 
 
 def line_with(lines: list[str], text: str) -> str:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games.third_wheel import CARDS, DECK, SUITS, TRICK_CARDS, ThirdWheel, card_label, trick_winner
+from tests.places import dealt_place
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 DECKTET_JSON = Path(__file__).resolve().parents[3] / "shared" / "spec" / "decktet.json"
@@ -469,11 +470,11 @@ def test_three_deals_in_turn_end_a_one_deal_game_with_the_reason():
 
 def test_hands_left_counts_the_deals_still_owed():
     game = ThirdWheel()
-    assert game.rules.hands_left({"deals_each": 2}, [0, 0, 0], 0) == 6
-    assert game.rules.hands_left({"deals_each": 1}, [2, 0, 0], 1) == 2   # Ann dealt twice, out of turn
-    assert game.rules.hands_left({"deals_each": 1}, [1, 0, 0], 2) == 3   # Cy, then Ann (no need), then Bob
-    assert game.rules.hands_left({"deals_each": 0}, [1, 1, 1], 0) is None
-    assert game.rules.hands_left({"deals_each": 10**6}, [0, 0, 0], 0) == 3 * 10**6  # counted, not dealt out one by one
+    assert game.rules.hands_left(dealt_place(game, {"deals_each": 2}, [0, 0, 0], 0)) == 6
+    assert game.rules.hands_left(dealt_place(game, {"deals_each": 1}, [2, 0, 0], 1)) == 2   # Ann dealt twice, out of turn
+    assert game.rules.hands_left(dealt_place(game, {"deals_each": 1}, [1, 0, 0], 2)) == 3   # Cy, then Ann (no need), then Bob
+    assert game.rules.hands_left(dealt_place(game, {"deals_each": 0}, [1, 1, 1], 0)) is None
+    assert game.rules.hands_left(dealt_place(game, {"deals_each": 10**6}, [0, 0, 0], 0)) == 3 * 10**6  # counted, not dealt out one by one
 
 
 @given(st.lists(st.integers(0, 4), min_size=3, max_size=3), st.integers(0, 2), st.integers(1, 4))
@@ -483,7 +484,7 @@ def test_hands_left_is_what_dealing_in_turn_takes(dealt, next_dealer, deals_each
         counts[seat] += 1
         hands += 1
         seat = (seat + 1) % 3
-    assert ThirdWheel().rules.hands_left({"deals_each": deals_each}, dealt, next_dealer) == hands
+    assert ThirdWheel().rules.hands_left(dealt_place(ThirdWheel(), {"deals_each": deals_each}, dealt, next_dealer)) == hands
 
 
 @given(st.lists(st.integers(0, 2) | st.none(), min_size=1, max_size=12), st.integers(1, 3))

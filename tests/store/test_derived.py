@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import MatchError, replay
 from scorekeeper.games import GAMES
-from scorekeeper.samples import ENDLESS, endless_match
+from scorekeeper.samples import long_match, long_settings
 from scorekeeper.store import derived
 
 Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]
@@ -45,7 +45,7 @@ def db(tmp_path):
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
     rng = random.Random(7)
-    sample = endless_match(key, 14, seed=5)
+    sample = long_match(key, 14, seed=5)
     match_id = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=sample.settings,
                                                        first_dealer=sample.first_dealer, hands=sample.hands[:3]))
     changes = 0
@@ -56,12 +56,12 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
         move = rng.choice(["save", "save", "save", "edit", "undo"]) if hands else "save"
         try:
             if move == "save":
-                hand = GAMES[key].rules.random_hand(result.next_context(), rng)
+                hand = GAMES[key].rules.random_hand(result.next_place(), rng)
                 store.add_hand(db, match_id, hand, expected_version=record.version,
                                known=result if step % 2 else None)
             elif move == "edit":
                 number = rng.randrange(1, len(hands) + 1)
-                hand = GAMES[key].rules.random_hand(result.context(number), rng)
+                hand = GAMES[key].rules.random_hand(result.place(number), rng)
                 store.edit_hand(db, match_id, number, hand, expected_version=record.version,
                                 keep_dealers=rng.random() < 0.5)
             else:
@@ -79,10 +79,10 @@ def test_saves_edits_and_undos_leave_the_rows_a_whole_replay_gives(db, key):
 def test_a_save_looks_at_its_own_hand_only(db, monkeypatch):
     """A save at hand 60 asks the game for one hand's facts, as at hand 2."""
     key = "third_wheel"
-    sample = endless_match(key, 61, seed=3)
-    early = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=ENDLESS[key],
+    sample = long_match(key, 61, seed=3)
+    early = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=long_settings(key, 1000),
                                                     hands=sample.hands[:1]))
-    late = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=ENDLESS[key],
+    late = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=long_settings(key, 1000),
                                                    hands=sample.hands[:60]))
     game = GAMES[key]
     asked: list[dict] = []
@@ -104,7 +104,7 @@ def test_a_save_looks_at_its_own_hand_only(db, monkeypatch):
 
 def test_an_undo_takes_out_the_stored_facts_of_the_last_hand_without_asking_the_game(db, monkeypatch):
     key = "third_wheel"
-    sample = endless_match(key, 30, seed=4)
+    sample = long_match(key, 30, seed=4)
     match_id = store.create_match(db, sample)
     game = GAMES[key]
     asked: list[dict] = []
@@ -120,7 +120,7 @@ def test_an_undo_takes_out_the_stored_facts_of_the_last_hand_without_asking_the_
 
 def test_a_save_over_rows_older_code_wrote_rewrites_them_whole(db):
     key = "dummy_spades"
-    sample = endless_match(key, 12, seed=2)
+    sample = long_match(key, 12, seed=2)
     match_id = store.create_match(db, sample.__class__(game=key, players=sample.players, settings=sample.settings,
                                                        hands=sample.hands[:11]))
     db.execute("update match_players set figures = '{}'")

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.samples import endless_match, random_match
+from scorekeeper.samples import long_match, random_match
 
 SCHEMA_M007 = Path(__file__).with_name("schema_m007.sql").read_text()
 SCHEMA_PY = Path(store.__file__).with_name("schema.py")
@@ -24,9 +24,9 @@ def sample_matches() -> list[tuple[str, Match]]:
     finished = random_match("third_wheel", 40, seed=2)
     finished.hands = finished.hands[:next(i for i in range(1, len(finished.hands) + 1)
                                           if _finished(finished, i))]
-    going = endless_match("dummy_spades", 9, seed=1)
+    going = long_match("dummy_spades", 9, seed=1)
     empty = Match(game="third_hand", players=["Ann", "Bob"])
-    folded = endless_match("third_rail", 5, seed=6)
+    folded = long_match("third_rail", 5, seed=6)
     folded.players = ["Ann\u200b", "BOB", *folded.players[2:]]
     return [("create", finished), ("import", going), ("create", empty), ("create", folded)]
 

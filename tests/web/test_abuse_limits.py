@@ -126,3 +126,53 @@ def test_the_limits_storage_is_a_setting(tmp_path):
     with pytest.raises(ConfigurationError, match="nosuch://host"):
         create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t",
                     "RATELIMIT_STORAGE_URI": "nosuch://host"})
+
+
+def test_the_reads_that_cost_the_most_have_a_limit_of_their_own(tmp_path):
+    """A day's print, the history export and the hands behind a stats figure are each
+    bounded; how many one address may ask for in a minute is bounded too."""
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t",
+                      "WTF_CSRF_ENABLED": False, "HEAVY_READS_PER_MINUTE": 3})
+    client = app.test_client()
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    for address in ("/history/export.json", "/print?date=2026-11-20",
+                    "/stats/hands?player=Ann&game=third_wheel&figure=played"):
+        assert client.get(address).status_code == 200, address
+    for address in ("/history/export.json", "/print?date=2026-11-20", f"/print?match={match_id}",
+                    f"/matches/{match_id}/print", f"/matches/{match_id}/export.csv",
+                    "/stats/hands?player=Ann&game=third_wheel&figure=played"):
+        refused = client.get(address)
+        assert refused.status_code == 429, address
+        assert "This device has asked for 3 printouts, exports or lists of hands in the last minute" in text(refused)
+        assert int(refused.headers["Retry-After"]) > 0
+    # the match's own page and its file are not among them
+    assert client.get(f"/matches/{match_id}").status_code == 200
+    assert client.get(f"/matches/{match_id}/export.json").status_code == 200
+
+
+def test_a_full_log_is_read_a_page_at_a_time(app, client):
+    """A log of 5,000 changes was one page of 5,000 entries; it is now 100 a page, newest first."""
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
+    record(client, match_id, **WHEEL)
+    fill_log(app, match_id, 5000)
+    first = client.get(f"/matches/{match_id}/log")
+    assert first.status_code == 200
+    assert first.get_data(as_text=True).count('<li class="log-entry') == 100
+    assert "5000 changes, 100 on this page." in text(first) and "Page 1 of 50" in text(first)
+    last = client.get(f"/matches/{match_id}/log?page=50")
+    assert last.get_data(as_text=True).count('<li class="log-entry') == 100 and "Started" in text(last)
+    assert "Page 50 of 50" in text(client.get(f"/matches/{match_id}/log?page=99"))  # past the end: the last
+    assert "Started" not in text(first)
+
+
+def test_a_poll_from_an_old_version_says_the_latest_changes_not_all_of_them(app, client):
+    """/live?since=0 on a match whose log holds 5,000 changes said every one of them."""
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"], target=0, deals_each=100)
+    record(client, match_id, **WHEEL)
+    fill_log(app, match_id, 5000)
+    answer = client.get(f"/matches/{match_id}/live?since=0")
+    assert answer.status_code == 200
+    assert "4,990 earlier changes (see the match log), then:" in text(answer)
+    assert text(answer).count("was saved on another phone") == 10
+    one = client.get(f"/matches/{match_id}/live?since=4")  # a few behind: each one told, as before
+    assert "earlier change" not in text(one)

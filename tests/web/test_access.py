@@ -32,7 +32,7 @@ ID_PARAMS = ("match", "match_id", "id", "number", "previous")  # where a match i
 @pytest.fixture
 def walk_app(tmp_path):
     return create_app({"TESTING": True, "DATABASE": tmp_path / "walk.sqlite", "WTF_CSRF_ENABLED": False,
-                       "SECRET_KEY": "test", "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6,
+                       "SECRET_KEY": "test", "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6, "HEAVY_READS_PER_MINUTE": 10**6,
                        "MATCHES_PER_MINUTE": 10**6})
 
 

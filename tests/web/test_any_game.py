@@ -57,7 +57,7 @@ def test_a_count_per_seat_takes_the_least_the_game_allows(client, key):
     page = page_of(client.get(f"/matches/{match_id}"))
     from scorekeeper.games.base import Table
 
-    for group in game.shown.hand_form(game.first_context(Table(tuple(players), game.defaults()), 0)):
+    for group in game.shown.hand_form(game.empty_place(Table(tuple(players), game.defaults()), 0)):
         if group.kind != "seat_int":
             continue
         for seat in group.seats:

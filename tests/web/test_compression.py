@@ -50,3 +50,47 @@ def test_a_brotli_phone_gets_brotli_and_a_gzip_one_gzip(tmp_path):
         response = client.get(url, headers={"Accept-Encoding": "gzip"})
         assert response.headers["Content-Encoding"] == "gzip" and gzip.decompress(response.data) == plain, url
         assert "Accept-Encoding" in response.headers["Vary"]
+
+
+def _sizes_of_guesses(client, address: str, guesses: list[str]) -> dict[str, int]:
+    """The size on the wire of ``address`` (a {} for the guess) for each guess, as a phone
+    that takes gzip gets it (what someone watching the network sees)."""
+    return {guess: len(client.get(address.format(guess), headers={"Accept-Encoding": "gzip, br"}).data)
+            for guess in guesses}
+
+
+def test_a_guessed_name_in_the_address_is_no_compression_oracle(client):
+    """/matches/new?player_1=<guess> wrote the guess beside the phone's known players in
+    one compressed page: a right guess came back smaller (the three real names gave the
+    three smallest answers of 50). The page is now sent uncompressed when its address
+    carries free text, so every guess of one length gives one size; so do the history's
+    search (which writes the name searched for beside the history) and the stats pages."""
+    from .helpers import start
+
+    match_id = start(client, "third_wheel", ["Zelda", "Quentin", "Mortimer"])
+    guesses = ["Zelda", "Quentin", "Mortimer", "Xavier", "Yolanda", "Wilbur", "Ulrich", "Vernon"]
+    sizes = _sizes_of_guesses(client, "/matches/new?game=third_wheel&player_1={}", guesses)
+    by_length: dict[int, set[int]] = {}
+    for guess, size in sizes.items():
+        by_length.setdefault(len(guess), set()).add(size)
+    # same length, same size: nothing tells a name the phone knows from one it does not
+    assert all(len(found) == 1 for found in by_length.values()), sizes
+    # the siblings: pages that write their address's text beside this phone's names go out as they are
+    for address in ("/?q=Zel", "/stats?player=Zelda", "/stats/versus?player=Zelda&other=Quentin",
+                    "/stats/hands?player=Zelda&game=third_wheel&figure=played",
+                    f"/print?match={match_id}&note=Zel", f"/matches/{match_id}/print?x=Zel",
+                    f"/matches/{match_id}/live?key=Zelda-Zelda"):
+        response = client.get(address, headers={"Accept-Encoding": "gzip, br"})
+        assert response.status_code == 200 and "Content-Encoding" not in response.headers, address
+
+
+def test_pages_without_free_text_in_the_address_stay_compressed(client):
+    from .helpers import start
+
+    match_id = start(client, "third_wheel", ["Zelda", "Quentin", "Mortimer"])
+    for address in ("/", "/?page=1", f"/matches/{match_id}", "/matches/new?game=third_hand",
+                    f"/matches/{match_id}/print?appendix=off&dialog=1", "/print?date=2026-11-20",
+                    f"/matches/{match_id}/live?key=" + "0123456789abcdef" * 2):
+        response = client.get(address, headers={"Accept-Encoding": "gzip"})
+        assert response.headers.get("Content-Encoding") == "gzip", address
+        assert b"Zelda" in gzip.decompress(response.data), address

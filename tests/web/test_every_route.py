@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import store
 from scorekeeper.games import GAMES
-from scorekeeper.samples import ENDLESS, random_match
+from scorekeeper.samples import long_settings, random_match
 from scorekeeper.web import create_app
 from scorekeeper.web.access import DEVICE_COOKIE
 from scorekeeper.web.db import get_db
@@ -81,7 +81,7 @@ class Routes:
         with self.app.app_context():
             if self.versions and self.versions == self.current_versions():
                 return
-            self.matches = {game: store.create_match(get_db(), random_match(game, 3, seed=5, settings=ENDLESS[game]))
+            self.matches = {game: store.create_match(get_db(), random_match(game, 3, seed=5, settings=long_settings(game, 1000)))
                             for game in GAMES}
             self.versions = self.current_versions()
         self.client = self.app.test_client()  # a new phone each time: its cookies hold these matches only
@@ -104,7 +104,8 @@ class Routes:
 
 def make_app(database: Path | str) -> Flask:
     return create_app({"TESTING": True, "DATABASE": database, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "routes",
-                       "MATCHES_PER_MINUTE": 10**6, "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6})
+                       "MATCHES_PER_MINUTE": 10**6, "WRITES_PER_MINUTE": 10**6, "NEW_DEVICES_PER_MINUTE": 10**6,
+                       "HEAVY_READS_PER_MINUTE": 10**6})
 
 
 # Every rule of the URL map, each its own test (read from an app on a throwaway database in a temp folder)

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 
 from scorekeeper import store
 from scorekeeper.engine import Match
@@ -40,7 +41,7 @@ def test_print_view_shows_players_hands_points_and_explanations(app, client):
 
 def test_print_view_has_a_print_stylesheet_and_no_forms(app, client):
     page = client.get(f"/matches/{make_match(app, client)}/print").get_data(as_text=True)
-    assert "print.css" in page
+    assert re.search(r"/static/print\.[0-9a-f]{12}\.css", page)
     assert "<form" not in page and "<button" not in page
 
 

@@ -173,7 +173,7 @@ def test_an_edit_that_changes_a_later_dealer_says_so(client):
     assert response.status_code == 303
     words = text(client.get(f"/matches/{match_id}"))
     assert "Hand 1 corrected." in words
-    assert "Hand 2 is now dealt by Ann, so Ann bid second there; check it." in words
+    assert "Hand 2 is now dealt by Ann, who bids second there; check it." in words
 
 
 def test_an_edit_that_keeps_the_dealers_says_nothing_more(client):

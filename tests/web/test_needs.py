@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
+from tests.places import blank_place, place_at
 
 from .helpers import as_scorer, page_of
 
@@ -92,8 +93,9 @@ def test_third_wheel_a_player_far_behind_with_hands_left_is_not_told_they_are_ou
 
 
 def test_third_wheel_with_the_penalty_a_hand_moves_players_further_apart(app, client):
-    assert GAMES["third_wheel"].rules.least_in_a_hand({"overtrick_dealer": "penalty", "overtrick_setter": "other_setter"},
-                                                3) == -11  # bid 0, took 11
+    wheel = GAMES["third_wheel"]
+    penalty = {"overtrick_dealer": "penalty", "overtrick_setter": "other_setter"}
+    assert wheel.rules.least_in_a_hand(blank_place(wheel, penalty, 3)) == -11  # bid 0, took 11
     hands = [{"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [11, 0, 0]},
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 11, "tricks": [0, 11, 0]},
              {"trump": "moons", "mode": "high", "wheel": False, "bid": 0, "tricks": [6, 5, 0]},
@@ -159,13 +161,13 @@ def test_a_finished_match_has_no_panel(app, client):
 
 
 def test_exactly_catchable_is_not_out_because_a_tie_shares_the_win():
-    from scorekeeper.games.base import Progress, Table
+    from scorekeeper.games.base import Table
 
     game = GAMES["third_wheel"]
     table = Table(("Ann", "Bob", "Cy"), game.defaults() | {"target": 0})
     # five hands dealt in turn from Ann: Cy deals the last one
     for behind, is_out in ((22, False), (23, True)):
-        found = game.rules.needs(table, Progress([50, 50 - behind, 50], 5, None, [2, 2, 1]), 2)
+        found = game.needs(place_at(game, table, [50, 50 - behind, 50], 5, None, [2, 2, 1], 2))
         assert found.seats[1].out is is_out
         assert not found.seats[0].out and not found.seats[2].out
 
@@ -178,14 +180,19 @@ def test_no_random_hand_of_any_game_scores_outside_its_bounds():
     rng = random.Random(13)
     for key, game in GAMES.items():
         seats = game.sample_players
-        match = Match(key, [f"P{i}" for i in range(seats)], dict(game.endless_settings))
+        # as long a match as the game plays, up to 300 hands (its own settings for one that long,
+        # else its defaults until it ends)
+        settings = game.long_match(300, seats)
+        match = Match(key, [f"P{i}" for i in range(seats)], dict(settings or {}))
         result = replay(match)
         for _ in range(300):
-            hand = game.rules.random_hand(result.next_context(), rng)
+            if result.next_dealer is None:
+                break
+            hand = game.rules.random_hand(result.next_place(), rng)
             hand.pop("dealer", None)
             match.hands.append(hand)
             result = replay(match, resume=result)
-        most, least = game.rules.most_in_a_hand(result.settings, seats), game.rules.least_in_a_hand(result.settings, seats)
+        most, least = game.rules.most_in_a_hand(result.next_place()), game.rules.least_in_a_hand(result.next_place())
         scores = [s for h in result.hands for s in h.scores]
         assert most is not None and max(scores) <= most, key
         assert least is None or min(scores) >= least, key

@@ -3,21 +3,21 @@ print routes around it (several matches at once, blank sheets, the appendix swit
 the Print buttons), through the Flask test client."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
-from scorekeeper.samples import random_match
+from scorekeeper.samples import long_settings, random_match, wide_long_settings
 from scorekeeper.web import view
+from tests.places import blank_place
 
 from .helpers import as_scorer, page_of, record, start, text
 
 GAME_KEYS = sorted(GAMES)
 # Settings under which 12 random hands are played without the game ending, per game.
-LONG = {"third_hand": {"target": 5000}, "third_wheel": {"target": 0, "deals_each": 5},
-        "dummy_spades": {"target": 5000}, "third_rail": {"target": 200, "trump": True,
-                                                         "most_other_tricks_bonus": True}}
 SEATS = {"third_rail": 5}
 
 
@@ -68,13 +68,13 @@ def cell_words(cell) -> str:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
-    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=LONG.get(key, GAMES[key].endless_settings))
+    match = random_match(key, 12, seed=7, players=SEATS.get(key), settings=wide_long_settings(key, 24, SEATS.get(key)))  # not over after 12
     match.date = "2026-11-20"
     assert len(match.hands) == 12
     match_id = store_match(app, client, match)
     result = replay(match)
     game = GAMES[key]
-    layout = game.shown.sheet_layout(result.settings, len(result.players))
+    layout = game.shown.sheet_layout(result.next_place())
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     head, body = grid_rows(html)
     # the headers: a repeated title row, the names over their groups, then each group's labels
@@ -86,7 +86,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     for row, scored, hand in zip(body, result.hands, match.hands):
         number, hand_cells, seats = split_row(row, layout, len(result.players))
         assert number == str(scored.number)
-        own = game.shown.sheet_cells(hand, result.context(scored.number), scored.extra)
+        own = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
         assert hand_cells == [cell_words(own.hand[c.key]) for c in layout.hand]
         for seat, cells in enumerate(seats):
             expected = []
@@ -104,7 +104,8 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     _, standings = grid_rows(html, "standings")
     shown = {row[1][1]: int(row[2][1]) for row in standings}
     assert shown == dict(zip(result.players, result.totals))
-    assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=True)
+    lowest_first = game.rules.lowest_wins(result.settings)  # the standings lead with who is winning
+    assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 
 
 def test_a_third_wheel_hand_reads_as_on_paper(app, client):
@@ -214,7 +215,7 @@ def test_the_print_view_has_a_print_link_and_app_js(app, client):
     printing = page.find("a", cls="button")
     assert printing.text == "Print" and "data-print" in printing.attrs
     assert printing.attrs["href"] == f"/matches/{match_id}/print?appendix=off"  # without JS: the same sheet
-    assert page.find("script", src="/static/app.js") is not None
+    assert re.search(r'<script src="/static/app\.[0-9a-f]{12}\.js"', response.get_data(as_text=True))
     assert page.find("main") is not None
     assert 'style="' not in response.get_data(as_text=True)  # the CSP forbids inline styles
     assert "data-print-dialog" not in client.get(f"/matches/{match_id}/print").get_data(as_text=True)
@@ -225,7 +226,7 @@ def test_the_print_view_has_a_print_link_and_app_js(app, client):
 def evening(app, client) -> list[int]:
     ids = []
     for key in ("third_hand", "third_wheel", "dummy_spades"):
-        match = random_match(key, 3, seed=3, settings=LONG[key])
+        match = random_match(key, 3, seed=3, settings=long_settings(key, 3))
         match.date = "2026-11-20"
         ids.append(store_match(app, client, match))
     other = random_match("third_rail", 2, seed=3)
@@ -283,7 +284,7 @@ def test_bad_print_requests_are_told_why_never_a_500(app, client, query, status,
 
 def test_too_many_matches_at_once_is_refused(app, client):
     response = client.get("/print?" + "&".join(f"match={n}" for n in range(1, 52)))
-    assert response.status_code == 400 and "At most 50 matches print at once, got 51." in text(response)
+    assert response.status_code == 400 and "match: at most 50 matches print at once, got 51." in text(response)
 
 
 def test_a_match_this_device_may_not_read_makes_the_whole_print_a_404(app, client):
@@ -312,14 +313,14 @@ def test_a_blank_sheet_of_each_game_has_its_columns_and_rules(client, key):
     assert response.status_code == 200
     head, body = grid_rows(response.get_data(as_text=True))
     seats = game.min_players
-    layout = game.shown.sheet_layout(game.defaults(), seats)
+    layout = game.shown.sheet_layout(blank_place(game, game.defaults(), seats))
     assert [t for c, t in head[1] if "player" in c] == [f"Player {n}" for n in range(1, seats + 1)]
     assert [t for _, t in head[2]] == [c.label for c in layout.seat] * seats
     assert len(body) == view.BLANK_ROWS
     assert [row[0][1] for row in body] == [str(n) for n in range(1, view.BLANK_ROWS + 1)]
     assert all(t == "" for row in body for _, t in row[1:])
     words = text(response)
-    for line in game.shown.sheet_rules(game.defaults(), seats):
+    for line in game.shown.sheet_rules(blank_place(game, game.defaults(), seats)):
         assert f" {line} " in words or line in words
     if game.defaults().get("target"):
         assert str(game.defaults()["target"]) in words
@@ -379,3 +380,55 @@ def test_a_hand_dealt_out_of_turn_is_marked_on_the_sheet(app, client):
     _, body = grid_rows(html)
     assert [t for _, t in body[0]][1] == "D 1" and [t for _, t in body[1]][7] == "D* 1"
     assert "D* dealt the hand out of turn" in text(client.get(f"/matches/{match_id}/print"))
+
+
+def test_ids_are_counted_as_sent_before_any_work(app, client):
+    """60 copies of one id were de-duplicated one by one (a list: 21,000 ids cost 2.1 s of
+    CPU per anonymous GET) and then printed; the cap now counts the ids as sent, first."""
+    hand, *_ = evening(app, client)
+    response = client.get("/print?" + "&".join(f"match={hand}" for _ in range(60)))
+    assert response.status_code == 400
+    assert "match: at most 50 matches print at once, got 60." in text(response)
+    response = client.get("/print?" + "&".join(f"match={n}" for n in range(1, 21_001)))
+    assert response.status_code == 400 and "match is given 21,000 times" in text(response)
+    assert "at most 64 are read" in text(response)
+    assert client.get("/print?" + "&".join(f"match={hand}" for _ in range(50))).status_code == 200  # each once
+
+
+def test_any_name_repeated_past_the_cap_is_a_400_that_names_it(client):
+    """Every list a request carries is capped before a view reads it: query and form."""
+    for address in ("/?" + "&".join("q=Ann" for _ in range(65)),
+                    "/stats?" + "&".join("player=Ann" for _ in range(100)),
+                    "/matches/new?" + "&".join("player_1=Ann" for _ in range(65))):
+        response = client.get(address)
+        name = address.split("?")[1].split("=")[0]
+        assert response.status_code == 400, address
+        assert f"{name} is given" in text(response) and "at most 64 are read" in text(response), address
+    assert client.get("/?" + "&".join("q=Ann" for _ in range(64))).status_code == 200
+    response = client.post("/matches/new", data={"game": ["third_wheel"] * 65})
+    assert response.status_code == 400 and "game is given 65 times" in text(response)
+
+
+def test_a_day_of_short_matches_is_one_part_and_long_ones_print_in_parts(app, client):
+    """Whole matches, about ten sheets of paper (200 hands) a part; a short evening is one part."""
+    from scorekeeper.samples import long_settings, random_match
+
+    evening(app, client)
+    short = client.get("/print?date=2026-11-20")
+    assert short.status_code == 200 and "part 1 of" not in text(short) and "Part 2" not in text(short)
+    with app.app_context():
+        from scorekeeper.web.db import get_db
+        device = get_db().execute("select device_id from device_matches limit 1").fetchone()[0]
+        for hands in (150, 40, 10, 230, 5):
+            match = random_match("score_pad", hands, seed=hands, players=3, settings=long_settings("score_pad", 10_000))
+            match.date = "2026-10-04"
+            store.create_match(get_db(), match, device=device)
+    first = client.get("/print?date=2026-10-04&appendix=off")
+    assert "part 1 of 3, matches 1 to 3 of 5" in text(first)  # 150 + 40 + 10 hands: 200, one part
+    assert len(page_of(first).find_all("article", cls="sheet")) == 3
+    second = client.get("/print?date=2026-10-04&appendix=off&part=2")
+    assert "part 2 of 3, match 4 of 5" in text(second)  # 230 hands: a part of its own, not split
+    assert len(page_of(second).find_all("article", cls="sheet")) == 1
+    assert "part 3 of 3, match 5 of 5" in text(client.get("/print?date=2026-10-04&part=3"))
+    response = client.get("/print?date=2026-10-04&part=4")
+    assert response.status_code == 400 and "part must be a number from 1 to 3, got \"4\"" in text(response)

@@ -187,6 +187,9 @@ def test_the_match_page_sends_the_hand_in_progress_to_the_referee(client):
     assert (f'data-referee-url="/referee/third_hand?match={match_id}&amp;table=1,0&amp;trump=clubs&amp;high=Q'
             '&amp;from=form"') in answer
     assert 'id="referee-link"' not in answer
+    # and the seat picture beside the preview draws the contract the bids decided
+    assert 'aria-label="Round the table clockwise from the bottom: Ann, Bob. Ann: deals, bid 9; Bob: holds the Q ' \
+           'contract, leads."' in answer
 
 
 def test_in_a_match_the_referee_names_who_played_each_card_and_the_winner_leads_next(app, client):

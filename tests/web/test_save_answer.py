@@ -9,8 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper import engine, store
-from scorekeeper.samples import endless_match
+from scorekeeper import engine, samples, store
 from scorekeeper.web import create_app
 
 from .helpers import as_scorer, version
@@ -62,7 +61,7 @@ class Page(HTMLParser):
 def long_match(app, client):
     """A Third Wheel match that never ends, with ``hands`` recorded hands."""
     def make(hands: int) -> int:
-        sample = endless_match("third_wheel", hands, seed=3)
+        sample = samples.long_match("third_wheel", hands, seed=3)
         db = store.connect(app.config["DATABASE"])
         try:
             match_id = store.create_match(db, sample)

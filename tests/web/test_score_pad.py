@@ -91,7 +91,7 @@ def test_exports_rescore_and_print_sheet(client, tmp_path, command):
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["totals"] == [6, 1, 4, 1] and out["next_dealer"] == 2 and not out["finished"]
-    assert out["settings"] == {"target": 0, "low_wins": False, "hand_count": 3}
+    assert out["settings"] == {"name": "", "target": 0, "low_wins": False, "hand_count": 3}
     rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode("utf-8-sig"))))
     first = dict(zip(rows[0], rows[1]))
     assert (first["Ann points"], first["Bob points"], first["Bob total"]) == ("7", "-2", "-2")

@@ -86,7 +86,7 @@ def test_a_device_that_opened_the_watcher_link_sees_the_match_read_only(app, cli
     assert "edit date &amp; note" not in html
     assert "/s/" not in html  # the scorer link is never shown to a watcher
     assert tokens(app, match_id)["watcher_token"] in html
-    assert f'hx-get="/matches/{match_id}/board"' in html and 'hx-trigger="every 3s"' in html
+    assert f'hx-get="/matches/{match_id}/board"' in html and 'hx-trigger="every 3s, shown from:document"' in html
     # without JavaScript the page does not update itself, and says how to see new scores
     assert "Watching: <span data-live-how>reload this page to see new scores.</span>" in html
     assert f"/matches/{match_id}/print" in html and f"/matches/{match_id}/export.csv" in html
@@ -100,7 +100,7 @@ def test_the_watcher_link_is_read_only_even_for_the_scorer(app, client):
     response = client.get(f"/w/{t['watcher_token']}")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "<form" not in html and "/s/" not in html and 'hx-trigger="every 3s"' in html
+    assert "<form" not in html and "/s/" not in html and 'hx-trigger="every 3s, shown from:document"' in html
     # print and export stay open to a watcher
     watcher = app.test_client()
     watcher.get(f"/w/{t['watcher_token']}")

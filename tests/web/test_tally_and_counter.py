@@ -13,6 +13,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table, TrickTally
 from scorekeeper.matchfile import loads
 from scorekeeper.samples import NAMES
+from tests.places import blank_place
 
 from .helpers import page_of, record, start, text
 
@@ -27,7 +28,7 @@ def _richest(key: str) -> tuple[list[str], dict, TrickTally]:
     found = []
     for variant in ({}, *game.sample_settings):
         settings = dict(game.defaults(), **variant)
-        tally = game.shown.trick_tally(settings, len(names))
+        tally = game.shown.trick_tally(blank_place(game, settings, len(names)))
         if tally is not None:
             found.append((tally.choice is not None, len(tally.notes), variant, tally))
     _, _, variant, tally = max(found, key=lambda f: f[:2])
@@ -35,7 +36,7 @@ def _richest(key: str) -> tuple[list[str], dict, TrickTally]:
 
 
 TALLY_KEYS = sorted(key for key, game in GAMES.items()
-                    if any(game.shown.trick_tally(dict(game.defaults(), **v), game.max_players)
+                    if any(game.shown.trick_tally(blank_place(game, dict(game.defaults(), **v), game.max_players))
                            for v in ({}, *game.sample_settings)))
 COUNTER_KEYS = sorted(key for key, game in GAMES.items() if game.shown.card_counter() is not None)
 
@@ -63,7 +64,7 @@ def test_a_hand_tapped_trick_by_trick_shows_the_games_words_and_saves_its_hand(c
     for note in tally.notes:
         assert note in page.text
     # the first trick's leader is the one the game seats (its seat picture's), not assumed
-    ctx = GAMES[key].first_context(Table(tuple(names), dict(GAMES[key].defaults(), **settings)), 0)
+    ctx = GAMES[key].empty_place(Table(tuple(names), dict(GAMES[key].defaults(), **settings)), 0)
     leader = next(p.name for p in GAMES[key].shown.seating(ctx).places if p.leads)
     left = "left of " if leader == names[1] else ""
     assert f"{leader} leads ({left}{names[0]}" in page.text
@@ -146,7 +147,7 @@ def test_counted_things_become_the_games_points_or_are_refused_in_its_words(clie
     names = list(NAMES[:game.min_players])
     match_id = start(client, key, names)
     page = page_of(client.get(f"/matches/{match_id}"))
-    groups = game.shown.hand_form(game.first_context(Table(tuple(names), game.defaults())))
+    groups = game.shown.hand_form(game.empty_place(Table(tuple(names), game.defaults()), 0))
     counts_group = next(g for g in groups if g.kind == "counts")
     assert counts_group.legend in page.text
     for seat in counts_group.seats:

@@ -19,6 +19,7 @@ from scorekeeper.games.base import Table
 from scorekeeper.samples import NAMES
 from scorekeeper.web import page as web_page
 from scorekeeper.web import view
+from tests.places import blank_place
 
 from .test_print import store_match
 
@@ -54,7 +55,7 @@ def random_play(key: str, rng: random.Random, settings_of: Callable[[int], dict]
         if result.next_dealer is None:
             break
         dealer = rng.randrange(seats) if rng.random() < 0.15 else result.next_dealer
-        hand = game.rules.random_hand(result.next_context().dealing(dealer), rng)
+        hand = game.rules.random_hand(result.next_place().dealing(dealer), rng)
         if dealer != result.next_dealer:
             hand["dealer"] = dealer
         match.hands.append(hand)
@@ -91,7 +92,7 @@ def test_no_slips_in_what_a_game_says(key):
             texts = [*hand.explanation, hand.ending or "", view.next_why(Match(
                 match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
                 web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
-                " · ".join(game.shown.hand_summary(match.hands[number - 1], result.context(number), hand.extra)),
+                " · ".join(game.shown.hand_summary(match.hands[number - 1], result.place(number), hand.extra)),
                 " · ".join(view.progress(key, result.settings, result)["lines"])]
             if not result.finished:  # the "What each player needs" panel
                 panel = view.needs(key, result)
@@ -101,9 +102,9 @@ def test_no_slips_in_what_a_game_says(key):
                 said += 1
         table = Table(tuple(match.players), replay(Match(key, match.players, match.settings)).settings)
         for dealer in range(table.seats):
-            for text in game.shown.table_guide(game.first_context(table, dealer)):
+            for text in game.shown.table_guide(game.empty_place(table, dealer)):
                 found += slips(text)
-        for text in game.shown.sheet_rules(table.settings, table.seats):
+        for text in game.shown.sheet_rules(blank_place(game, table.settings, table.seats)):
             found += slips(text)
     assert said > 500
     assert not found, "\n".join(sorted(set(found))[:20])

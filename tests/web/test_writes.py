@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import engine, store
 from scorekeeper.engine import Match, MatchError
-from scorekeeper.samples import endless_match
+from scorekeeper.samples import long_match
 from scorekeeper.web import writes
 from scorekeeper.web.replays import MatchReplay, ReplayCache
 
@@ -40,7 +40,7 @@ def hands_of(db, match_id: int) -> list[dict]:
 
 
 def started(db, hands: int = 5) -> int:
-    return store.create_match(db, endless_match("third_wheel", hands, seed=3))
+    return store.create_match(db, long_match("third_wheel", hands, seed=3))
 
 
 def test_a_hand_is_saved_and_the_next_request_goes_on_from_it(db, cache):
@@ -117,7 +117,7 @@ def test_undo_removes_the_last_hand_and_says_which(db, cache):
     outcome = writes.undo_last(db, now, based_on=now.version, request_key="undo")
     assert isinstance(outcome, writes.Saved) and outcome.number == 5
     assert len(hands_of(db, match_id)) == 4
-    empty = store.create_match(db, endless_match("third_wheel", 0))
+    empty = store.create_match(db, long_match("third_wheel", 0))
     assert writes.undo_last(db, stored(db, cache, empty), based_on=None, request_key=None) == \
         writes.Refused(["there is no hand to undo"])
 
@@ -141,7 +141,7 @@ def test_a_renewed_link_says_how_many_phones_lost_the_match(db):
 
 
 def test_a_new_match_is_started_or_refused(db):
-    outcome = writes.start_match(db, endless_match("third_wheel", 0), device=None)
+    outcome = writes.start_match(db, long_match("third_wheel", 0), device=None)
     assert isinstance(outcome, writes.Saved) and outcome.match_id is not None
     refused = writes.start_match(db, Match("third_wheel", ["Ann", "Ann", "Cy"]), device=None)
     assert isinstance(refused, writes.Refused) and refused.problems
@@ -149,7 +149,7 @@ def test_a_new_match_is_started_or_refused(db):
 
 @pytest.mark.parametrize("game", ["third_wheel", "dummy_spades", "third_hand", "third_rail"])
 def test_every_snapshot_is_the_engines_own_result(cache, game):
-    match = endless_match(game, 12, seed=5)
+    match = long_match(game, 12, seed=5)
     replayed = MatchReplay(cache, "mem", 1, 1, match)
     assert replayed.result().totals == engine.replay(match).totals
     for k in (0, 4, 11, 12):

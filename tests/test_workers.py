@@ -1,0 +1,147 @@
+"""Issue 28: ``scorekeeper serve --workers N`` runs N processes on one database, the rate
+limits shared between them through a real ``redis-server`` (Debian's package), started on a
+free loopback port in a temp folder and stopped after. Without redis-server these tests fail:
+install it (``apt-get install -y redis-server``)."""
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from test_durability import SCOREKEEPER, free_port
+from test_server_limits import _phone_session
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    found = shutil.which("redis-server")
+    if found is None:
+        pytest.fail("redis-server not found: these tests need a real one (apt-get install -y redis-server)")
+    port = free_port()
+    server = subprocess.Popen([found, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
+                               "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(64).startswith(b"+PONG"):
+                    break
+        except OSError:
+            pass
+        assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def serve_workers(database: Path, workers: int, **settings: str) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_SECRET_KEY="workers",
+               **{f"SCOREKEEPER_{name}": value for name, value in settings.items()})
+    server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--workers", str(workers)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server, port
+        except OSError:
+            assert server.poll() is None and time.monotonic() < deadline, f"serve did not start: {server.stdout.read()}"
+            time.sleep(0.05)
+
+
+def workers_of(server: subprocess.Popen, count: int) -> list[int]:
+    """The server's worker processes, once it has started ``count`` (the socket listens before)."""
+    deadline = time.monotonic() + 30
+    while True:
+        children = [int(pid) for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()]
+        if len(children) >= count or time.monotonic() > deadline:
+            return children
+        time.sleep(0.05)
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def settled(ticks: dict[int, int]) -> dict[int, int]:
+    """The workers' CPU ticks once they have started up (no tick for 0.5 s): what they use
+    after that is answering requests."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = {pid: cpu_ticks(pid) for pid in ticks}
+        if now == ticks:
+            break
+        ticks = now
+    return ticks
+
+
+def test_more_than_one_worker_needs_a_shared_storage_for_the_limits(command, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_DATABASE", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "x")
+    done = command("serve", "--workers", "2", "--port", str(free_port()))
+    assert done.returncode == 2
+    assert "SCOREKEEPER_RATELIMIT_STORAGE_URI" in done.stderr and "redis://" in done.stderr, done.stderr
+    assert "--workers 2" in done.stderr
+
+
+def test_two_workers_hold_one_limit_between_them(tmp_path, redis_url):
+    """40 starts sent at once to two processes, with a limit of 10 a minute per address:
+    exactly 10 get through, and both processes served them."""
+    server, port = serve_workers(tmp_path / "db.sqlite", 2, RATELIMIT_STORAGE_URI=redis_url,
+                                 MATCHES_PER_MINUTE="10")
+    try:
+        workers = workers_of(server, 2)
+        assert len(workers) == 2, workers
+        before = settled({pid: cpu_ticks(pid) for pid in workers})
+        cookies, token = _phone_session(port)
+        body = urlencode({"csrf_token": token, "game": "third_wheel", "shown_game": "third_wheel",
+                          "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
+                          "setting_target": "33", "setting_deals_each": "2", "setting_overtrick_dealer": "bid",
+                          "setting_overtrick_setter": "other_setter"})
+        gate = threading.Barrier(40)
+        statuses: list[int] = []
+
+        def start() -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.connect()  # a connection of its own: the kernel hands it to one of the two
+            gate.wait()
+            connection.request("POST", "/matches/new", body=body, headers={
+                "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": f"http://127.0.0.1:{port}/matches/new"})
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            connection.close()
+
+        phones = [threading.Thread(target=start) for _ in range(40)]
+        for phone in phones:
+            phone.start()
+        for phone in phones:
+            phone.join(timeout=120)
+        assert sorted(statuses) == [303] * 10 + [429] * 30
+        worked = {pid: cpu_ticks(pid) - before[pid] for pid in workers}
+        assert all(ticks > 0 for ticks in worked.values()), worked  # both processes answered some
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    assert server.returncode == 0
+    db = sqlite3.connect(tmp_path / "db.sqlite")
+    try:
+        assert db.execute("select count(*) from matches").fetchone()[0] == 10
+    finally:
+        db.close()
