@@ -11,7 +11,9 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -20,6 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import scorekeeper
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import random_match
@@ -245,6 +248,7 @@ def play_offline(page, site: str, match: Match) -> str:
     result = replay(match)
     start_offline(page, site, match)
     url = page.url
+    expect(page.locator("#where")).to_have_text("On this phone only: no server, no network needed.")
     expect(page.locator("#seat-picture svg")).to_be_visible()
     if page.locator("#referee-link").count():
         page.locator("#referee-link").click()
@@ -334,3 +338,76 @@ def test_every_game_is_played_to_its_end_with_no_network_and_kept(phone, static_
             expect(page.locator(f"#hand-{number}")).to_be_visible()
         expect_totals(page, dict(zip(match.players, replay(match).totals)))
         expect(page.locator("#game-over .banner-winner")).to_be_visible()
+        expect(page.locator("#where")).to_contain_text("On this phone only")  # where it stands, nothing waiting
+        expect(page.locator(".offline")).to_have_count(0)
+        expect(page.locator("body")).not_to_contain_text("can't reach")
+
+
+# --- an update keeps the data ----------------------------------------------------------------
+
+NEWER_MIGRATION = '''
+
+@migrations()
+def m999_a_newer_version(db: Database) -> None:
+    """Only in the newer build of the update test: proves it ran on the phone's database."""
+    db.execute("UPDATE matches SET note = 'Kept through the update'")
+'''
+
+
+def build_site(folder: Path, package: Path | None = None) -> None:
+    """``scorekeeper build-offline folder``, of ``package`` (a changed copy) if given."""
+    env = dict(os.environ, PYTHONPATH=str(package.parent)) if package else None
+    command = [sys.executable, "-c", "import sys; from scorekeeper.cli import main; sys.exit(main(sys.argv[1:]))",
+               "build-offline", str(folder)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env, cwd=folder.parent)
+    assert done.returncode == 0, done.stderr
+
+
+def test_an_update_is_taken_on_the_next_start_and_keeps_every_match(phone, tmp_path):
+    site_folder = tmp_path / "site"
+    build_site(site_folder)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(QuietHandler, directory=str(site_folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{server.server_port}"
+    try:
+        context, page = phone()
+        page.goto(site + "/")
+        expect(page.locator("h1")).to_have_text("Matches", timeout=READY_MS)
+        context.set_offline(True)
+        start_pad(page, site, ["Ann", "Bob", "Cy"], target="50")
+        type_points(page, [10, 20, 5])
+        save_hand(page, 1, "Ann +10, Bob +20, Cy +5")
+        match_url = page.url
+        context.close()
+
+        # a newer version (one more migration) is put on the site
+        newer = tmp_path / "newer" / "scorekeeper"
+        shutil.copytree(Path(scorekeeper.__file__).parent, newer, ignore=shutil.ignore_patterns("__pycache__"))
+        with open(newer / "store" / "schema.py", "a") as schema:
+            schema.write(NEWER_MIGRATION)
+        build_site(site_folder, newer)
+
+        # the phone opens the app with the network: this start is the old version's, which
+        # takes the new one for the next start
+        context, page = phone()
+        page.add_init_script("navigator.serviceWorker.addEventListener('controllerchange',"
+                             " () => { window.__updated = true; })")
+        page.goto(site + "/")
+        expect(page.locator("h1")).to_have_text("Matches", timeout=READY_MS)
+        expect(page.locator("main")).to_contain_text("Ann, Bob, Cy")
+        expect(page.locator("main")).not_to_contain_text("Kept through the update")
+        page.wait_for_function("() => window.__updated === true", timeout=READY_MS)  # the browser found the new worker
+        context.close()
+
+        # the next start, with no network: the newer app, its migration run, every hand kept
+        context, page = phone(offline=True)
+        page.goto(site + "/")
+        expect(page.locator("h1")).to_have_text("Matches", timeout=READY_MS)
+        expect(page.locator(".match-note")).to_have_text("Kept through the update")
+        page.goto(match_url)
+        expect(page.locator("#hand-1")).to_be_visible()
+        expect_totals(page, {"Ann": 10, "Bob": 20, "Cy": 5})
+    finally:
+        server.shutdown()
+        server.server_close()
