@@ -96,6 +96,7 @@ def test_offline_bench_measures_the_kept_app_in_chromium():
     assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
     assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
     assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
+    assert re.search(r"^cold start offline, CPU throttled 4x  [\d.]+ s$", out, re.M), out
 
 
 def test_limits_memory_bench_measures_every_way():
