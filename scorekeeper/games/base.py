@@ -167,7 +167,8 @@ class Setting:
 class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
-    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
+    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``seat`` (one of the
+    players of ``seats``, by name, recorded as their seat number), ``bool``,
     ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
     per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
@@ -782,6 +783,12 @@ class Shown:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        """The numbers typed per player for a hand, in words ("tricks: Ann 5 · Bob 4 · Cy 2"):
+        the match log shows them beside the summary, where they were hidden in the exact input."""
+        return [by_player(self.field_word(key), list(players), value) for key, value in hand.items()
+                if isinstance(value, list) and len(value) == len(players) and all(is_whole(v) for v in value)]
+
     def counter_text(self, value: int) -> str:
         """One value of ``seat_counter`` in words, as the board shows it beside a total."""
         return f"{value} {self.seat_counter}"
@@ -931,11 +938,12 @@ class Shown:
         left = facts.hands_left
         if left is None:
             return []
+        # the last hand is the last whoever reaches the target: "fewer" only before it
+        fewer = facts.target is not None and left > 1
         if not facts.left_if_in_turn:
-            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)."
-                                                       if facts.target is not None else ".")]
+            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)." if fewer else ".")]
         return [f"{plural(left, 'hand')} left if the deal goes round in turn "
-                + ("(fewer if someone reaches the target; " if facts.target is not None else "(")
+                + ("(fewer if someone reaches the target; " if fewer else "(")
                 + "a deal out of turn can make it more)."]
 
     def hand_needs(self, facts: NeedsFacts) -> list[str]:
@@ -951,10 +959,10 @@ class Shown:
             if target.low_wins:
                 return f"{seat.to_end} more would end the game ({verb} {points})"
             return f"needs {seat.to_end} more to {verb} {points}"
+        where = over_target(points, seat.total, target.past)
         if target.low_wins:
-            return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
-        return (f"is {'past' if target.past else 'at or over'} {points}: "
-                "needs to be alone at the top at the end of a hand")
+            return f"{where}: the game ends with the lowest total winning"
+        return f"{where}: needs to be alone at the top at the end of a hand"
 
     def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
         """Where the player stands against the others."""
@@ -1098,6 +1106,12 @@ class Game:
         None when no settings make a match that long (a game whose hands follow a fixed
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
+
+    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
+        always the same (the team's); None where every player plays for themself. The standings
+        name each player's partners, and a tie between partners is no tie."""
+        return None
 
     def progress(self, place: HandContext) -> MatchProgress:
         """The progress line of the match standing at ``place``: the rules' facts in the game's words."""
@@ -1313,3 +1327,10 @@ def split_tricks(total: int, seats: int, rng: Any) -> list[int]:
     for _ in range(total):
         counts[rng.randrange(seats)] += 1
     return counts
+
+
+def over_target(points: int, total: int, past: bool = False) -> str:
+    """Where a total stands that has reached the target: exactly on it, or how far over."""
+    if past:
+        return f"is past {points}"
+    return f"is on {points}" if total == points else f"is {total - points} over {points}"

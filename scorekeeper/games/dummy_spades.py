@@ -246,6 +246,11 @@ class DummySpadesShown(Shown):
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        # the dummy's tricks count with its declarer's: the log says them beside the players'
+        dummy = hand.get("dummy_tricks")
+        return super().hand_numbers(hand, players) + ([f"the dummy {dummy}"] if is_whole(dummy) else [])
+
     # --- what each player needs: the losing floor and bags ------------------------
     def table_needs(self, facts: NeedsFacts) -> list[str]:
         lose_at = facts.place.settings["lose_at"]
