@@ -238,7 +238,7 @@ def preview_words(match: Match, scores: list[int]) -> str:
 def typed(match: Match, played: Match, hand: dict) -> dict[str, list[str]]:
     """``hand`` as its form's inputs send it, at the place ``played`` leaves the match."""
     with create_app({"TESTING": True, "DATABASE": ":memory:"}).test_request_context():
-        return browser_values(match.game, replay(played).next_place(), hand)
+        return browser_values(GAMES[match.game], replay(played).next_place(), hand)
 
 
 def play_offline(page, site: str, match: Match) -> str:
