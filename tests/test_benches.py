@@ -138,6 +138,15 @@ def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
 
 
+@pytest.mark.browser
+def test_offline_bench_measures_the_kept_app_in_chromium():
+    out = run_bench("offline.py")
+    assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
+    assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
+    assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
+    assert re.search(r"^cold start offline, CPU throttled 4x  [\d.]+ s$", out, re.M), out
+
+
 def test_limits_memory_bench_measures_every_way(tmp_path):
     out = run_bench("limits_memory.py", tmp_path / "performance.md")
     written = section(tmp_path / "performance.md", "limits_memory")
