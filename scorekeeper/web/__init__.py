@@ -171,6 +171,9 @@ def _register_blueprints(app: Flask) -> None:
         from . import keep
 
         keep.init_app(app)  # /offline/: the app a phone keeps to score with no network
+        from . import sync
+
+        sync.init_app(app)  # /sync/: what a phone scored on its own, sent to the server
 
 
 def _register_filters(app: Flask) -> None:
