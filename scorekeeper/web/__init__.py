@@ -167,6 +167,10 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
     app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
     stats.init_app(app)
+    if app.config.get("PHONE_FOLDER"):  # the phone's own app: where its matches stand with the server
+        from . import sent
+
+        sent.init_app(app)
     if not app.config.get("OFFLINE"):  # the phone's own app is the kept one
         from . import keep
 
