@@ -141,7 +141,7 @@ class Where:
 def where(folder: str | Path, match_id: int, hands: int) -> Where:
     entry = load(folder).get(str(match_id), {})
     sent = "scorer_token" in entry
-    return Where(hands - entry.get("sent", 0) if sent else hands, sent, entry.get("scorer"), entry.get("watcher"),
+    return Where(max(0, hands - entry.get("sent", 0)) if sent else hands, sent, entry.get("scorer"), entry.get("watcher"),
                  entry.get("conflict"), entry.get("refused"))
 
 
@@ -155,5 +155,5 @@ def waiting(folder: str | Path, db: store.Database) -> tuple[int, int]:
             matches += 1
             hands += count
         else:
-            hands += count - entry.get("sent", 0)
+            hands += max(0, count - entry.get("sent", 0))
     return hands, matches
