@@ -109,6 +109,13 @@ def outbox(phone: Phone) -> str:
 
 def received(phone: Phone, item_id: str, status: int, text: str) -> None:
     """The server's answer to one of them."""
-    from . import phone_sync
+    from . import phone_sync, store
+    from .web.access import DEVICE_COOKIE
+    from .web.db import get_db
 
-    phone_sync.received(phone.folder, item_id, int(status), text)
+    if not phone.cookies.get(DEVICE_COOKIE):  # a copy kept on this phone is this browser's to open
+        phone.cookies[DEVICE_COOKIE] = secrets.token_urlsafe(24)
+        (phone.folder / COOKIES).write_text(json.dumps(phone.cookies))
+    device = store.device_key(phone.cookies[DEVICE_COOKIE])
+    with phone.app.app_context():
+        phone_sync.received(phone.folder, get_db(), device, item_id, int(status), text)

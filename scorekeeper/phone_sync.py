@@ -23,6 +23,7 @@ on the server, its own links): nothing recorded on either side is lost, and no r
 merging two tables' hands is invented (two phones' hand 5 are two different deals)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -31,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from . import store
-from .engine import Match
-from .matchfile import to_document
+from .engine import Match, MatchError
+from .matchfile import parse, to_document
 
 STATE = "sync.json"
+COPIES = "_copies"  # the scorer links of server matches this phone asked to keep a copy of
 
 
 def _path(folder: str | Path) -> Path:
@@ -75,7 +77,8 @@ def outbox(folder: str | Path, db: store.Database) -> list[dict[str, Any]]:
     """What to send the server now, in order: [{"id", "method", "path", "body"}] (``path``
     relative to the server's root, ``body`` a JSON text)."""
     state = load(folder)
-    items = []
+    items = [{"id": f"copy-{token}", "method": "GET", "path": f"sync/match?scorer={token}", "body": None}
+             for token in state.get(COPIES, {})]
     for match_id, match in _phone_matches(db):
         entry = state.setdefault(str(match_id), {"key": secrets.token_urlsafe(16)})
         if "conflict" in entry or "refused" in entry:
@@ -94,15 +97,43 @@ def outbox(folder: str | Path, db: store.Database) -> list[dict[str, Any]]:
     return items
 
 
-def received(folder: str | Path, item_id: str, status: int, text: str) -> None:
-    """The server's answer to an ``outbox`` item. A busy or failing server (429, 5xx) or
-    an answer that is not the server's JSON leaves the item to be sent again later."""
+def want_copy(folder: str | Path, scorer_token: str) -> None:
+    """Keep a copy of the server's match with this scorer link on this phone: asked for
+    the next time the server is in reach (``outbox``), stored by ``received``."""
+    state = load(folder)
+    state.setdefault(COPIES, {})[scorer_token] = True
+    save(folder, state)
+
+
+def _take_copy(state: dict[str, Any], db: store.Database, device: str, token: str, answer: dict[str, Any]) -> None:
+    """The server's match stored on this phone, as the phone's own copy of it: the hands
+    recorded here from now on are sent to it (``sent``: the server's hands)."""
+    for entry in state.values():
+        if entry.get("scorer_token") == token:
+            return  # a copy is on this phone already
+    match_id = store.import_match(db, parse(answer["match"]), device=device)
+    state[str(match_id)] = {"key": secrets.token_urlsafe(16), "id": answer["id"], "scorer": answer["scorer"],
+                            "watcher": answer["watcher"], "scorer_token": token, "sent": answer["hands"]}
+
+
+def received(folder: str | Path, db: store.Database, device: str, item_id: str, status: int, text: str) -> None:
+    """The server's answer to an ``outbox`` item (``device``: the phone's, given the copies
+    it asked for). A busy or failing server (429, 5xx) or an answer that is not the
+    server's JSON leaves the item to be sent again later."""
     kind, _, match_id = item_id.partition("-")
     try:
         answer = json.loads(text)
     except ValueError:
         return
     state = load(folder)
+    if kind == "copy" and isinstance(answer, dict) and status < 500 and status != 429:
+        state.get(COPIES, {}).pop(match_id, None)  # asked once: a link that opens nothing is not asked again
+        if status == 200:
+            # not a match this app can score (another version's game or rules): nothing kept
+            with contextlib.suppress(MatchError, store.LimitReached, KeyError, TypeError):
+                _take_copy(state, db, device, match_id, answer)
+        save(folder, state)
+        return
     entry = state.get(match_id)
     if entry is None or not isinstance(answer, dict) or status == 429 or status >= 500:
         return

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, flash, redirect, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import phone_sync, store
@@ -16,6 +16,7 @@ from ..engine import Match, MatchError, replay
 from ..matchfile import parse
 from . import access
 from .db import get_db
+from .errors import render_error
 from .view import signed
 
 bp = Blueprint("sent", __name__)
@@ -56,6 +57,19 @@ def where(match_id: int, hands: int) -> phone_sync.Where:
 
 def waiting() -> tuple[int, int]:
     return phone_sync.waiting(current_app.config["PHONE_FOLDER"], get_db())
+
+
+@bp.get("/take")
+def take() -> ResponseReturnValue:
+    """From the server's match page: keep a copy of that match (its scorer link) here."""
+    token = request.args.get("scorer", "")
+    if not access.KEY_PATTERN.match(token):
+        return render_error(400, "This is not a scorer link's key: open “Keep a copy on this phone” from the "
+                                 "match's page on the server again.")
+    phone_sync.want_copy(current_app.config["PHONE_FOLDER"], token)
+    flash("A copy of the match will be kept on this phone as soon as the server answers: it is listed below "
+          "then, and this phone can go on scoring it with no network.")
+    return redirect(url_for("matches.index"), 303)
 
 
 @bp.post("/matches/<match_id:match_id>/keep-copy")

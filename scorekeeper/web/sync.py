@@ -31,6 +31,7 @@ from ..engine import MatchError, replay
 from ..matchfile import loads, to_document
 from . import access, security
 from .db import get_db
+from .errors import render_error
 from .sharing import base_url
 
 bp = Blueprint("sync", __name__, url_prefix="/sync")
@@ -129,7 +130,14 @@ def server_match() -> ResponseReturnValue:
     match_id = _scorer_match(request.args.get("scorer"))
     if isinstance(match_id, Response):
         return match_id
-    return jsonify(_server_copy(match_id))
+    return jsonify({**_server_copy(match_id), **_links(match_id)})
+
+
+def not_kept() -> ResponseReturnValue:
+    """/offline/take reaches the server only when this phone has not kept the app (the
+    kept app answers it itself): say so."""
+    return render_error(404, "This phone has not kept the app yet: open the match list, tap Keep on this phone, "
+                             "then Keep a copy on this phone on the match's page again.")
 
 
 def _sent_hands(raw: Any) -> list[dict[str, Any]] | Response:
@@ -203,4 +211,5 @@ def init_app(app: Flask) -> None:
     from . import csrf
 
     app.register_blueprint(bp)
+    app.add_url_rule("/offline/take", "sync.not_kept", not_kept)
     csrf.exempt(bp)  # JSON only (see the module's note): no form, no token

@@ -134,3 +134,31 @@ def test_when_another_phone_recorded_meanwhile_both_versions_are_shown_and_nothi
     assert "On the server too: every hand is there" in page
     assert server_hands(client, page) == [[10, 20], [7, 3]]  # the copy
     assert len(second.get(f"/sync/match?scorer={token}").get_json()["match"]["hands"]) == 2  # the original, whole
+
+
+def test_a_server_match_copied_onto_the_phone_goes_on_there_and_its_hands_come_back(tmp_path, app, client):
+    links = client.post("/sync/matches", json={"key": "started-on-the-server", "match": {
+        "game": "score_pad", "players": ["Ann", "Bob"], "settings": {"target": 100},
+        "hands": [{"points": [10, 20]}]}}).get_json()
+    share = words(client.get(f"/matches/{links['id']}").get_data(as_text=True))
+    assert "Keep a copy on this phone" in share
+    assert client.get(f"/offline/take?scorer={links['scorer_token']}").status_code == 404  # not kept yet: said
+
+    phone = Phone(str(tmp_path / "phone"))
+    status = phone.handle("GET", f"/take?scorer={links['scorer_token']}", ROOT, [], b"")[0]
+    assert status == 303
+    assert carry(phone, client) == [200]  # the server's match, copied
+    index = get(phone, "/")
+    match_id = int(re.search(r'href="/offline/matches/(\d+)"', index).group(1))
+    page = words(get(phone, f"/matches/{match_id}"))
+    assert "On the server too: every hand is there" in page and "Ann" in page
+    assert carry(phone, client) == []  # the copy is not sent back as a new match
+
+    # the server out of reach: the phone goes on; back, its hands are added to the server's match
+    save_hand(phone, match_id, (5, 5))
+    save_hand(phone, match_id, (0, 1))
+    assert carry(phone, client) == [200]
+    assert [h["points"] for h in client.get(f"/sync/match?scorer={links['scorer_token']}").get_json()["match"]["hands"]] \
+        == [[10, 20], [5, 5], [0, 1]]
+    assert "bad link" not in get(phone, "/")
+    assert phone.handle("GET", "/take?scorer=bad%20link", ROOT, [], b"")[0] == 400
