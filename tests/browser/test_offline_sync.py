@@ -21,7 +21,8 @@ from playwright.sync_api import expect
 
 from scorekeeper import store
 
-from .conftest import free_port
+from .conftest import SCREENSHOTS, free_port
+from .test_layout import axe_check
 from .test_offline import READY_MS, phone  # noqa: F401 (the kept app's fixture)
 from .test_score_pad import start_pad, type_points
 from .test_table_app import expect_totals, save_hand
@@ -127,12 +128,21 @@ def test_a_match_played_with_no_server_reaches_it_when_it_is_back(phone, server)
     expect(page.locator("#game-over .banner-winner")).to_have_text("Ann wins")
 
 
-def test_a_sent_match_goes_on_with_no_server_while_another_phone_records_there(phone, server, browser):  # noqa: F811
+def test_a_server_match_goes_on_on_the_phone_with_no_server_while_another_phone_records_there(
+        phone, server, browser):  # noqa: F811
     context, page = keep_app(phone, server)
-    start_pad(page, server.url + "/offline", ["Ann", "Bob"], target="100")
+    # a match on the server, scored from this phone's browser; the phone keeps a copy of it
+    start_pad(page, server.url, ["Ann", "Bob"], target="100")
     type_points(page, [10, 20])
     save_hand(page, 1, "Ann +10, Bob +20")
-    reload_until(page, "#sync-state", "On the server too: every hand is there")
+    keep = page.locator("#keep-copy")
+    page.get_by_text("Share this match").first.click()
+    keep.click()
+    page.wait_for_url(server.url + "/offline/")
+    reload_until(page, "main", "Ann, Bob")
+    page.locator('main a[href^="/offline/matches/"]:not([href*="new"])').first.click()
+    expect(page.locator("#sync-state")).to_have_text("On the server too: every hand is there.")
+    expect_totals(page, {"Ann": 10, "Bob": 20})
     scorer_link = page.locator("#sync-scorer").get_attribute("href")
     assert scorer_link and scorer_link.startswith(server.url + "/s/")
 
@@ -157,6 +167,9 @@ def test_a_sent_match_goes_on_with_no_server_while_another_phone_records_there(p
     expect(versions.nth(1)).to_contain_text("On the server")
     expect(versions.nth(1)).to_contain_text("Hand 2: Ann 0, Bob +40")
     assert server.matches_of("Ann", "Bob") == [[[10, 20], [0, 40]]]
+    assert axe_check(page) == []
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.locator("#sync").screenshot(path=str(SCREENSHOTS / "offline-sync-both-versions.png"), caret="initial")
 
     page.get_by_role("button", name="Keep this phone's hands as a copy of the match").click()
     reload_until(page, "#sync-state", "On the server too: every hand is there")
