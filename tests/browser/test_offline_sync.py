@@ -126,6 +126,7 @@ def test_a_match_played_with_no_server_reaches_it_when_it_is_back(phone, server)
     page.wait_for_url(re.compile(re.escape(server.url) + r"/matches/\d+$"))
     expect_totals(page, {"Ann": 55, "Bob": 20, "Cy": 10})
     expect(page.locator("#game-over .banner-winner")).to_have_text("Ann wins")
+    context.close()  # before the server stops: its page polls it
 
 
 def test_a_server_match_goes_on_on_the_phone_with_no_server_while_another_phone_records_there(
@@ -180,3 +181,4 @@ def test_a_server_match_goes_on_on_the_phone_with_no_server_while_another_phone_
     page.get_by_role("link", name="Continue on the server").click()
     expect_totals(page, {"Ann": 17, "Bob": 23})
     other.close()
+    context.close()  # before the server stops: its page polls it
