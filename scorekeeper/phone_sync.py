@@ -57,8 +57,13 @@ def save(folder: str | Path, state: dict[str, dict[str, Any]]) -> None:
     os.utime(path)  # IDBFS keeps what changed by its time
 
 
-def _phone_matches(db: store.Database) -> list[tuple[int, Match]]:
-    return [(row["id"], store.get_record(db, row["id"]).match) for row in reversed(store.all_matches(db))]
+def _phone_matches(db: store.Database, state: dict[str, dict[str, Any]]) -> list[tuple[int, Match]]:
+    """The phone's matches with something the server lacks, oldest first: only those are
+    read (this runs after every request the phone answers)."""
+    counts = store.hand_counts(db, sorted(row["id"] for row in store.all_matches(db)))
+    due = [match_id for match_id, count in counts.items()
+           if "scorer_token" not in state.get(str(match_id), {}) or count > state[str(match_id)].get("sent", 0)]
+    return [(match_id, store.get_record(db, match_id).match) for match_id in due]
 
 
 def _hand_keys(db: store.Database, match_id: int, key: str, count: int) -> list[str]:
@@ -79,7 +84,7 @@ def outbox(folder: str | Path, db: store.Database) -> list[dict[str, Any]]:
     state = load(folder)
     items = [{"id": f"copy-{token}", "method": "GET", "path": f"sync/match?scorer={token}", "body": None}
              for token in state.get(COPIES, {})]
-    for match_id, match in _phone_matches(db):
+    for match_id, match in _phone_matches(db, state):
         entry = state.setdefault(str(match_id), {"key": secrets.token_urlsafe(16)})
         if "conflict" in entry or "refused" in entry:
             continue  # the table chooses first (the match page says what)
