@@ -18,7 +18,7 @@ from tests.places import blank_place
 
 GAME_KEYS = sorted(GAMES)
 REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
-KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
+KINDS = {"seat_int", "int", "radio", "seat", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
 
 
 def seat_counts(key):

@@ -1,5 +1,5 @@
 """Each game owns everything about itself: outside its own module (or package) in
-scorekeeper/games/ and the registry, no code, template or static file names a game
+scorekeeper/games/, the registry and its rules page, no code, template or static file names a game
 key. The web layer renders what the game describes and never branches on a key."""
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ SEARCHED = ("scorekeeper",)  # templates and static files live inside the packag
 
 
 def owned(path: Path) -> bool:
-    """The game's own files: games/<key>.py, games/<key>/..., and the registry."""
+    """The game's own files: games/<key>.py, games/<key>/..., the registry, and its rules page
+    templates/rules/<key>.html (its page may use words its key is part of)."""
+    if path.parent == ROOT / "scorekeeper" / "templates" / "rules" and path.stem in GAMES:
+        return True
     relative = path.relative_to(ROOT / "scorekeeper" / "games") if (ROOT / "scorekeeper" / "games") in path.parents \
         else None
     if relative is None:
@@ -30,3 +33,10 @@ def test_no_file_outside_a_game_names_a_game_key():
                 found += [f"{path.relative_to(ROOT)}:{number}: {key}" for key in GAMES if key in line]
     assert found == []
 
+
+
+def test_only_a_games_own_rules_page_is_its_own():
+    rules = ROOT / "scorekeeper" / "templates" / "rules"
+    assert all(owned(rules / f"{key}.html") for key in GAMES)
+    assert not owned(rules / "_ruling.html") and not owned(rules.parent / "rules.html")
+    assert not owned(rules.parent / f"{next(iter(GAMES))}.html")  # a key's name elsewhere is not its own

@@ -167,7 +167,8 @@ class Setting:
 class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
-    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
+    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``seat`` (one of the
+    players of ``seats``, by name, recorded as their seat number), ``bool``,
     ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
     per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
@@ -1098,6 +1099,12 @@ class Game:
         None when no settings make a match that long (a game whose hands follow a fixed
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
+
+    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
+        always the same (the team's); None where every player plays for themself. The standings
+        name each player's partners, and a tie between partners is no tie."""
+        return None
 
     def progress(self, place: HandContext) -> MatchProgress:
         """The progress line of the match standing at ``place``: the rules' facts in the game's words."""

@@ -224,6 +224,30 @@ class SeatOrder(Kind):
             reading.hand[self.name] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
 
 
+class SeatPick(Kind):
+    """``seat``: one of the players (the seats of ``seats``, by name), recorded as their seat
+    number: who made trump, who declared. A value not offered is the engine's to report."""
+
+    macro = "choice"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        choices = [(str(seat), self.players[seat]) for seat in self.seats]
+        self.add(attrs, self.name, ChoiceField(self.label(), choices=choices, validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if value is not None:
+            data[self.fields[0]] = str(value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if blank(value):
+            if not self.optional:
+                reading.missing.append((self.name, None))
+        else:
+            reading.hand[self.name] = typed(value)
+
+
 class Dealer(Kind):
     """Who dealt a hand dealt out of turn (every game: the web layer adds it)."""
 
@@ -248,8 +272,8 @@ DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer",
 
 def kinds() -> dict[str, type[Kind]]:
     """Every kind of hand field by ``FieldGroup.kind``."""
-    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice, "bool": Flag,
-            "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice,
+            "seat": SeatPick, "bool": Flag, "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 
 @dataclass

@@ -60,18 +60,28 @@ def game_title(key: str, settings: dict | None = None, kind: bool = False) -> st
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
-              last: list[int] | None = None, lowest_first: bool = False) -> list[dict]:
+              last: list[int] | None = None, lowest_first: bool = False,
+              sides: tuple[tuple[int, ...], ...] | None = None) -> list[dict]:
     """Players by total, highest first (lowest first where the lowest total wins, see
     ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
-    points in the last hand, shown beside the total."""
+    points in the last hand, shown beside the total. ``sides`` (``Game.sides``): each row
+    names the player's partners, and partners on their team's total are not tied."""
+    side_of = {seat: side for side in sides or () for seat in side}
     rows = []
     for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first))):
+        own = side_of.get(seat, (seat,))
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
-                     "tied": sum(1 for t in totals if t == total) > 1,
+                     "tied": any(t == total for s, t in enumerate(totals) if s not in own),
+                     "partners": [players[s] for s in own if s != seat],
                      "winner": seat in (winners or []),
                      "last": None if last is None else last[seat]})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
+
+
+def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
+    """The match's partnerships, if its game plays in teams (``Game.sides``)."""
+    return GAMES[result.game].sides(base.Table(tuple(result.players), result.settings))
 
 
 def suit_name(suit: object) -> str:
@@ -151,7 +161,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "players": players,
         "standings": standings(players, result.totals, result.winners if result.finished else None,
                                result.hands[-1].scores if result.hands else None,
-                               GAMES[result.game].rules.lowest_wins(result.settings)),
+                               GAMES[result.game].rules.lowest_wins(result.settings), sides_of(result)),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
@@ -187,9 +197,17 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
         else:
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
-    places = ", ".join(f"{isolated(row['name'])} {row['total']}" + (" (won)" if row["seat"] in winners else "")
-                       for row in standings(result.players, result.totals,
-                                            lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
+    rows = standings(result.players, result.totals, lowest_first=GAMES[game].rules.lowest_wins(result.settings),
+                     sides=sides_of(result))
+    parts: list[str] = []
+    said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
+    for row in rows:
+        if row["name"] in said:
+            continue
+        said.update([row["name"], *row["partners"]])
+        names = " and ".join(isolated(name) for name in [row["name"], *row["partners"]])
+        parts.append(f"{names} {row['total']}" + (" (won)" if row["seat"] in winners else ""))
+    places = ", ".join(parts)
     hands = f"{played} hand{'' if played == 1 else 's'}"
     return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
@@ -282,7 +300,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         })
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=game.rules.lowest_wins(result.settings))
+                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(result))
     if counter and result.hands:
         for row in standing:
             row["counter"] = result.hands[-1].extra[counter][row["seat"]]
