@@ -42,7 +42,7 @@ GAME = "third_wheel"
 def form_data(match: Match, hand: dict) -> dict:
     """The hand as the record form's fields (what a scorer types)."""
     result = replay(match)
-    form = hand_forms.make_form(match.game, result.next_place())
+    form = hand_forms.make_form(result.played, result.next_place())
     data = hand_forms.hand_to_data(form.groups, hand)
     # a ticked box is sent as "y", an unticked one not at all
     return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}

@@ -106,6 +106,12 @@ class MatchResult:
     def table(self) -> Table:
         return Table(tuple(self.players), self.settings)
 
+    @property
+    def played(self) -> Game:
+        """The game itself, for whoever holds the result past the engine (a replay only
+        ever makes a result of a registered game)."""
+        return GAMES[self.game]
+
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
         past the last, where it stands now (``next_place``)."""

@@ -419,7 +419,7 @@ class ThirdWheelReferee(Referee):
         groups = []
         for rank in range(1, 11):
             title = {1: "Aces (1)", 10: "Crowns (10)"}.get(rank, f"Rank {rank}")
-            groups.append((title, "decktet", [decktet_face(c) for c in DECK if c.rank == rank]))
+            groups.append((title, "named", [decktet_face(c) for c in DECK if c.rank == rank]))
         return groups
 
     def face(self, code: str) -> Face | None:
@@ -665,4 +665,4 @@ def _check_trick(cards: list, trump: str, mode: str) -> list[Card]:
 
 def decktet_face(card: Card) -> Face:
     suits = "/".join(s.title() for s in card.suits)
-    return Face(card.name, card_label(card.name), str(card.rank), suits, "decktet", card.name)
+    return Face(card.name, card_label(card.name), str(card.rank), suits, "named", card.name)

@@ -18,6 +18,8 @@ from sqlite_utils import Database
 
 from ..engine import Match, MatchError, MatchResult, replay
 from ..engine import keep_dealers as engine_keep_dealers
+from ..games import GAMES
+from ..games.base import Game
 from ..matchfile import date_problems, note_problems
 from . import core, derived
 from .core import (
@@ -65,10 +67,13 @@ class Change:
 @dataclass(frozen=True)
 class MatchRecord:
     """A stored match as the pages read it: its row (header, links, versions) and
-    ``match``, the engine's Match with every recorded hand. Loaded once per request."""
+    ``match``, the engine's Match with every recorded hand. Loaded once per request.
+    ``played`` is the game itself (its rules, words, forms): past the store the pages ask it,
+    never look its key up again; ``game`` stays the key that URLs and files carry."""
 
     id: int
     game: str
+    played: Game
     players: list[str]
     settings: dict[str, Any]
     first_dealer: int
@@ -94,7 +99,8 @@ def get_record(db: Database, match_id: int, read_before: Callable[[int], Match |
     seen = read_before(row["version"]) if read_before is not None else None
     hands = list(seen.hands) if seen is not None else stored_hands(db, match_id)
     return MatchRecord(
-        id=row["id"], game=row["game"], players=json.loads(row["players"]), settings=json.loads(row["settings"]),
+        id=row["id"], game=row["game"], played=GAMES[row["game"]], players=json.loads(row["players"]),
+        settings=json.loads(row["settings"]),
         first_dealer=row["first_dealer"], date=row["date"], note=row["note"], created_at=row["created_at"],
         updated_at=row["updated_at"], version=row["version"], scorer_token=row["scorer_token"],
         watcher_token=row["watcher_token"], previous_id=row["previous_id"],
