@@ -93,15 +93,16 @@ def build(folder: str | Path) -> dict[str, int]:
         shutil.copyfile(RUNTIME / name, phone / name)
     (phone / "app.zip").write_bytes(app_zip())
     shutil.copyfile(SHELL / "boot.js", phone / "boot.js")
+    shutil.copyfile(SHELL / "sync.js", phone / "sync.js")  # imported by the worker, kept with it
     shutil.copyfile(SHELL / "index.html", target / "index.html")
     kept = [f"_phone/{name}" for name in RUNTIME_FILES if name not in ("LICENSE", "SOURCE")]
-    kept += ["_phone/app.zip"]
+    kept += ["_phone/app.zip", "_phone/sync.js"]
     # the version names this build's cache: a new build replaces the phone's copy on its next start
     digest = hashlib.sha256()
     for name in sorted(kept):
         digest.update(name.encode() + b"\0" + (target / name).read_bytes())
     version = digest.hexdigest()[:16]
-    cached = [name for name in kept if not name.endswith(".mjs")]  # the worker's own scripts are kept with it
+    cached = [name for name in kept if not name.endswith((".mjs", "sync.js"))]  # the worker's own scripts: kept with it
     worker = (SHELL / "sw.js").read_text().replace("__VERSION__", version).replace(
         '"__FILES__"', ", ".join(f'"{name}"' for name in cached))
     (target / "sw.js").write_text(worker)

@@ -37,6 +37,7 @@ class Phone:
             "DATABASE": str(self.folder / "scorekeeper.sqlite"),
             "SECRET_KEY": self._secret_key(),
             "OFFLINE": True,  # no rate limits (one phone, its own data), no compression (nothing goes over a network)
+            "PHONE_FOLDER": str(self.folder),  # what it sends the server is kept there too (phone_sync.py)
         })
         try:
             self.cookies: dict[str, str] = json.loads((self.folder / COOKIES).read_text())
@@ -98,3 +99,28 @@ def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], byte
     body = request.body.to_bytes() if request.body is not None else b""
     return phone.handle(request.method, request.path, request.root,
                         [tuple(pair) for pair in request.headers.to_py()], body)
+
+
+# --- what the phone sends the server (phone_sync.py decides; sw.js's sync.js carries) ---
+
+def outbox(phone: Phone) -> str:
+    """The requests to send the server now, as JSON text (see ``phone_sync.outbox``)."""
+    from . import phone_sync
+    from .web.db import get_db
+
+    with phone.app.app_context():
+        return json.dumps(phone_sync.outbox(phone.folder, get_db()))
+
+
+def received(phone: Phone, item_id: str, status: int, text: str) -> None:
+    """The server's answer to one of them."""
+    from . import phone_sync, store
+    from .web.access import DEVICE_COOKIE
+    from .web.db import get_db
+
+    if not phone.cookies.get(DEVICE_COOKIE):  # a copy kept on this phone is this browser's to open
+        phone.cookies[DEVICE_COOKIE] = secrets.token_urlsafe(24)
+        (phone.folder / COOKIES).write_text(json.dumps(phone.cookies))
+    device = store.device_key(phone.cookies[DEVICE_COOKIE])
+    with phone.app.app_context():
+        phone_sync.received(phone.folder, get_db(), device, item_id, int(status), text)

@@ -167,10 +167,17 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
     app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
     stats.init_app(app)
+    if app.config.get("PHONE_FOLDER"):  # the phone's own app: where its matches stand with the server
+        from . import sent
+
+        sent.init_app(app)
     if not app.config.get("OFFLINE"):  # the phone's own app is the kept one
         from . import keep
 
         keep.init_app(app)  # /offline/: the app a phone keeps to score with no network
+        from . import sync
+
+        sync.init_app(app)  # /sync/: what a phone scored on its own, sent to the server
 
 
 def _register_filters(app: Flask) -> None:

@@ -3,6 +3,7 @@
 // a build by scorekeeper/offline.py, which fills in the version and the files to keep.
 import { loadPyodide } from "./_phone/pyodide.mjs";
 import createPyodideModule from "./_phone/pyodide.asm.mjs";
+import { sendWaiting, serverOf } from "./_phone/sync.js";
 
 const VERSION = "__VERSION__";
 const CACHE = `scorekeeper-${VERSION}`;
@@ -83,6 +84,11 @@ async function answer(request, path) {
     return new Response(empty ? null : content, { status, headers: answerHeaders });
   });
   turn = mine.catch(() => undefined);
+  const server = serverOf(SCOPE);
+  if (server) {  // then what waits for the server, in the same queue (sync.js)
+    turn = turn.then(() => start()).then((ready) => sendWaiting(server, ready, () => sync(ready.pyodide, false)))
+      .catch((error) => console.warn("Sending to the server waits:", error));
+  }
   try {
     return await mine;
   } catch (error) {
