@@ -32,7 +32,7 @@ from ..matchfile import loads, to_document
 from . import access, security
 from .db import get_db
 from .errors import render_error
-from .sharing import base_url
+from .links import base_url
 
 bp = Blueprint("sync", __name__, url_prefix="/sync")
 MAX_HANDS_SENT = 1000  # one request: as many as a match holds
