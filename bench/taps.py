@@ -32,6 +32,7 @@ import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+from report import measured, table, write_section
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 
@@ -138,8 +139,11 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="one game only, to check the bench still runs (the test suite does this)")
     parser.add_argument("--code", help="serve the scorekeeper package of this checkout instead (e.g. a git worktree "
                         "of an older commit) and count its page as it is: the 'as served' column")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     hands = HANDS[1:2] if args.smoke else HANDS
+    load = os.getloadavg()[0]
+    rows = []
     server, url = serve(args.code)
     try:
         with sync_playwright() as playwright:
@@ -157,10 +161,15 @@ def main() -> None:
                 bonus = " with the other-tricks bonus" if settings_after.get("most_other_tricks_bonus") else ""
                 label = f"{game} ({len(players)} players{bonus})"
                 print(f"| {label} | " + " | ".join(map(str, counts)) + " |")
+                rows.append([label, *map(str, counts)])
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
+    if args.markdown:
+        write_section(Path(args.markdown), "taps", (
+            f"### Taps per typical hand (`bench/taps.py`)\n\n{measured(load)}; Chromium at 390 x 844, "
+            "\"before\" and \"after\" as said above.\n\n" + table(["game", "as served"] if args.code else ["game", "before", "after"], rows)))
 
 
 if __name__ == "__main__":

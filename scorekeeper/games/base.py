@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -404,6 +405,13 @@ class HandContext:
     hands_left: int | None = None
     finished: bool = False
 
+    def __init__(self, table: Table, number: int, dealer: int | None, totals: tuple[int, ...], state: Any,
+                 dealt: tuple[int, ...], hands_left: int | None = None, finished: bool = False):
+        # the fields, in order: dataclass's own __init__ of a frozen class sets each through
+        # object.__setattr__, 2.5 times as slow, and a replay makes several of these a hand
+        self.__dict__.update(table=table, number=number, dealer=dealer, totals=totals, state=state, dealt=dealt,
+                             hands_left=hands_left, finished=finished)
+
     @property
     def players(self) -> tuple[str, ...]:
         return self.table.players
@@ -445,6 +453,11 @@ class Ending:
     # ``Shown.ending_words`` says.
     own: Any = None
 
+    def __init__(self, winners: list[int] | None, why: str | None = None, by_target: TargetEnd | None = None,
+                 own: Any = None):
+        # as HandContext's: a replay makes one after every hand
+        self.__dict__.update(winners=winners, why=why, by_target=by_target, own=own)
+
 
 @dataclass(frozen=True)
 class TargetEnd:
@@ -460,6 +473,11 @@ class TargetEnd:
     best: int
     leaders: tuple[int, ...]
     outcome: str
+
+    def __init__(self, target: Target, top: int, at_top: tuple[int, ...], best: int, leaders: tuple[int, ...],
+                 outcome: str):
+        # as HandContext's: the target rule finds one after every hand
+        self.__dict__.update(target=target, top=top, at_top=at_top, best=best, leaders=leaders, outcome=outcome)
 
 
 @dataclass(frozen=True)
@@ -545,6 +563,10 @@ class NextDeal:
     seat: int
     why: str = "the deal passes left"
 
+    def __init__(self, seat: int, why: str = "the deal passes left"):
+        # as HandContext's: a replay makes one for every hand
+        self.__dict__.update(seat=seat, why=why)
+
 
 @dataclass(frozen=True)
 class Event:
@@ -602,6 +624,10 @@ class Target:
     points: int
     past: bool = False
     low_wins: bool = False
+
+    def __init__(self, points: int, past: bool = False, low_wins: bool = False):
+        # as HandContext's: a replay asks the target after every hand
+        self.__dict__.update(points=points, past=past, low_wins=low_wins)
 
     @property
     def ends_at(self) -> int:
@@ -859,6 +885,8 @@ class Shown:
         found = ending.by_target
         if found is None:
             return ending.why
+        if found.outcome == "short":
+            return None  # most hands: no names to join (a replay asks after every hand)
         players, target = place.players, found.target
         points, names = target.points, name_list([players[s] for s in found.leaders])
         done = "passed" if target.past else "reached"
@@ -1238,8 +1266,8 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
     ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
     best = min(totals) if target.low_wins else top
-    leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
     at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
+    leaders = at_top if best == top else tuple(seat for seat, t in enumerate(totals) if t == best)
     points = target.points
     if target.past and top == points:
         outcome = "exactly"
@@ -1255,9 +1283,11 @@ def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: 
     return f"{name_list([players[s] for s in leaders])} are tied on {best} at the top: another hand is dealt"
 
 
-def bidding_order(dealer: int, seats: int) -> list[int]:
-    """Every seat once, from the dealer's left round to the dealer, who is last."""
-    return [(dealer + step) % seats for step in range(1, seats + 1)]
+@functools.cache
+def bidding_order(dealer: int, seats: int) -> tuple[int, ...]:
+    """Every seat once, from the dealer's left round to the dealer, who is last (made once
+    per dealer and table size: asked several times a hand)."""
+    return tuple((dealer + step) % seats for step in range(1, seats + 1))
 
 
 def ordinal(n: int) -> str:

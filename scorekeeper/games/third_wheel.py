@@ -177,8 +177,8 @@ class ThirdWheelRules(Rules):
         deals, target = place.settings["deals_each"], place.settings["target"]
         totals, dealt = place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
-        dealt_out = deals > 0 and all(count >= deals for count in dealt)
-        reached = tuple(s for s, total in enumerate(totals) if target > 0 and total >= target)
+        dealt_out = deals > 0 and min(dealt) >= deals
+        reached = tuple(s for s, total in enumerate(totals) if total >= target) if 0 < target <= max(totals) else ()
         if not (dealt_out or reached):
             if deals > 0 and place.hands_played >= place.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short

@@ -51,25 +51,13 @@ from .. import store
 from ..store import MatchRecord
 from . import access, page, partials, writes
 from .db import get_db
+from .links import LOOPBACK, base_url
 
 bp = Blueprint("sharing", __name__)
 
-_LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 
 # --- links and QR codes -----------------------------------------------------------------
-
-def base_url() -> str:
-    """scheme://host:port as this device reached the server: a phone on the
-    LAN gets the LAN address. Opened on the server itself (localhost), the
-    links use the LAN address when ``scorekeeper serve`` listens on all
-    interfaces, so the QR codes work for the phones at the table."""
-    parts = urlsplit(request.host_url)
-    lan = current_app.config.get("LAN_ADDRESS")
-    if parts.hostname in _LOOPBACK and lan:
-        return f"{parts.scheme}://{lan}" + (f":{parts.port}" if parts.port else "")
-    return request.host_url.rstrip("/")
-
 
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str, title: str) -> Markup:
@@ -89,7 +77,7 @@ def share_links(info: MatchRecord) -> dict:
     out = {"watcher_url": watcher, "watcher_qr": qr_svg(watcher, "Watcher link QR code"),
            "scorer_url": None, "scorer_qr": None,
            # no LAN address known: these links only work on this computer
-           "loopback": urlsplit(base).hostname in _LOOPBACK, "host": urlsplit(base).hostname}
+           "loopback": urlsplit(base).hostname in LOOPBACK, "host": urlsplit(base).hostname}
     if access.can_score(info):
         scorer = base + url_for("sharing.scorer_link", token=info.scorer_token)
         out["scorer_url"] = scorer
