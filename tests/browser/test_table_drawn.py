@@ -14,6 +14,7 @@ from scorekeeper.matchfile import dumps
 from scorekeeper.samples import long_settings, random_match
 
 from .conftest import PHONE, SCREENSHOTS, import_file
+from .layout import layout_problems
 from .test_table_app import choose, save_hand, start_match, type_numbers
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # a game may seat 8
@@ -238,6 +239,7 @@ def test_the_seat_picture_follows_the_bidding_as_it_is_typed(page, live_server, 
         r"clockwise from the bottom: Ann, Bob, Cy, Dummy\. .*Cy: bid 6, declarer; "
         r"Dummy: face up, played by Cy, laid between Ann and Bob\."))
     expect(names).to_have_text(["Ann", "Bob", "Cy", "Dummy"])
+    assert layout_problems(page) == []  # the dummy's longer words fit, nothing overlaps
     # while the referee's play order, from Bob who leads, goes round the laid dummy: Bob, Cy, Ann, dummy
     expect(page.locator("a[href*='/referee/dummy_spades']").first).to_have_attribute(
         "href", re.compile(r"table=1(%2C|,)2(%2C|,)0(%2C|,)d"))
