@@ -168,7 +168,11 @@ class Choice(Kind):
             if not self.optional:
                 reading.missing.append((self.name, None))
         else:
-            reading.hand[self.name] = value
+            reading.hand[self.name] = self.recorded(value)
+
+    def recorded(self, value: str) -> Any:
+        """What the hand records for the choice sent."""
+        return value
 
 
 class Flag(Kind):
@@ -224,7 +228,7 @@ class SeatOrder(Kind):
             reading.hand[self.name] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
 
 
-class SeatPick(Kind):
+class SeatPick(Choice):
     """``seat``: one of the players (the seats of ``seats``, by name), recorded as their seat
     number: who made trump, who declared. A value not offered is the engine's to report."""
 
@@ -239,13 +243,8 @@ class SeatPick(Kind):
         if value is not None:
             data[self.fields[0]] = str(value)
 
-    def read(self, form: FlaskForm, reading: Reading) -> None:
-        value = form[self.name].data
-        if blank(value):
-            if not self.optional:
-                reading.missing.append((self.name, None))
-        else:
-            reading.hand[self.name] = typed(value)
+    def recorded(self, value: str) -> Any:
+        return typed(value)  # the seat's number, as the engine records it
 
 
 class Dealer(Kind):
