@@ -189,8 +189,12 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     if (showNotice()) return;
     var config = e.detail.requestConfig;
-    if (!config || !config.boosted || config.verb !== "get") return;
-    var id = (config.path || "").split("#")[1];
+    if (!config || !config.boosted) return;
+    /* a form sent in place whose answer is another page (Start the match: the new match)
+       opens that page at its top too; one that comes back with its errors stays put */
+    var info = e.detail.pathInfo || {};
+    if (config.verb !== "get" && !(info.responsePath && info.responsePath.split("?")[0] !== (config.path || "").split("?")[0])) return;
+    var id = (config.verb === "get" ? config.path || "" : info.responsePath).split("#")[1];
     var target = id && document.getElementById(decodeURIComponent(id));
     if (target) target.scrollIntoView({ block: "start" }); else window.scrollTo(0, 0);
   });
@@ -668,6 +672,18 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
+  /* The print view on a screen: the line that says the grid swipes sideways shows only
+     while the grid is wider than its box (without JavaScript it shows on a phone). */
+  function gridHints() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-grid-hint]"), function (hint) {
+      var wrap = hint.nextElementSibling;
+      if (!wrap) return;
+      hint.setAttribute("data-checked", "");
+      hint.toggleAttribute("data-shown", wrap.scrollWidth > wrap.clientWidth + 1);
+    });
+  }
+  window.addEventListener("resize", gridHints);
+
   /* A setting that applies only while another has a given value (Setting.applies_when) is
      hidden otherwise; without JavaScript every setting shows. The server checks every
      setting sent, one that does not apply too, so a setting with a message stays shown. */
@@ -694,7 +710,7 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); gridHints(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   /* With JavaScript on, what is there only for a page without it goes ("Use this dealer":
      the choice itself draws the form again), and "0 for the rest" fills in on the phone

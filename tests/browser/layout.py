@@ -14,6 +14,24 @@ TABLET = {"width": 1024, "height": 768}
 BROKEN_WORDS = r"""() => {
   const skip = "script, style, code, .visually-hidden, option, select, textarea, svg, [hidden]";
   const out = [];
+  /* Chinese, Japanese, Korean and emoji break between any two characters (Unicode's line
+     breaking), as their readers expect */
+  const ANYWHERE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Extended_Pictographic}]/u;
+  /* a name-sized word (16 characters or more) wider than the line it is on (a 40-letter name
+     on a phone) must break somewhere; a word of the page's own never does */
+  const wider = (rects, el, node) => {
+    const display = getComputedStyle(el).display;
+    if (/flex|grid/.test(display)) {  /* the text is a flex or grid item of its own: its box is its line */
+      const whole = document.createRange();
+      whole.selectNodeContents(node);
+      return rects.reduce((sum, r) => sum + r.width, 0) > whole.getBoundingClientRect().width - 2;
+    }
+    let block = el;
+    while (block.parentElement && getComputedStyle(block).display === "inline") block = block.parentElement;
+    const style = getComputedStyle(block);
+    const line = block.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return rects.reduce((sum, r) => sum + r.width, 0) > line - 2;
+  };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   let node;
   while ((node = walker.nextNode())) {
@@ -31,17 +49,26 @@ BROKEN_WORDS = r"""() => {
       range.setEnd(node, m.index + m[0].length);
       const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0);
       const tops = new Set(rects.map(r => Math.round(r.top)));
-      if (tops.size > 1) out.push(m[0] + " in <" + el.tagName.toLowerCase() + " class=" + el.className + ">");
+      if (tops.size < 2 || (m[0].length >= 16 && wider(rects, el, node)) || ANYWHERE.test(m[0])) continue;
+      out.push(m[0] + " in <" + el.tagName.toLowerCase() + " class=" + el.className + ">");
     }
   }
   return out;
 }"""
 
 # Elements whose content is wider than their box (clipped or spilling), in the visible page.
+# A box that scrolls sideways on purpose (a score sheet's grid on a phone, its hand numbers
+# kept in view) is not cut: what is inside it is reached by swiping it.
 OVERFLOWING = r"""() => {
   const out = [];
+  const swipes = el => { const x = getComputedStyle(el).overflowX; return x === "auto" || x === "scroll"; };
+  const inSwipe = el => { for (let a = el.parentElement; a; a = a.parentElement) if (swipes(a)) return true; return false; };
   for (const el of document.querySelectorAll("main *, .topbar *")) {
     if (!el.getClientRects().length || el.closest(".visually-hidden, svg")) continue;
+    if (swipes(el) || inSwipe(el)) continue;
+    /* inside a box that ends a long line with "…" on purpose (the big screen's names) */
+    if (el.parentElement && el.parentElement.closest("*") && [...function* () { for (let a = el.parentElement; a; a = a.parentElement) yield a; }()]
+        .some(a => getComputedStyle(a).textOverflow === "ellipsis" && getComputedStyle(a).overflowX === "hidden")) continue;
     const shut = el.closest("details:not([open])");
     if (shut && !el.closest("summary")) continue;  /* inside a closed disclosure: not shown */
     const style = getComputedStyle(el);
