@@ -14,8 +14,8 @@ from scorekeeper.matchfile import dumps
 from scorekeeper.samples import long_settings, random_match
 from tests.places import blank_place
 
-from .conftest import import_file
-from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
+from .conftest import SCREENSHOTS, import_file
+from .layout import LANDSCAPE, NARROW, PHONE, TABLET, covered_controls, layout_problems, text_size
 from .test_print import AXE, AXE_VERSION
 
 # The longest names the rule allows (40 characters), without a space, in every script it
@@ -46,18 +46,19 @@ def import_match(page, live_server, game: str, settings: dict | None = None, han
     return import_file(page, live_server, dumps(match))
 
 
-# A player's figures and the hands behind a figure, for the long names.
-# (The head-to-head page, /stats/versus, is left out: its records table still spills with two
-# 40-letter names at 320 and 390 px.)
+# A player's figures, the hands behind a figure and two players head to head, for the long names.
 STATS = [f"/stats?{urlencode({'player': name})}" for name in LONG[:4]] + [
-    f"/stats/hands?{urlencode({'player': LONG[0], 'game': 'score_pad', 'figure': 'played'})}"]
+    f"/stats/hands?{urlencode({'player': LONG[0], 'game': 'score_pad', 'figure': 'played'})}",
+    f"/stats/versus?{urlencode({'player': LONG[0], 'other': LONG[1]})}",
+    f"/stats/versus?{urlencode({'player': LONG[2], 'other': LONG[3]})}"]
 
 
 def pages_of(game: str, match_id: int) -> list[str]:
     pages = [f"/matches/{match_id}", f"/matches/{match_id}/screen", f"/matches/{match_id}/log",
              f"/matches/{match_id}/print", f"/matches/{match_id}/print/blank", f"/matches/{match_id}/details",
              f"/matches/{match_id}/again",
-             f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
+             f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/hands/2/why",
+             f"/matches/{match_id}/undo",
              f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
     described = GAMES[game]
     if described.referee is not None:
@@ -113,7 +114,9 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
         drawn = []
         for path in paths:
             page.goto(live_server + path)
-            problems = layout_problems(page)
+            if "versus" in path:
+                page.screenshot(path=str(SCREENSHOTS / f"layout-versus-{mode}-{len(found)}.png"), full_page=False)
+            problems = layout_problems(page) + covered_controls(page)
             if problems:
                 found[path] = problems[:5]
             if page.locator("svg.seats").count():
