@@ -13,6 +13,7 @@ Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from report import measured, table, write_section
 
 from scorekeeper import store
 from scorekeeper.engine import Match
@@ -65,9 +68,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     if args.smoke:
         args.matches, args.long, args.hands, args.requests = 20, 2, 30, 2
+    load = os.getloadavg()[0]
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "bench.sqlite")
         started = time.perf_counter()
@@ -83,7 +89,14 @@ def main() -> None:
                              ("search, page 10", {"q": "dee", "page": "10"})):
             median, p95, size = measure(client, query, args.requests)
             print(f"{label:<28} {median:>10.1f} {p95:>8.1f} {size / 1024:>6.1f}")
+            rows.append([label, f"{median:.1f} ms", f"{p95:.1f} ms"])
         print(f"({total} matches in this device's history, 20 a page)")
+    if args.markdown:
+        write_section(Path(args.markdown), "history", (
+            f"### The history's home page (`bench/history.py`)\n\n{measured(load)}; one phone's history of "
+            f"{args.matches:,} short matches and {args.long} of {args.hands:,} hands, 20 a page, through the Flask "
+            f"test client (no network), {args.requests} requests each.\n\n"
+            + table([f"home page ({total:,} matches)", "median", "p95"], rows)))
 
 
 if __name__ == "__main__":

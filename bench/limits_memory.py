@@ -20,6 +20,7 @@ sweep drops an address once all of its entries have expired). Nothing is asserte
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import tracemalloc
@@ -27,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from report import measured, table, write_section
 
 from scorekeeper.web import create_app
 from scorekeeper.web.security import Limits
@@ -89,12 +92,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--addresses", type=int, default=500)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, for the test suite")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     addresses = 20 if args.smoke else args.addresses
+    load = os.getloadavg()[0]
     print(f"{addresses:,} addresses; memory held per address (tracemalloc)")
     print(f"{'what each address did':<24}{'KiB':>8}")
+    rows = []
     for label, way, config in WAYS:
-        print(f"{label:<24}{measure(addresses, way, config) / 1024:>8.1f}")
+        kib = measure(addresses, way, config) / 1024
+        print(f"{label:<24}{kib:>8.1f}")
+        rows.append([label, f"{kib:.1f}"])
+    if args.markdown:
+        write_section(Path(args.markdown), "limits_memory", (
+            f"### The limiter's memory (`bench/limits_memory.py`)\n\n{measured(load)}; {addresses:,} addresses, "
+            "what the default `memory://` storage holds afterwards, per address (`tracemalloc`).\n\n"
+            + table(["what each address did", "KiB per address"], rows)))
 
 
 if __name__ == "__main__":

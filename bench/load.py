@@ -40,6 +40,8 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlencode
 
+from report import measured, table, write_section
+
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
@@ -315,8 +317,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
 
 
-def report(args, result: dict) -> None:
+def report(args, result: dict, load: float) -> None:
     samples, elapsed = result["samples"], result["elapsed"]
+    rows = []
     total = sum(len(v) for v in samples.values())
     if result["starts"]:
         ms = [v * 1000 for v in result["starts"]]
@@ -337,6 +340,8 @@ def report(args, result: dict) -> None:
         ms = [v * 1000 for v in values]
         print(f"{kind:<16}{len(ms):>7}{len(ms) / elapsed:>8.1f}{percentile(ms, 50):>9.1f}{percentile(ms, 95):>9.1f}"
               f"{percentile(ms, 99):>9.1f}{max(ms):>9.1f}")
+        rows.append([kind, f"{len(ms):,}", f"{len(ms) / elapsed:.1f}", f"{percentile(ms, 50):.1f} / "
+                     f"{percentile(ms, 95):.1f} / {percentile(ms, 99):.1f} ms", f"{max(ms):.1f} ms"])
     late = [v * 1000 for v in result["lateness"]]
     print(f"all requests: {total} in {elapsed:.1f} s = {total / elapsed:.0f} requests/s; "
           f"schedule lateness p95 {percentile(late, 95):.1f} ms (the client kept up if small)")
@@ -346,6 +351,21 @@ def report(args, result: dict) -> None:
     if saves and unchanged:
         print(f"targets: save p95 {percentile(saves, 95) * 1000:.1f} ms (< 50), unchanged poll p95 "
               f"{percentile(unchanged, 95) * 1000:.1f} ms (< 10), errors {len(result['errors'])} (0)")
+    if args.markdown:
+        starts = ""
+        if result["starts"]:
+            ms = [v * 1000 for v in result["starts"]]
+            starts = (f" Before it, {args.starts} phones started {args.starts_each} matches each at once: {len(ms)} "
+                      f"starts, p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms, "
+                      f"{len(result['start_errors'])} errors.")
+        write_section(Path(args.markdown), f"load --save-every {args.save_every:g}", (
+            f"### Saves and polls, a save every {args.save_every:g} s at each table (`bench/load.py`)\n\n"
+            f"{measured(load)}; `scorekeeper serve --threads {args.threads}`, {args.scorers} scorers saving every "
+            f"{args.save_every:g} s and {args.watchers} watchers polling every {args.poll_every:g} s for "
+            f"{elapsed:.1f} s, from {args.workers} client threads on the same machine, {args.idle} idle sockets "
+            f"held open.{starts}\n\n"
+            + table(["request", "count", "per s", "p50 / p95 / p99", "max"], rows)
+            + f"\n{total / elapsed:,.0f} requests/s, {len(result['errors'])} errors.\n"))
 
 
 def main() -> None:
@@ -362,11 +382,14 @@ def main() -> None:
     parser.add_argument("--starts-each", type=int, default=5, help="matches each of those phones starts")
     parser.add_argument("--idle", type=int, default=300, help="idle sockets held open during the run")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown "
+                                           "(one section per --save-every)")
     args = parser.parse_args()
     if args.smoke:
         args.scorers, args.watchers, args.seconds, args.save_every, args.poll_every = 3, 6, 1.5, 0.5, 0.5
         args.workers, args.starts, args.starts_each, args.idle = 4, 2, 2, 5
-    report(args, run(args))
+    load = os.getloadavg()[0]
+    report(args, run(args), load)
 
 
 if __name__ == "__main__":

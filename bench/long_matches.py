@@ -30,6 +30,8 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from report import measured, table, write_section
+
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.samples import long_settings, random_match
@@ -132,9 +134,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     if args.smoke:
         args.matches, args.hands, args.seats, args.repeat = 3, 60, 3, 1
+    load = os.getloadavg()[0]
+    rows = []
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-long-"))
     try:
         started = time.perf_counter()
@@ -151,12 +156,19 @@ def main() -> None:
                 cpu = statistics.median(run[1] for run in runs)
                 extra = statistics.median(run[2] for run in runs)
                 print(f"{label:45} {status:>6} {cpu:7.2f} {extra:7.1f} {runs[-1][3]:>10,}")
+                rows.append([label, f"{cpu:.2f}", f"{extra:.1f}", f"{runs[-1][3]:,}"])
         finally:
             server.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     one, five, fifteen = os.getloadavg()
     print(f"load average (1, 5, 15 min): {one:.2f}, {five:.2f}, {fifteen:.2f}")
+    if args.markdown:
+        write_section(Path(args.markdown), "long_matches", (
+            f"### Long matches (`bench/long_matches.py`)\n\n{measured(load)} (1 min; {one:.1f} after); "
+            f"{args.matches} score pads of {args.hands:,} hands for {args.seats} players with 40-character names, "
+            f"all on one day, one phone's; the real `scorekeeper serve`, `Accept-Encoding: gzip`, the median of "
+            f"{args.repeat} GETs each.\n\n" + table(["GET", "CPU s", "+ MiB", "bytes sent (gzip)"], rows)))
 
 
 if __name__ == "__main__":

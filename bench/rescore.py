@@ -50,7 +50,7 @@ def main() -> None:
             print(f"{key:<14}{size:>8}{seconds * 1000:>10.2f}{size / seconds:>12,.0f}{seconds * 1e6 / size:>15.2f}")
     print(f"load average (1 min) before: {load:.1f}, after: {os.getloadavg()[0]:.1f}")
     if args.markdown:
-        from tables import commit, machine, write_section
+        from report import commit, machine, write_section
 
         when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
         head = "| game | " + " | ".join(f"{size:,} hands" for size in sizes) + " | hands/s |"

@@ -1,6 +1,6 @@
 """What one saved hand costs the server, early and late in a long match.
 
-    .venv/bin/python bench/save_cost.py [--at 10 100 300] [--saves 30]
+    .venv/bin/python bench/save_cost.py [--at 10 100 300] [--saves 30] [--markdown docs/performance.md]
 
 Builds one Third Wheel match (valid hands from scorekeeper.samples, settings
 that never end it) in a temporary database, then at each point in the match
@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from report import measured, table, write_section
+
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.samples import long_match
@@ -42,7 +44,7 @@ GAME = "third_wheel"
 def form_data(match: Match, hand: dict) -> dict:
     """The hand as the record form's fields (what a scorer types)."""
     result = replay(match)
-    form = hand_forms.make_form(match.game, result.next_place())
+    form = hand_forms.make_form(result.played, result.next_place())
     data = hand_forms.hand_to_data(form.groups, hand)
     # a ticked box is sent as "y", an unticked one not at all
     return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
@@ -53,9 +55,11 @@ def main() -> None:
     parser.add_argument("--at", type=int, nargs="+", default=[10, 100, 300])
     parser.add_argument("--saves", type=int, default=30)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     if args.smoke:
         args.at, args.saves = [3, 6], 2
+    load = os.getloadavg()[0]
     most = max(args.at) + args.saves
     in_store: list[float] = []
     in_app: list[float] = []
@@ -130,6 +134,14 @@ def main() -> None:
     print(f"hand {last[0]} / hand {first[0]}: app CPU x{last[1] / first[1]:.2f}, whole POST x{last[2] / first[2]:.2f}, "
           f"store x{last[3] / first[3]:.2f}, bytes x{last[5] / first[5]:.2f}")
     print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
+    if args.markdown:
+        write_section(Path(args.markdown), "save_cost", (
+            f"### What a save costs (`bench/save_cost.py`)\n\n{measured(load)}; one Third Wheel match, "
+            f"{args.saves} saves at each point as htmx sends them (the Flask test client, CSRF off), medians.\n\n"
+            + table(["at hand", "app CPU / save", "whole POST", "of which the store", "bytes / answer"],
+                    [[f"{at:,}", f"{app_ms:.2f} ms", f"{ms:.2f} ms", f"{store_ms:.2f} ms", f"{size:,.0f}"]
+                     for at, app_ms, ms, store_ms, _, size in rows])
+            + f"\nHand {last[0]:,} costs {last[1] / first[1]:.2f} x hand {first[0]:,} of the app's CPU.\n"))
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ class Walk:
 
 def form_data(match: Match, hand: dict) -> dict:
     """The hand as the record form's fields (what a scorer types)."""
-    form = hand_forms.make_form(match.game, replay(match).next_place())
+    result = replay(match)
+    form = hand_forms.make_form(result.played, result.next_place())
     data = hand_forms.hand_to_data(form.groups, hand)
     return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
 

@@ -13,6 +13,7 @@ runs the app in this process). Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from report import measured, table, write_section
 
 from scorekeeper import store
 from scorekeeper.games import GAMES
@@ -58,9 +61,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     args = parser.parse_args()
     if args.smoke:
         args.matches, args.hands, args.requests = 8, 5, 2
+    load = os.getloadavg()[0]
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "bench.sqlite")
         started = time.perf_counter()
@@ -79,7 +85,14 @@ def main() -> None:
                 ("head-to-head Ann v Bob", "/stats/versus", {"player": "Ann", "other": "Bob"})):
             median, p95, size = measure(client, url, query, args.requests)
             print(f"{label:<34} {median:>10.1f} {p95:>8.1f} {size / 1024:>6.1f}")
+            rows.append([label, f"{median:.1f} ms", f"{p95:.1f} ms"])
         print(f"({args.matches} matches in this device's history, Ann in all of them)")
+    if args.markdown:
+        write_section(Path(args.markdown), "stats", (
+            f"### Stats pages (`bench/stats.py`)\n\n{measured(load)}; one phone's history of {args.matches:,} "
+            f"matches (the games in turn, up to {args.hands} random hands each, Ann in every one), through the "
+            f"Flask test client (no network), {args.requests} requests each.\n\n"
+            + table(["page", "median", "p95"], rows)))
 
 
 if __name__ == "__main__":

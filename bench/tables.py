@@ -37,6 +37,8 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlencode
 
+from report import commit, machine, write_section
+
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 HANDS = [{"trump": t, "mode": m, "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b), "tricks_2": "0"}
          for t, m, b in (("wyrms", "high", 5), ("moons", "low", 3), ("knots", "high", 7), ("suns", "low", 0))]
@@ -385,20 +387,6 @@ def break_point(steps: list[dict]) -> int | None:
     return max(held) if held else None
 
 
-def machine() -> str:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), "unknown CPU")
-    return f"{cpu}, {os.cpu_count()} cores"
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def markdown(args, steps: list[dict]) -> str:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     found = break_point(steps)
@@ -446,18 +434,6 @@ def main() -> None:
           f"(workers {args.workers}; poll p95 < {POLL_P95_MS} ms, none late > {LATE_MS / 1000:g} s, no errors)")
     if args.markdown:
         write_section(Path(args.markdown), f"tables --workers {args.workers}", markdown(args, steps))
-
-
-def write_section(path: Path, name: str, text: str) -> None:
-    """Put ``text`` in ``path`` between this bench's markers, replacing what it wrote there before."""
-    begin, end = f"<!-- bench: {name} -->", f"<!-- /bench: {name} -->"
-    block = f"{begin}\n{text}{end}\n"
-    old = path.read_text() if path.exists() else ""
-    if begin in old and end in old:
-        new = old[:old.index(begin)] + block + old[old.index(end) + len(end) + 1:]
-    else:
-        new = old + ("\n" if old and not old.endswith("\n\n") else "") + block
-    path.write_text(new)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ hand is checked against the live preview, then saved.
 (the inputs' data-sum totals removed), and Third Rail asking for every player's other
 tricks (a match with the most-other-tricks bonus on, as every match was asked then);
 for the score pad, before issue 26: every 0 typed, not "0 for the rest".
+
+``--code DIR`` serves another checkout's package (a git worktree of an older commit) and
+counts its page as it is, with no change made to it: a real before.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+from report import measured, table, write_section
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 
@@ -57,12 +61,14 @@ HANDS = [
 ]
 
 
-def serve():
+def serve(code: str | None = None):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     database = Path(tempfile.mkdtemp()) / "taps.sqlite"
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_MATCHES_PER_MINUTE="1000")
+    if code:  # another checkout's scorekeeper package, served by this venv (its dependencies)
+        env["PYTHONPATH"] = code
     command = [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1", "--port", str(port)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -95,8 +101,9 @@ def record(page, steps, preview, before: bool) -> int:
         page.evaluate("() => document.querySelectorAll('[data-sum]').forEach(e => e.removeAttribute('data-sum'))")
     taps = 0
     for kind, name, value in steps:
-        if kind == "rest" and not before:  # one tap: every blank box of the group gets the value
-            page.locator("#hand-form button[data-fill-blank]").click()
+        fill = page.locator("#hand-form button[data-fill-blank]")
+        if kind == "rest" and not before and fill.count():  # one tap: every blank box of the group gets the value
+            fill.click()
             taps += 1
             continue
         if kind == "rest":  # the page as it was: each blank box typed
@@ -130,16 +137,21 @@ def record(page, steps, preview, before: bool) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="one game only, to check the bench still runs (the test suite does this)")
-    hands = HANDS[1:2] if parser.parse_args().smoke else HANDS
-    server, url = serve()
+    parser.add_argument("--code", help="serve the scorekeeper package of this checkout instead (e.g. a git worktree "
+                        "of an older commit) and count its page as it is: the 'as served' column")
+    parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
+    args = parser.parse_args()
+    hands = HANDS[1:2] if args.smoke else HANDS
+    load = os.getloadavg()[0]
+    rows = []
+    server, url = serve(args.code)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            print("| game | before | after |")
-            print("|---|---|---|")
+            print("| game | as served |\n|---|---|" if args.code else "| game | before | after |\n|---|---|---|")
             for game, players, settings_before, settings_after, steps, preview in hands:
                 counts = []
-                for before in (True, False):
+                for before in ((False,) if args.code else (True, False)):
                     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                                   has_touch=True)
                     page = context.new_page()
@@ -148,11 +160,16 @@ def main() -> None:
                     context.close()
                 bonus = " with the other-tricks bonus" if settings_after.get("most_other_tricks_bonus") else ""
                 label = f"{game} ({len(players)} players{bonus})"
-                print(f"| {label} | {counts[0]} | {counts[1]} |")
+                print(f"| {label} | " + " | ".join(map(str, counts)) + " |")
+                rows.append([label, *map(str, counts)])
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
+    if args.markdown:
+        write_section(Path(args.markdown), "taps", (
+            f"### Taps per typical hand (`bench/taps.py`)\n\n{measured(load)}; Chromium at 390 x 844, "
+            "\"before\" and \"after\" as said above.\n\n" + table(["game", "as served"] if args.code else ["game", "before", "after"], rows)))
 
 
 if __name__ == "__main__":

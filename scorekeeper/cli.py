@@ -1,4 +1,5 @@
-"""The ``scorekeeper`` command: rescore a match file, serve the app, list its matches, back it up."""
+"""The ``scorekeeper`` command: rescore a match file, serve the app, list its matches, back it up,
+build the app a phone keeps to score with no network."""
 from __future__ import annotations
 
 import argparse
@@ -158,6 +159,20 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_build_offline(args: argparse.Namespace) -> int:
+    """The app a phone keeps to score with no network, as static files (offline.py)."""
+    from . import offline
+
+    try:
+        sizes = offline.build(args.folder)
+    except OSError as error:
+        print(f"{args.folder}: cannot write: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"Wrote the offline app to {args.folder}: {len(sizes)} files, {sum(sizes.values()):,} bytes.")
+    print("Serve the folder over HTTPS (or on localhost): phones keep the app from its address.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -183,6 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
                                         "(default: http://<this machine's LAN address>:5000)")
     list_cmd.add_argument("--database", help="the database (default: the app's)")
     list_cmd.set_defaults(run=cmd_list)
+    offline_cmd = commands.add_parser("build-offline", help="write the app a phone keeps to score with no network, "
+                                                            "as static files any static host can serve")
+    offline_cmd.add_argument("folder", help="the folder to write (made if needed)")
+    offline_cmd.set_defaults(run=cmd_build_offline)
     return parser
 
 

@@ -106,6 +106,12 @@ class MatchResult:
     def table(self) -> Table:
         return Table(tuple(self.players), self.settings)
 
+    @property
+    def played(self) -> Game:
+        """The game itself, for whoever holds the result past the engine (a replay only
+        ever makes a result of a registered game)."""
+        return GAMES[self.game]
+
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
         past the last, where it stands now (``next_place``)."""
@@ -230,11 +236,12 @@ def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
         fields = game.required_fields or game.hand_fields
         return [Problem(None, "not_object", {"fields": ", ".join(fields), "got": show(hand)})]
     problems = []
-    allowed = set(game.hand_fields) | {"dealer"}
-    for key in hand:
-        if key not in allowed:
-            problems.append(Problem(key, "unknown_field", {"key": key, "game": game.title,
-                                                           "allowed": ", ".join(sorted(allowed))}))
+    allowed = _allowed_keys(game)
+    if not allowed.issuperset(hand):
+        for key in hand:
+            if key not in allowed:
+                problems.append(Problem(key, "unknown_field", {"key": key, "game": game.title,
+                                                               "allowed": ", ".join(sorted(allowed))}))
     for key in game.required_fields:
         if key not in hand:
             problems.append(Problem(key, "missing"))
@@ -243,6 +250,12 @@ def hand_shape_problems(game: Game, hand: Any, table: Table) -> list[Problem]:
         if not is_whole(dealer) or not 0 <= dealer < table.seats:
             problems.append(Problem("dealer", "not_seat", {"last": table.seats - 1, "got": show(dealer)}))
     return problems
+
+
+@functools.cache
+def _allowed_keys(game: Game) -> frozenset[str]:
+    """The keys a hand of ``game`` may have (made once per game: a replay asks for every hand)."""
+    return frozenset(game.hand_fields) | {"dealer"}
 
 
 def present(game: Game, hand: Any, table: Table) -> Any:
@@ -300,10 +313,15 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     winners: list[int] | None = (resume.winners if resume.finished else None) if resume else None
     start = len(results)
     _counted(len(match.hands) - start)
+    rules, shown_by = game.rules, game.shown
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
         place = HandContext(table, number, None if problems else dealer, tuple(totals), state, tuple(dealt))
-        found = hand_problems(game, hand, place)
+        # as hand_problems, the hand in its own dealer's place (kept for scoring it below)
+        found = hand_shape_problems(game, hand, table)
+        if not found:
+            place = place.dealing(hand.get("dealer", place.dealer))
+            found = rules.check_hand(hand, place)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
@@ -315,22 +333,20 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
             continue  # keep checking later hands' fields, but score nothing more
         if dealer is None:  # only once the match ended, and a hand after the end is a problem (above)
             raise RuntimeError(f"hand {number}: no one deals it, yet no problem was found")
-        in_turn, dealer = dealer, hand.get("dealer", dealer)
-        place = place.dealing(dealer)
+        in_turn, dealer = dealer, hand.get("dealer", dealer)  # place.dealer (above)
         dealt[dealer] += 1
-        scored = game.rules.score_hand(hand, place)
-        events = functools.partial(game.rules.hand_events, hand, place, scored)
+        scored = rules.score_hand(hand, place)
+        events = functools.partial(rules.hand_events, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         # the end check is told where the match stands after the hand (no dealer yet)
         after = HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt))
-        ending = game.rules.ending(after)
+        ending = rules.ending(after)
         winners = ending.winners
-        why = game.shown.ending_words(ending, after)
-        deal = None if winners is not None else game.rules.next_deal(place, scored)
+        why = shown_by.ending_words(ending, after)
+        deal = None if winners is not None else rules.next_deal(place, scored)
         lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal)
-        shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt,
-                            game.rules.hands_left(place))
+        shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
                                   scored.warnings, None if deal is None else deal.why, events, place=shown))
         if deal is not None:

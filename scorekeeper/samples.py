@@ -40,6 +40,26 @@ def long_settings(game: str, hands: int, players: int | None = None) -> dict:
     return found
 
 
+def longest(game: str, hands: int, players: int | None = None) -> int:
+    """The most hands, up to ``hands``, that a match of ``game`` can last (as the game says,
+    ``Game.long_match``): ``hands`` itself for a game that can go on, fewer for one whose
+    hands follow a fixed schedule. For a test that wants room to play on, not a set length."""
+    seats = players or PLAYERS[game]
+    low, high = 0, hands  # a match that can last n hands can last fewer: the longest is found by halves
+    while low < high:
+        middle = (low + high + 1) // 2
+        if GAMES[game].long_match(middle, seats) is None:
+            high = middle - 1
+        else:
+            low = middle
+    return low
+
+
+def lasting_settings(game: str, hands: int, players: int | None = None) -> dict:
+    """``long_settings`` for as many of ``hands`` hands as the game plays (``longest``)."""
+    return long_settings(game, longest(game, hands, players), players)
+
+
 def wide_long_settings(game: str, hands: int, players: int | None = None) -> dict:
     """``long_settings`` with every on/off setting on where the game allows that (each draws
     its own columns and words: the widest pages), for layout and print tests."""
@@ -51,7 +71,8 @@ def wide_long_settings(game: str, hands: int, players: int | None = None) -> dic
 
 
 def long_match(game: str, hands: int, seed: int = 0, players: int | None = None, more: int = 100) -> Match:
-    """A match of exactly ``hands`` random hands that can go on for ``more`` hands after them
-    (a test records more, a benchmark saves them one by one), under the settings the game
-    gives for a match that long."""
-    return random_match(game, hands, seed, players=players, settings=long_settings(game, hands + more, players))
+    """A match of exactly ``hands`` random hands that can go on for up to ``more`` hands after
+    them, as many as the game plays (a test records more, a benchmark saves them one by one),
+    under the settings the game gives for a match that long."""
+    return random_match(game, hands, seed, players=players,
+                        settings=long_settings(game, max(hands, longest(game, hands + more, players)), players))

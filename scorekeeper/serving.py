@@ -9,7 +9,10 @@ Two more edges, each with a test against the real server in tests/test_server_li
 a body larger than the app accepts is refused when its headers arrive, not spooled to
 disk first (waitress's own limit is 1 GiB); and a client that stops reading its answers
 cannot hold a worker thread (waitress waits for it for ever: eight such sockets, each
-pipelining big GETs, held every thread and locked everyone out)."""
+pipelining big GETs, held every thread and locked everyone out).
+
+Most requests are a phone's unchanged poll: the connection answers those itself as their
+head arrives (``HeadedChannel.received``), without a worker thread; see ``web.polls``."""
 from __future__ import annotations
 
 import multiprocessing
@@ -25,7 +28,9 @@ from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask, WSGITask
+from waitress.utilities import build_http_date
 
+from .web.polls import UnchangedPolls
 from .web.security import HEADERS
 
 CONNECTION_LIMIT = 1000
@@ -75,13 +80,61 @@ class KeptAliveTask(WSGITask):
             super().set_close_on_finish()
 
 
+_date: tuple[int, str] = (0, "")
+
+
+def _http_date() -> str:
+    """Now, as a Date header says it (made once a second, not for every answer)."""
+    global _date
+    second = int(time.time())
+    if _date[0] != second:
+        _date = (second, build_http_date(second))
+    return _date[1]
+
+
 class HeadedChannel(HTTPChannel):
-    """waitress's connection, with its error answers headed, and a deadline on a client
-    that does not read."""
+    """waitress's connection, with its error answers headed, a deadline on a client that
+    does not read, and unchanged polls answered as they arrive."""
 
     error_task_class = HeadedErrorTask
     task_class = KeptAliveTask
     stalled = False  # its client took nothing for STALLED_READER_SECONDS: to be closed
+    polls: UnchangedPolls | None = None  # the app's, set on the class made for each server
+
+    def received(self, data: bytes) -> bool:
+        """Called by the main loop with what the client sent. An unchanged poll is answered
+        here: a worker thread's turn (a task, its WSGI environ, the hand-over and the wake-up
+        of the main loop) cost several times the poll's own lookup, and nine requests in ten
+        are such polls. Only a whole request head, alone, on a connection with nothing under
+        way: anything else is waitress's, as is every request the app must answer."""
+        if self.polls is not None and data.startswith(b"GET /matches/") and data.endswith(b"\r\n\r\n"):
+            with self.requests_lock:  # type: ignore[attr-defined]  # waitress's, not in its stubs
+                # no request half-read, none queued or being served (answers keep their order)
+                idle = not (self.request is not None or self.requests or self.will_close or self.close_when_flushed)
+                if idle and data.find(b"\r\n\r\n") == len(data) - 4 and self._answered(data):
+                    return True
+        return bool(super().received(data))
+
+    def _answered(self, head: bytes) -> bool:
+        """Write the 304 for ``head`` when it is an unchanged poll (``UnchangedPolls.answer_head``)."""
+        assert self.polls is not None
+        try:
+            headers = self.polls.answer_head(head)
+        except Exception:  # the database busy or gone: the app's own path says what
+            self.logger.exception("Unchanged poll not answered in the connection")
+            return False
+        if headers is None:
+            return False
+        # with the Server and Date headers waitress adds to every answer
+        headers += [("Server", self.adj.ident or "waitress"), ("Date", _http_date())]
+        payload = ("HTTP/1.1 304 Not Modified\r\n" + "".join([f"{name}: {value}\r\n" for name, value in headers])
+                   + "\r\n").encode("latin-1")
+        with self.outbuf_lock:
+            self.outbufs[-1].append(payload)
+            self.current_outbuf_count += len(payload)
+            self.total_outbufs_len += len(payload)
+            self._flush_exception(self._flush_some)  # type: ignore[attr-defined]  # sent now; what the socket does not take, by the main loop
+        return True
 
     def _flush_outbufs_below_high_watermark(self) -> None:
         """A worker thread with more than ``UNSENT_BYTES`` waiting for this client waits
@@ -128,9 +181,11 @@ def _server(app: Flask, threads: int, **where: Any) -> Any:
                            outbuf_high_watermark=UNSENT_BYTES, **where)
     # one listening socket, or several (a host name with IPv4 and IPv6 addresses)
     listeners = [server] if hasattr(server, "channel_class") else list(getattr(server, "map", {}).values())
+    # each server's connections answer its app's unchanged polls themselves
+    channel = type("HeadedChannel", (HeadedChannel,), {"polls": app.extensions.get("unchanged_polls")})
     for listener in listeners:
         if hasattr(listener, "channel_class"):
-            listener.channel_class = HeadedChannel
+            listener.channel_class = channel
     return server
 
 

@@ -2,7 +2,7 @@
 ``SCOREKEEPER_EXTRA_GAMES=tests.oddball``, read at app creation, so the real server
 the browser tests start has it too). It is unlike every real game on purpose:
 exactly 8 seats, no target, hand fields nobody else uses (``marbles``, ``weather``,
-``rainbow``, ``rounds``), no referee, a setting that only matters when another is on
+``rainbow``, ``rounds``, ``finder``: a player picked by name), no referee, a setting that only matters when another is on
 (``fog_factor`` with ``fog_doubles``), and a trick tally and a card counter of shapes
 unlike Third Rail's and Third Hand's (5 tricks for 8 players, three running columns,
 its own marked tricks and a weather pick instead of a trump; three kinds of marble
@@ -11,7 +11,7 @@ about the real games fails on it in the generic and browser suites.
 
 Play: each player says how many marbles they hold (0..9, one point each); in fog
 (with ``fog_doubles`` on) every marble counts ``fog_factor`` times. A rainbow gives
-the dealer 1 more. The game ends after ``last_hand`` hands (0: never); the highest
+the dealer 1 more, finding the lost marble its finder 1 more. The game ends after ``last_hand`` hands (0: never); the highest
 total wins and a tie shares the win. Instead of the marbles, a hand may give the
 winner of each of 5 ``rounds`` (tricks): a round wins 1 marble, rounds 2 and 4 win 2.
 Marbles may also be counted by kind: glass and clay 1 each, a steelie 2.
@@ -43,6 +43,7 @@ from scorekeeper.games.base import (
     TrickTally,
     check_bool,
     check_choice,
+    check_count,
     check_seat_counts,
     is_whole,
     name_list,
@@ -66,7 +67,8 @@ class OddballRules(Rules):
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         problems = self._check_marbles(hand, ctx.table) + check_choice(hand, "weather", WEATHERS)
-        return problems + (check_bool(hand, "rainbow") if "rainbow" in hand else [])
+        problems += check_bool(hand, "rainbow") if "rainbow" in hand else []
+        return problems + (check_count(hand, "finder", 0, ctx.seats - 1) if "finder" in hand else [])
 
     def _check_marbles(self, hand: dict, table: Table) -> list[Problem]:
         if "rounds" in hand and "marbles" in hand:
@@ -89,6 +91,9 @@ class OddballRules(Rules):
         if hand.get("rainbow"):
             scores[dealer] += 1
             lines.append(f"{table.players[dealer]} dealt under a rainbow: 1 more")
+        if "finder" in hand:
+            scores[hand["finder"]] += 1
+            lines.append(f"{table.players[hand['finder']]} found the lost marble: 1 more")
         return Scored(scores, lines)
 
     def ending(self, place: HandContext) -> Ending:
@@ -157,6 +162,7 @@ class OddballShown(Shown):
             FieldGroup("marbles", "Marbles held", "seat_int", tuple(range(ctx.seats))),
             FieldGroup("weather", "Weather", "radio", choices=tuple((w, w) for w in WEATHERS)),
             FieldGroup("rainbow", "A rainbow over the dealer", "bool", optional=True),
+            FieldGroup("finder", "Who found the lost marble", "seat", tuple(range(ctx.seats)), optional=True),
             FieldGroup("rounds", "Or the winner of each of the 5 tricks", "winners", optional=True, in_details=True,
                        hint="Seat numbers " + ", ".join(f"{s + 1} = {p}" for s, p in enumerate(ctx.players)) + ".",
                        alternative_to=("marbles",)),
@@ -225,7 +231,7 @@ class Oddball(Game):
         Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
                 minimum=2, maximum=5, applies_when=("fog_doubles", True)),
     )
-    hand_fields = ("marbles", "weather", "rainbow", "rounds")
+    hand_fields = ("marbles", "weather", "rainbow", "rounds", "finder")
     # Marbles or rounds will do, so neither is required; check_hand insists on exactly one.
     required_fields = ("weather",)
     sample_players = 8
@@ -233,7 +239,7 @@ class Oddball(Game):
                                                                        "fog_factor": 4}, {})
 
     def optional_fields(self, table: Table) -> tuple[str, ...]:
-        return ("rainbow",)
+        return ("rainbow", "finder")
 
     def long_match(self, hands: int, seats: int) -> dict | None:
         return {"last_hand": 0}  # never a last hand

@@ -16,30 +16,61 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def run_bench(name: str) -> str:
+def run_bench(name: str, markdown: Path | None = None) -> str:
     from tests.oddball import ENV  # the benches iterate the registry: the tests' own game too
 
-    done = subprocess.run([sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True,
+    extra = ["--markdown", str(markdown)] if markdown else []
+    done = subprocess.run([sys.executable, str(BENCH / name), "--smoke", *extra], capture_output=True, text=True,
                           timeout=300, cwd=BENCH.parent, env=dict(os.environ, **ENV))
     assert done.returncode == 0, f"bench/{name} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done.stdout
 
 
+def section(markdown: Path, name: str) -> str:
+    """The section a bench wrote with ``--markdown``: between its markers, saying when, on which
+    commit and machine and at what load (docs/performance.md keeps no figure copied by hand)."""
+    text = markdown.read_text()
+    found = re.search(rf"<!-- bench: {re.escape(name)} -->\n(.*?)<!-- /bench: {re.escape(name)} -->", text, re.S)
+    assert found, text
+    assert re.search(r"Measured \d{4}-\d\d-\d\d \d\d:\d\d UTC, commit \S+, .+, \d+ cores, load average [\d.]+",
+                     found.group(1)), found.group(1)
+    return found.group(1)
+
+
 def test_every_bench_has_a_smoke_test():
-    tested = set(re.findall(r'run_bench\("(\w+\.py)"\)', Path(__file__).read_text()))
-    assert {path.name for path in BENCH.glob("*.py")} <= tested
+    tested = set(re.findall(r'run_bench\("(\w+\.py)"', Path(__file__).read_text()))
+    # report.py is what the benches share to write their sections, not a bench
+    assert {path.name for path in BENCH.glob("*.py")} - {"report.py"} <= tested
 
 
-def test_rescore_bench_prints_hands_per_second_for_every_game():
+def test_a_bench_section_replaces_the_one_it_wrote_before(tmp_path):
+    sys.path.insert(0, str(BENCH))
+    try:
+        from report import write_section
+    finally:
+        sys.path.remove(str(BENCH))
+    docs = tmp_path / "performance.md"
+    docs.write_text("# Measurements\n\nProse.\n")
+    write_section(docs, "x", "old figures\n")
+    write_section(docs, "y", "other figures\n")
+    write_section(docs, "x", "new figures\n")
+    assert docs.read_text() == ("# Measurements\n\nProse.\n\n<!-- bench: x -->\nnew figures\n<!-- /bench: x -->\n"
+                                "\n<!-- bench: y -->\nother figures\n<!-- /bench: y -->\n")
+
+
+def test_rescore_bench_prints_hands_per_second_for_every_game(tmp_path):
     from scorekeeper.games import GAMES
 
-    out = run_bench("rescore.py")
+    out = run_bench("rescore.py", tmp_path / "performance.md")
     for game in GAMES:
         assert re.search(rf"^{game}\s+\d+\s+[\d.]+\s+[\d,]+", out, re.M), out
+        assert re.search(rf"^\| {game} \| [\d.]+ ms \| [\d.]+ ms \|", section(tmp_path / "performance.md", "rescore"), re.M)
 
 
-def test_save_cost_bench_saves_every_hand():
-    out = run_bench("save_cost.py")
+def test_save_cost_bench_saves_every_hand(tmp_path):
+    out = run_bench("save_cost.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "save_cost")
+    assert re.search(r"^\| 3 \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ ms \| [\d,]+ \|$", written, re.M), written
     # hand, the app's CPU ms per save, the whole POST's, the store's part, wall ms, bytes per answer
     assert re.search(r"^\s+3\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+$", out, re.M), out
     assert re.search(r"^hand 6 / hand 3: app CPU x[\d.]+, whole POST x[\d.]+, store x[\d.]+, bytes x[\d.]+$",
@@ -47,53 +78,81 @@ def test_save_cost_bench_saves_every_hand():
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
-def test_history_bench_times_the_home_page():
-    out = run_bench("history.py")
+def test_history_bench_times_the_home_page(tmp_path):
+    out = run_bench("history.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "history")
+    assert re.search(r"^\| first page \| [\d.]+ ms \| [\d.]+ ms \|$", written, re.M), written
     assert re.search(r"^first page\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
     assert "22 matches in this device's history" in out
 
 
-def test_stats_bench_times_every_stats_page():
-    out = run_bench("stats.py")
+def test_stats_bench_times_every_stats_page(tmp_path):
+    out = run_bench("stats.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "stats")
     for label in ("player list", "Ann's stats", "the hands behind a figure", "head-to-head Ann v Bob"):
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| [\d.]+ ms \|$", written, re.M), written
 
 
-def test_load_bench_drives_the_real_server_without_errors():
-    out = run_bench("load.py")
+def test_load_bench_drives_the_real_server_without_errors(tmp_path):
+    out = run_bench("load.py", tmp_path / "performance.md")
     assert re.search(r"^save\s+[1-9]\d*\s", out, re.M), out
     assert "errors: 0" in out, out
+    written = section(tmp_path / "performance.md", "load --save-every 0.5")
+    assert re.search(r"^\| save \| [1-9][\d,]* \| [\d.]+ \| [\d.]+ / [\d.]+ / [\d.]+ ms \|", written, re.M), written
+    assert ", 0 errors." in written, written
 
 
 @pytest.mark.browser
-def test_taps_bench_counts_taps_in_chromium():
-    out = run_bench("taps.py")
+def test_taps_bench_counts_taps_in_chromium(tmp_path):
+    out = run_bench("taps.py", tmp_path / "performance.md")
     assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", out, re.M), out
+    assert re.search(r"^\| third_wheel \(3 players\) \| \d+ \| \d+ \|$", section(tmp_path / "performance.md", "taps"),
+                     re.M)
 
 
-def test_long_matches_bench_prints_the_cost_of_every_expensive_get():
-    out = run_bench("long_matches.py")
+def test_long_matches_bench_prints_the_cost_of_every_expensive_get(tmp_path):
+    out = run_bench("long_matches.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "long_matches")
     for label in ("a day's print, part 1", "the watcher's board", "history export", "stats: best hand, page 1"):
         assert re.search(rf"^{re.escape(label)}\s+200\s+[\d.]+\s+[\d.]+\s+[\d,]+$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ \| [\d.]+ \| [\d,]+ \|$", written, re.M), written
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
-def test_tables_bench_finds_a_break_point():
-    out = run_bench("tables.py")
+def test_tables_bench_finds_a_break_point(tmp_path):
+    out = run_bench("tables.py", tmp_path / "performance.md")
     assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
     assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
+    written = (tmp_path / "performance.md").read_text()
+    assert re.search(r"^\| 3 \| [\d,]+ \| [\d.]+ / [\d.]+ ms \|", written, re.M), written
+    assert re.search(r"^Break point: \*\*(\d+|below the first step) tables\*\*", written, re.M), written
 
 
-def test_poll_cost_bench_times_an_unchanged_poll_both_ways():
-    out = run_bench("poll_cost.py")
-    assert re.search(r"^answered in front \(now\)\s+[\d.]+$", out, re.M), out
+def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):
+    out = run_bench("poll_cost.py", tmp_path / "performance.md")
+    assert re.search(r"^\| read by the connection \(serve\) \| [\d.]+ ms \|$",
+                     section(tmp_path / "performance.md", "poll_cost"), re.M)
+    assert re.search(r"^read by the connection \(serve\)\s+[\d.]+$", out, re.M), out
+    assert re.search(r"^answered in front \(WSGI\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
 
 
-def test_limits_memory_bench_measures_every_way():
-    out = run_bench("limits_memory.py")
+@pytest.mark.browser
+def test_offline_bench_measures_the_kept_app_in_chromium():
+    out = run_bench("offline.py")
+    assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
+    assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
+    assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
+    assert re.search(r"^cold start offline, CPU throttled 4x  [\d.]+ s$", out, re.M), out
+
+
+def test_limits_memory_bench_measures_every_way(tmp_path):
+    out = run_bench("limits_memory.py", tmp_path / "performance.md")
+    written = section(tmp_path / "performance.md", "limits_memory")
     for label in ("one start", "a table's evening", "one history file", "600 starts in an hour", "every limit full"):
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ \|$", written, re.M), written
 
 
 def test_save_walk_bench_follows_a_save_through_the_modules():

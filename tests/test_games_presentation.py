@@ -3,6 +3,7 @@ web layer (hand form, summary, CSV columns, trick referee, tally, rules page,
 random hands) works on random hands, so a new game needs no web code."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from tests.places import blank_place
 
 GAME_KEYS = sorted(GAMES)
 REFEREE_KEYS = sorted(key for key, game in GAMES.items() if game.referee is not None)
-KINDS = {"seat_int", "int", "radio", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
+KINDS = {"seat_int", "int", "radio", "seat", "bool", "seat_rank", "seat_ticks", "winners", "counts"}
 
 
 def seat_counts(key):
@@ -83,9 +84,9 @@ def test_hand_form_reads_back_a_random_hand(app, key):
             for dealer in range(seats):
                 place = game.empty_place(Table(tuple(players), game.defaults()), dealer)
                 hand = game.rules.random_hand(place, rng)
-                _, groups = hand_forms.build(key, place)
+                _, groups = hand_forms.build(GAMES[key], place)
                 bools = {g.name for g in groups if g.kind == "bool"}
-                form = hand_forms.make_form(key, place,
+                form = hand_forms.make_form(GAMES[key], place,
                                             formdata=_formdata(hand_forms.hand_to_data(groups, hand)))
                 reading = hand_forms.read(form)
                 assert reading.missing == []
@@ -97,7 +98,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
-        summary = view.hand_summary(key, hand, result.place(scored.number), scored.extra)
+        summary = view.hand_summary(GAMES[key], hand, result.place(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
     db = store.connect(str(tmp_path / "matches.db"))
     try:
@@ -108,8 +109,8 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     assert len(rows) == len(match.hands) + 1
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].shown.seat_counter
-    assert counter is None or all(len(h.extra[counter]) == len(match.players) for h in result.hands)
-    progress = view.progress(key, result.settings, result)
+    assert counter is None or all(view.seat_counts(GAMES[key], h) == h.extra[counter] for h in result.hands)
+    progress = view.progress(GAMES[key], result.settings, result)
     assert progress["lines"] or progress["percent"] is None
 
 
@@ -184,3 +185,16 @@ def test_score_sheet_columns_and_cells(key):
         assert rules and all(isinstance(line, str) and line for line in rules)
         target = game.rules.target(game.defaults())
         assert target is None or any(str(target.points) in line for line in rules)
+
+
+@pytest.mark.parametrize("key", sorted(k for k, g in GAMES.items() if g.shown.seat_counter))
+def test_a_declared_count_per_seat_of_another_shape_is_refused_by_name(key):
+    """What the pages read of a game's output by name is checked where they read it: a count
+    that is not a whole number per seat names the game, the hand and the field."""
+    game = GAMES[key]
+    result = replay(random_match(key, 2, seed=1))
+    hand, field = result.hands[-1], game.shown.seat_counter
+    for wrong in (None, [1], ["1"] * len(result.players), [True] * len(result.players)):
+        bad = dataclasses.replace(hand, extra={**hand.extra, field: wrong})
+        with pytest.raises(TypeError, match=rf"{key}: hand 2's '{field}' is not a whole number per seat"):
+            view.seat_counts(game, bad)

@@ -149,3 +149,18 @@ def test_the_built_wheel_serves_pages_from_a_fresh_virtual_environment(installed
     installed_at = subprocess.run([str(venv / "bin" / "python"), "-c", "import scorekeeper; print(scorekeeper.__file__)"],
                                   cwd=elsewhere, capture_output=True, text=True, check=True).stdout
     assert str(venv) in installed_at
+
+
+def test_the_installed_wheel_builds_the_app_a_phone_keeps_from_its_own_files(installed, tmp_path):
+    """The runtime ships in the wheel; the phone's packages come from the installed environment."""
+    site = tmp_path / "site"
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    subprocess.run([str(installed / "bin" / "scorekeeper"), "build-offline", str(site)], cwd=tmp_path, env=env,
+                   check=True, capture_output=True, timeout=120)
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide.mjs", "LICENSE"):
+        assert (site / "_phone" / name).read_bytes() == (ROOT / "scorekeeper" / "static" / "pyodide" / name).read_bytes()
+    with zipfile.ZipFile(site / "_phone" / "app.zip") as archive:
+        names = set(archive.namelist())
+    assert {"scorekeeper/templates/match.html", "scorekeeper/phone.py", "flask/app.py", "sqlite_utils/db.py"} <= names
+    assert (site / "sw.js").is_file() and (site / "index.html").is_file()

@@ -96,7 +96,7 @@ def winning_continuation(match: Match, result: MatchResult, seat: int, any_deale
 
 def claims(match: Match, result: MatchResult) -> list[tuple[int, str]]:
     """(seat, clause) for every clause of the panel that says a player can no longer win."""
-    shown = panel(match.game, result)
+    shown = panel(result.played, result)
     found = []
     for seat, need in enumerate(shown["seats"]):
         for line in need["lines"]:
@@ -149,7 +149,7 @@ def test_every_line_says_something_and_distances_are_above_the_floor():
     rng = random.Random("needs-lines")
     for key in sorted(SETTINGS):
         for match, result in positions(key, rng, 24):
-            shown = panel(match.game, result)
+            shown = panel(result.played, result)
             for line in shown["table"]:
                 assert line.strip(), (key, shown)
                 if "ends the game" in line:

@@ -5,8 +5,14 @@ Content-Length), so every phone at every table opened a new TCP connection every
 from __future__ import annotations
 
 import socket
+import time
 
+import pytest
 from test_durability import HANDS, Phone, make_matches, serve
+from test_server_limits import _stalled_reader, _until_idle
+
+from scorekeeper import store
+from scorekeeper.samples import long_settings, random_match
 
 
 def head_of(sock: socket.socket) -> str:
@@ -47,5 +53,43 @@ def test_unchanged_polls_keep_their_connection(tmp_path):
             assert head.startswith("HTTP/1.1 304 ") and "Connection: close" in head, head
             assert sock.recv(1) == b""
     finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_an_unchanged_poll_is_answered_while_every_worker_thread_is_busy(tmp_path):
+    """The server answers an unchanged poll as its head arrives, without a worker thread
+    (``serving.HeadedChannel``): with all eight threads held by clients that pipeline big
+    answers and never read (as in test_server_limits), a phone's page waits for a thread,
+    and a watcher's unchanged poll sent after it is answered before it, on a connection it keeps."""
+    database = tmp_path / "db.sqlite"
+    db = store.connect(str(database))
+    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=long_settings("third_wheel", 1000)))
+    token = store.get_tokens(db, match_id)["scorer_token"]
+    db.close()
+    server, port = serve(database)
+    stalled: list[socket.socket] = []
+    try:
+        phone = Phone(port, match_id, token)
+        cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
+        for _ in range(8):
+            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 100))
+        _until_idle(server.pid)  # every worker thread is held (for STALLED_READER_SECONDS)
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as page, \
+                socket.create_connection(("127.0.0.1", port), timeout=60) as watcher:
+            page.sendall(f"GET /matches/{match_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookies}\r\n\r\n".encode())
+            time.sleep(0.5)  # the page's request is queued for a thread first
+            for _ in range(3):
+                head = poll(watcher, f"/matches/{match_id}/board", phone.cookies, phone.version)
+                assert head.startswith("HTTP/1.1 304 ") and "Connection: close" not in head, head
+                assert f'etag: w/"v{phone.version}"' in head.lower() and "Content-Security-Policy:" in head
+            page.setblocking(False)
+            with pytest.raises(BlockingIOError):  # the page is still waiting for a thread
+                page.recv(1)
+            page.setblocking(True)
+            assert head_of(page).startswith("HTTP/1.1 200 ")  # and comes once the threads are freed
+    finally:
+        for sock in stalled:
+            sock.close()
         server.terminate()
         server.wait(timeout=10)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -167,7 +168,8 @@ class Setting:
 class FieldGroup:
     """One hand field as a form shows it, described without any web code: the web
     layer turns it into inputs. ``name`` is the engine's hand field; ``kind`` is one of
-    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``bool``,
+    ``seat_int`` (a count per seat), ``int``, ``radio`` (one of ``choices``), ``seat`` (one of the
+    players of ``seats``, by name, recorded as their seat number), ``bool``,
     ``seat_rank`` (one of ``choices`` per seat, "pass" meaning null), ``seat_ticks`` (ticks
     per seat from ``seat_choices``), ``winners`` (seat numbers typed in a line) and
     ``counts`` (the game's card counter, see ``Shown.card_counter``)."""
@@ -403,6 +405,13 @@ class HandContext:
     hands_left: int | None = None
     finished: bool = False
 
+    def __init__(self, table: Table, number: int, dealer: int | None, totals: tuple[int, ...], state: Any,
+                 dealt: tuple[int, ...], hands_left: int | None = None, finished: bool = False):
+        # the fields, in order: dataclass's own __init__ of a frozen class sets each through
+        # object.__setattr__, 2.5 times as slow, and a replay makes several of these a hand
+        self.__dict__.update(table=table, number=number, dealer=dealer, totals=totals, state=state, dealt=dealt,
+                             hands_left=hands_left, finished=finished)
+
     @property
     def players(self) -> tuple[str, ...]:
         return self.table.players
@@ -444,6 +453,11 @@ class Ending:
     # ``Shown.ending_words`` says.
     own: Any = None
 
+    def __init__(self, winners: list[int] | None, why: str | None = None, by_target: TargetEnd | None = None,
+                 own: Any = None):
+        # as HandContext's: a replay makes one after every hand
+        self.__dict__.update(winners=winners, why=why, by_target=by_target, own=own)
+
 
 @dataclass(frozen=True)
 class TargetEnd:
@@ -459,6 +473,11 @@ class TargetEnd:
     best: int
     leaders: tuple[int, ...]
     outcome: str
+
+    def __init__(self, target: Target, top: int, at_top: tuple[int, ...], best: int, leaders: tuple[int, ...],
+                 outcome: str):
+        # as HandContext's: the target rule finds one after every hand
+        self.__dict__.update(target=target, top=top, at_top=at_top, best=best, leaders=leaders, outcome=outcome)
 
 
 @dataclass(frozen=True)
@@ -544,6 +563,10 @@ class NextDeal:
     seat: int
     why: str = "the deal passes left"
 
+    def __init__(self, seat: int, why: str = "the deal passes left"):
+        # as HandContext's: a replay makes one for every hand
+        self.__dict__.update(seat=seat, why=why)
+
 
 @dataclass(frozen=True)
 class Event:
@@ -591,6 +614,10 @@ class Target:
     points: int
     past: bool = False
     low_wins: bool = False
+
+    def __init__(self, points: int, past: bool = False, low_wins: bool = False):
+        # as HandContext's: a replay asks the target after every hand
+        self.__dict__.update(points=points, past=past, low_wins=low_wins)
 
     @property
     def ends_at(self) -> int:
@@ -782,6 +809,12 @@ class Shown:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        """The numbers typed per player for a hand, in words ("tricks: Ann 5 · Bob 4 · Cy 2"):
+        the match log shows them beside the summary, where they were hidden in the exact input."""
+        return [by_player(self.field_word(key), list(players), value) for key, value in hand.items()
+                if isinstance(value, list) and len(value) == len(players) and all(is_whole(v) for v in value)]
+
     def counter_text(self, value: int) -> str:
         """One value of ``seat_counter`` in words, as the board shows it beside a total."""
         return f"{value} {self.seat_counter}"
@@ -842,6 +875,8 @@ class Shown:
         found = ending.by_target
         if found is None:
             return ending.why
+        if found.outcome == "short":
+            return None  # most hands: no names to join (a replay asks after every hand)
         players, target = place.players, found.target
         points, names = target.points, name_list([players[s] for s in found.leaders])
         done = "passed" if target.past else "reached"
@@ -931,11 +966,12 @@ class Shown:
         left = facts.hands_left
         if left is None:
             return []
+        # the last hand is the last whoever reaches the target: "fewer" only before it
+        fewer = facts.target is not None and left > 1
         if not facts.left_if_in_turn:
-            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)."
-                                                       if facts.target is not None else ".")]
+            return [f"{plural(left, 'hand')} left" + (" (fewer if someone reaches the target)." if fewer else ".")]
         return [f"{plural(left, 'hand')} left if the deal goes round in turn "
-                + ("(fewer if someone reaches the target; " if facts.target is not None else "(")
+                + ("(fewer if someone reaches the target; " if fewer else "(")
                 + "a deal out of turn can make it more)."]
 
     def hand_needs(self, facts: NeedsFacts) -> list[str]:
@@ -951,10 +987,10 @@ class Shown:
             if target.low_wins:
                 return f"{seat.to_end} more would end the game ({verb} {points})"
             return f"needs {seat.to_end} more to {verb} {points}"
+        where = over_target(points, seat.total, target.past)
         if target.low_wins:
-            return f"is {'past' if target.past else 'at or over'} {points}: the game ends with the lowest total winning"
-        return (f"is {'past' if target.past else 'at or over'} {points}: "
-                "needs to be alone at the top at the end of a hand")
+            return f"{where}: the game ends with the lowest total winning"
+        return f"{where}: needs to be alone at the top at the end of a hand"
 
     def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
         """Where the player stands against the others."""
@@ -1099,6 +1135,12 @@ class Game:
         schedule). Each game says its own: nothing else may assume a match can be endless."""
         raise NotImplementedError
 
+    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
+        always the same (the team's); None where every player plays for themself. The standings
+        name each player's partners, and a tie between partners is no tie."""
+        return None
+
     def progress(self, place: HandContext) -> MatchProgress:
         """The progress line of the match standing at ``place``: the rules' facts in the game's words."""
         return self.shown.progress_words(self.rules.progress(place))
@@ -1214,8 +1256,8 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
     ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
     best = min(totals) if target.low_wins else top
-    leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
     at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
+    leaders = at_top if best == top else tuple(seat for seat, t in enumerate(totals) if t == best)
     points = target.points
     if target.past and top == points:
         outcome = "exactly"
@@ -1231,9 +1273,11 @@ def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: 
     return f"{name_list([players[s] for s in leaders])} are tied on {best} at the top: another hand is dealt"
 
 
-def bidding_order(dealer: int, seats: int) -> list[int]:
-    """Every seat once, from the dealer's left round to the dealer, who is last."""
-    return [(dealer + step) % seats for step in range(1, seats + 1)]
+@functools.cache
+def bidding_order(dealer: int, seats: int) -> tuple[int, ...]:
+    """Every seat once, from the dealer's left round to the dealer, who is last (made once
+    per dealer and table size: asked several times a hand)."""
+    return tuple((dealer + step) % seats for step in range(1, seats + 1))
 
 
 def ordinal(n: int) -> str:
@@ -1313,3 +1357,10 @@ def split_tricks(total: int, seats: int, rng: Any) -> list[int]:
     for _ in range(total):
         counts[rng.randrange(seats)] += 1
     return counts
+
+
+def over_target(points: int, total: int, past: bool = False) -> str:
+    """Where a total stands that has reached the target: exactly on it, or how far over."""
+    if past:
+        return f"is past {points}"
+    return f"is on {points}" if total == points else f"is {total - points} over {points}"

@@ -10,6 +10,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -245,6 +246,11 @@ class DummySpadesShown(Shown):
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
+
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        # the dummy's tricks count with its declarer's: the log says them beside the players'
+        dummy = hand.get("dummy_tricks")
+        return super().hand_numbers(hand, players) + ([f"the dummy {dummy}"] if is_whole(dummy) else [])
 
     # --- what each player needs: the losing floor and bags ------------------------
     def table_needs(self, facts: NeedsFacts) -> list[str]:
@@ -558,6 +564,7 @@ def find_declarer(bids: list[int], dealer: int) -> int:
     return next(seat for seat in bidding_order(dealer, len(bids)) if bids[seat] == best)
 
 
+@functools.cache
 def team_of(seat: int, declarer: int, seats: int = 3) -> tuple:
     if seat == declarer:
         return (declarer, DUMMY)
@@ -638,11 +645,13 @@ def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bag
         head = (f"{who} took {taken + out}; {taken} {'counts' if taken == 1 else 'count'} toward {name}'s bid "
                 f"of {bid}, {held} {'does' if out == 1 and len(left_out) == 1 else 'do'} not")
         failed, exact, made = f"{head}, so the contract failed", f"{head}, exactly the bid", head
+    elif taken < bid:  # only the line said is worded (a replay words every hand's)
+        short = f"took only {taken} with the dummy" if declarer else f"the defenders took only {taken}"
+        failed = exact = made = f"{name} bid {bid} but {short}, so the contract failed"
     else:
         took = f"took {taken} with the dummy" if declarer else f"the defenders took {taken}"
-        short = f"took only {taken} with the dummy" if declarer else f"the defenders took only {taken}"
-        failed = f"{name} bid {bid} but {short}, so the contract failed"
-        exact, made = f"{name} bid {bid} and {took}, exactly", f"{name} bid {bid} and {took}"
+        made = failed = f"{name} bid {bid} and {took}"
+        exact = f"{made}, exactly"
     if taken < bid:
         return -10 * bid, f"{failed}: -{10 * bid}", 0
     over = taken - bid

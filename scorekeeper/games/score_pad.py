@@ -28,6 +28,7 @@ from .base import (
     Target,
     is_whole,
     name_list,
+    over_target,
     plural,
     range_check,
     show_json,
@@ -187,7 +188,9 @@ class ScorePadShown(Shown):
     def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
         hand_count = facts.place.settings["hand_count"]
         if hand_count:
-            sooner = f", sooner if a total reaches {facts.target.points}" if facts.target else ""
+            # the last hand is the last whatever the totals: "sooner" only before it
+            sooner = (f", sooner if a total reaches {facts.target.points}"
+                      if facts.target and (facts.hands_left or 0) > 1 else "")
             return [f"{hand_count} hands in all: {plural(facts.hands_left or 0, 'hand')} left{sooner}; the "
                     f"{_side(facts)} total then wins, and players tied for it share the win."]
         if facts.target is None:
@@ -196,11 +199,12 @@ class ScorePadShown(Shown):
         return []
 
     def hand_needs(self, facts: NeedsFacts) -> list[str]:
-        return [f"One hand can move a player anywhere from {facts.least} to {facts.most} points."]
+        # not how far one hand can move a player: the pad's bounds (±100000) are a guard, not the game
+        return []
 
     def target_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
         points = facts.target.points if facts.target else 0
-        return f"is {points - seat.total} short of {points}" if seat.total < points else f"at or over {points}"
+        return f"is {points - seat.total} short of {points}" if seat.total < points else over_target(points, seat.total)
 
     def standing_line(self, facts: NeedsFacts, seat: SeatNeeds) -> str:
         """Where one player stands, "ahead" meaning lower when the lowest total wins."""
@@ -219,7 +223,8 @@ class ScorePadShown(Shown):
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
         return [FieldGroup("points", "Points this hand", "seat_int", tuple(range(ctx.seats)),
-                           hint=f"Whole numbers from {LEAST} to {MOST}; a minus for points lost.",
+                           # not the ±100000 guard: noise at a Hearts table (a number past it is refused with it)
+                           hint="Whole numbers; a minus for points lost.",
                            stepper=False, minimum=LEAST, fill_blank=0)]
 
     def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
@@ -265,7 +270,7 @@ class ScorePadStats(Stats):
 
     figures = (
         Figure("points", "Points per hand", "per_hand"),
-        Figure("best_hand", "Best score of the hand"),
+        Figure("best_hand", "Hands with the best score"),
     )
 
     def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,

@@ -269,9 +269,13 @@ class ThirdHandRules(Rules):
                          "top the non-dealer (equal rank does not top)")]
         if dealer is not None and holder_of(bids) != dealer:
             other = table.left_of(dealer)
-            return [rule("bids", f"the dealer's {bids[dealer]} does not top {table.players[other]}'s "
-                         f"{bids[other]}; the dealer must bid higher or pass face down",
-                         seat=dealer, who=table.players[dealer])]
+            # said as the table would: whose bid is lower, and what the dealer may do instead
+            name, theirs = table.players[dealer], bids[other]
+            instead = (f"bid higher than {theirs} or pass face down" if theirs != RANKS[-1]
+                       else f"pass face down (nothing is higher than {theirs})")
+            return [rule("bids", f"{name} bid {bids[dealer]}, lower than {table.players[other]}'s {theirs}; "
+                         f"as the dealer, {name} must {instead}",
+                         seat=dealer, who=name)]
         return []
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:

@@ -427,6 +427,13 @@ class ThirdRailShown(Shown):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
 
+    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+        # recorded trick by trick: each player's count of tricks, not the list of winners
+        if isinstance(hand.get("winners"), list):
+            return [by_player("tricks won", list(players),
+                              [hand["winners"].count(seat) for seat in range(len(players))])]
+        return super().hand_numbers(hand, players)
+
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, place: HandContext) -> SheetLayout:
         settings = place.settings

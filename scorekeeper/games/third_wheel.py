@@ -177,8 +177,8 @@ class ThirdWheelRules(Rules):
         deals, target = place.settings["deals_each"], place.settings["target"]
         totals, dealt = place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
-        dealt_out = deals > 0 and all(count >= deals for count in dealt)
-        reached = tuple(s for s, total in enumerate(totals) if target > 0 and total >= target)
+        dealt_out = deals > 0 and min(dealt) >= deals
+        reached = tuple(s for s, total in enumerate(totals) if total >= target) if 0 < target <= max(totals) else ()
         if not (dealt_out or reached):
             if deals > 0 and place.hands_played >= place.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short
@@ -419,7 +419,7 @@ class ThirdWheelReferee(Referee):
         groups = []
         for rank in range(1, 11):
             title = {1: "Aces (1)", 10: "Crowns (10)"}.get(rank, f"Rank {rank}")
-            groups.append((title, "decktet", [decktet_face(c) for c in DECK if c.rank == rank]))
+            groups.append((title, "named", [decktet_face(c) for c in DECK if c.rank == rank]))
         return groups
 
     def face(self, code: str) -> Face | None:
@@ -665,4 +665,4 @@ def _check_trick(cards: list, trump: str, mode: str) -> list[Card]:
 
 def decktet_face(card: Card) -> Face:
     suits = "/".join(s.title() for s in card.suits)
-    return Face(card.name, card_label(card.name), str(card.rank), suits, "decktet", card.name)
+    return Face(card.name, card_label(card.name), str(card.rank), suits, "named", card.name)

@@ -20,8 +20,8 @@ class Face:
     label: str  # for a <select>: "A♠", "The Author (2, Moons/Knots)"
     rank: str  # big on the face: "A", "10", "2"
     sign: str  # suit symbol(s) or suit names
-    colour: str  # "red", "black" or "decktet"
-    name: str = ""  # Decktet card name
+    colour: str  # "red", "black", or "named": a card known by its own name, drawn tall with it
+    name: str = ""  # the card's own name, for a "named" card (a Decktet card's)
 
 
 @dataclass(frozen=True)

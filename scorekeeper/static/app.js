@@ -750,6 +750,26 @@
     Array.prototype.forEach.call(root.querySelectorAll("button[data-fill-blank]"), function (b) { b.type = "button"; });
   }
   document.addEventListener("htmx:load", function (e) { scripted(e.target); addSteppers(e.target); localTimes(e.target); shareUrls(e.target); shareButtons(e.target); liveHow(e.target); drafts(e.target); appliesWhen(e.target); });
+  /* The app kept on this phone (a service worker answers its pages): the browser fetches a
+     download by itself, past the worker, from a network that may not be there. So a download
+     link is fetched through the worker and saved from what it answered, under its own name. */
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[download]:not([href^='blob:'])");  /* not the saving one below */
+    if (!link || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    e.preventDefault();
+    fetch(link.href).then(function (r) {
+      var named = /filename="?([^";]+)"?/.exec(r.headers.get("Content-Disposition") || "");
+      return r.blob().then(function (blob) {
+        var save = document.createElement("a");
+        save.href = URL.createObjectURL(blob);
+        save.download = named ? named[1] : link.getAttribute("download") || "";
+        document.body.appendChild(save);
+        save.click();
+        save.remove();
+        setTimeout(function () { URL.revokeObjectURL(save.href); }, 60000);
+      });
+    });
+  });
   /* A page the browser kept from before (its back-forward cache) may be out of date: load it again. */
   window.addEventListener("pageshow", function (e) { if (e.persisted) window.location.reload(); });
 })();

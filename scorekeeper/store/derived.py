@@ -18,7 +18,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
-from ..games import GAMES
 from ..games.base import places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
@@ -31,7 +30,7 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 
 def _places(result: MatchResult) -> list[int]:
     """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
-    return places(result.totals, GAMES[result.game].rules.lowest_wins(result.settings))
+    return places(result.totals, result.played.rules.lowest_wins(result.settings))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:
@@ -52,7 +51,7 @@ def summary_values(result: MatchResult) -> dict[str, Any]:
 
 def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> list[list[tuple[int, str, Any]]]:
     """Per seat, the facts of hands ``start``+1 on (1-based numbers): (hand number, key, value)."""
-    game = GAMES[result.game]
+    game = result.played
     found: list[list[tuple[int, str, Any]]] = [[] for _ in result.players]
     before: dict[str, Any] = result.hands[start - 1].extra if start > 0 else {}
     scored: HandResult

@@ -18,6 +18,8 @@ from sqlite_utils import Database
 
 from ..engine import Match, MatchError, MatchResult, replay
 from ..engine import keep_dealers as engine_keep_dealers
+from ..games import GAMES
+from ..games.base import Game
 from ..matchfile import date_problems, note_problems
 from . import core, derived
 from .core import (
@@ -34,7 +36,7 @@ from .core import (
     writing,
 )
 from .devices import grant_in, new_token
-from .errors import LimitReached, NotFound
+from .errors import AlreadySaved, LimitReached, NotFound
 
 Hand = dict[str, Any]
 # One more entry for the log, for another hand a change touched: (action, hand number, before, after).
@@ -65,10 +67,13 @@ class Change:
 @dataclass(frozen=True)
 class MatchRecord:
     """A stored match as the pages read it: its row (header, links, versions) and
-    ``match``, the engine's Match with every recorded hand. Loaded once per request."""
+    ``match``, the engine's Match with every recorded hand. Loaded once per request.
+    ``played`` is the game itself (its rules, words, forms): past the store the pages ask it,
+    never look its key up again; ``game`` stays the key that URLs and files carry."""
 
     id: int
     game: str
+    played: Game
     players: list[str]
     settings: dict[str, Any]
     first_dealer: int
@@ -94,7 +99,8 @@ def get_record(db: Database, match_id: int, read_before: Callable[[int], Match |
     seen = read_before(row["version"]) if read_before is not None else None
     hands = list(seen.hands) if seen is not None else stored_hands(db, match_id)
     return MatchRecord(
-        id=row["id"], game=row["game"], players=json.loads(row["players"]), settings=json.loads(row["settings"]),
+        id=row["id"], game=row["game"], played=GAMES[row["game"]], players=json.loads(row["players"]),
+        settings=json.loads(row["settings"]),
         first_dealer=row["first_dealer"], date=row["date"], note=row["note"], created_at=row["created_at"],
         updated_at=row["updated_at"], version=row["version"], scorer_token=row["scorer_token"],
         watcher_token=row["watcher_token"], previous_id=row["previous_id"],
@@ -214,7 +220,7 @@ def check_details(date: str | None, note: str | None) -> None:
 
 
 def create_match(db: Database, match: Match, action: str = "create", device: str | None = None,
-                 previous: int | None = None) -> int:
+                 previous: int | None = None, request_key: str | None = None) -> int:
     """Store a new match (hands included, for an import) and return its id; the
     ``device`` (a digest, see ``device_key``) that started it may score it;
     ``previous``: the match it plays again (see ``linked_matches``).
@@ -226,6 +232,8 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
     result = replay(match)  # raises before anything is written
     stamp = now()
     with writing(db):
+        if request_key and imported_with_key(db, request_key) is not None:
+            raise AlreadySaved("import", None, 1)  # sent twice at once: the first one stored it
         table = db.table("matches")
         table.insert({
             "game": result.game,
@@ -246,7 +254,7 @@ def create_match(db: Database, match: Match, action: str = "create", device: str
             raise TypeError(f"the new match got no id ({match_id!r})")
         if match.hands:
             _write_hands(db, match_id, match.hands)
-        audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1)
+        audit(db, match_id, action, len(match.hands) or None, None, None, None, result.totals, 1, request_key)
         derived.write_all(db, match_id, result, match.hands, imported=action == "import")
         if device:
             grant_in(db, device, match_id, score=True, how="imported" if action == "import" else "started")
@@ -442,3 +450,28 @@ def restore_match(db: Database, match_id: int, device: str | None, request_key: 
 def import_match(db: Database, match: Match, device: str | None = None) -> int:
     """Store a whole match read from a match file."""
     return create_match(db, match, action="import", device=device)
+
+
+def imported_with_key(db: Database, request_key: str) -> int | None:
+    """The match a phone sent with this key (``import_once``), if it is stored and not
+    deleted. (No index holds the key alone: a scan of the imports' log entries, once per
+    match a phone sends, not per hand.)"""
+    row = db.execute("select a.match_id from audit a join matches m on m.id = a.match_id and m.deleted_at is null "
+                     "where a.action = 'import' and a.request_key = ? limit 1", [request_key]).fetchone()
+    return None if row is None else int(row[0])
+
+
+def import_once(db: Database, match: Match, request_key: str, device: str | None = None) -> tuple[int, bool]:
+    """Store a match a phone scored on its own, once per ``request_key`` (the phone's key
+    for that match): (its id, whether it was stored now). Sent again (the answer was lost
+    on the way back), the match already stored is given back, nothing is stored twice."""
+    found = imported_with_key(db, request_key)
+    if found is not None:
+        return found, False
+    try:
+        return create_match(db, match, action="import", device=device, request_key=request_key), True
+    except AlreadySaved:  # the same match sent twice at once: the other request stored it
+        found = imported_with_key(db, request_key)
+        if found is None:
+            raise
+        return found, False

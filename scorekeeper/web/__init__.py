@@ -21,7 +21,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, assets, compress, db, errors, notices, polls, security, sharing
+from . import access, db, errors, notices, polls, security, sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -127,7 +127,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
-    assets.init_app(app)  # static files by fingerprinted names, compressed once, cached for good
+    if not app.config.get("OFFLINE"):  # the phone's own static files go over no network: plain names
+        from . import assets  # WhiteNoise, rcssmin, rjsmin are not shipped to the phone (offline.py)
+
+        assets.init_app(app)  # static files by fingerprinted names, compressed once, cached for good
     polls.init_app(app)  # an unchanged poll is answered before the app (inside ProxyFix: it reads the real host)
     proxies = int(app.config.get("PROXIES", 0))
     if proxies:  # behind that many reverse proxies: trust their X-Forwarded-For/-Proto/-Host
@@ -142,7 +145,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     notices.init_app(app)  # flashed messages kept on the server, not in the cookie
     errors.init_app(app)
-    compress.init_app(app)
+    if not app.config.get("OFFLINE"):  # on the phone itself nothing goes over a network
+        from . import compress  # Flask-Compress is not shipped to the phone (offline.py)
+
+        compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit
     _register_blueprints(app)
     _register_filters(app)
@@ -161,6 +167,17 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
     app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
     stats.init_app(app)
+    if app.config.get("PHONE_FOLDER"):  # the phone's own app: where its matches stand with the server
+        from . import sent
+
+        sent.init_app(app)
+    if not app.config.get("OFFLINE"):  # the phone's own app is the kept one
+        from . import keep
+
+        keep.init_app(app)  # /offline/: the app a phone keeps to score with no network
+        from . import sync
+
+        sync.init_app(app)  # /sync/: what a phone scored on its own, sent to the server
 
 
 def _register_filters(app: Flask) -> None:

@@ -34,6 +34,7 @@ DEVICE_COOKIE = "scorekeeper_device"
 DEVICE_DAYS = 400  # the longest a browser keeps a cookie; renewed on every page this device opens
 _DEVICE = re.compile(r"[A-Za-z0-9_-]{22,64}\Z")
 _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}\Z")
+KEY_PATTERN = _KEY  # a request key as forms and phones send it
 
 
 # --- this device ------------------------------------------------------------------

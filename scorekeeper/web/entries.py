@@ -75,7 +75,7 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.game, hand, result.place(number), scored.extra),
+        "summary": view.hand_summary(info.played, hand, result.place(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
@@ -123,7 +123,7 @@ def form_for(info: page.Info, number: int, formdata: MultiDict | None = None,
     if posted is not None and 0 <= posted < len(result.players):
         dealer = posted
     seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(match.game, result.next_place().dealing(seat),
+    return hand_forms.make_form(info.played, result.next_place().dealing(seat),
                                 formdata=formdata, hand=hand, version=info.version, number=number,
                                 dealer_name=None if seat is None else result.players[seat])
 

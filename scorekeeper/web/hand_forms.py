@@ -33,8 +33,8 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ..games import GAMES, words
-from ..games.base import CardCounter, FieldGroup, HandContext, Problem
+from ..games import words
+from ..games.base import CardCounter, FieldGroup, Game, HandContext, Problem
 from .field_kind import Blank, Kind, Reading, WholeNumberField, blank, typed, whole
 from .point_counter import CardCount
 
@@ -224,6 +224,30 @@ class SeatOrder(Kind):
             reading.hand[self.name] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
 
 
+class SeatPick(Kind):
+    """``seat``: one of the players (the seats of ``seats``, by name), recorded as their seat
+    number: who made trump, who declared. A value not offered is the engine's to report."""
+
+    macro = "choice"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        choices = [(str(seat), self.players[seat]) for seat in self.seats]
+        self.add(attrs, self.name, ChoiceField(self.label(), choices=choices, validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if value is not None:
+            data[self.fields[0]] = str(value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if blank(value):
+            if not self.optional:
+                reading.missing.append((self.name, None))
+        else:
+            reading.hand[self.name] = typed(value)
+
+
 class Dealer(Kind):
     """Who dealt a hand dealt out of turn (every game: the web layer adds it)."""
 
@@ -248,8 +272,8 @@ DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer",
 
 def kinds() -> dict[str, type[Kind]]:
     """Every kind of hand field by ``FieldGroup.kind``."""
-    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice, "bool": Flag,
-            "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice,
+            "seat": SeatPick, "bool": Flag, "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 
 @dataclass
@@ -312,9 +336,9 @@ class HandEntry:
         return {g.name for g in self.groups if g.in_details and any(not blank(self.form[f].data) for f in g.fields)}
 
 
-def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
+def build(game: Game, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
     """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
-    form_class, groups = _built(game, tuple(GAMES[game].shown.hand_form(ctx)), tuple(ctx.players))
+    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), tuple(ctx.players))
     return form_class, list(groups)
 
 
@@ -322,13 +346,13 @@ def build(game: str, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]
 # the same hand after hand: made once, not twice per save (and its blank drawing, see
 # ``draw_groups``, is kept by it). Kinds hold nothing of a request once built.
 @functools.lru_cache(maxsize=256)
-def _built(game: str, described_groups: tuple[FieldGroup, ...],
+def _built(game: Game, described_groups: tuple[FieldGroup, ...],
            players: tuple[str, ...]) -> tuple[type[RecordHandForm], list[Kind]]:
     attrs: dict[str, Any] = {}
     made = kinds()
     groups: list[Kind] = []
     for described in [*described_groups, DEALER]:
-        kind = made[described.kind](described, list(players), GAMES[game])
+        kind = made[described.kind](described, list(players), game)
         kind.add_fields(attrs)
         groups.append(kind)
     _mark_sums(attrs, groups)
@@ -351,13 +375,13 @@ def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
                 unbound.kwargs["render_kw"] = render
 
 
-def make_form(game: str, ctx: HandContext,
+def make_form(game: Game, ctx: HandContext,
               formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
               number: int = 0, dealer_name: str | None = None) -> HandEntry:
     """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
     form_class, groups = build(game, ctx)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    entry = HandEntry(form_class, groups, list(ctx.players), GAMES[game].shown.field_word, counter, number,
+    entry = HandEntry(form_class, groups, list(ctx.players), game.shown.field_word, counter, number,
                       dealer_name, version=version)
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
@@ -393,7 +417,7 @@ def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
 NOT_TYPED = frozenset({"csrf_token", "version", "request_key"})
 
 
-def browser_values(game: str, ctx: HandContext, hand: dict) -> dict[str, list[str]]:
+def browser_values(game: Game, ctx: HandContext, hand: dict) -> dict[str, list[str]]:
     """``hand`` as the inputs of its form would send it (name: values, none for a box left
     unticked), the way app.js keeps a draft: the form bound to the hand, each field read
     back as its input shows it."""

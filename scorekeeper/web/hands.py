@@ -11,7 +11,6 @@ from werkzeug.datastructures import MultiDict
 
 from .. import store
 from ..engine import MatchError
-from ..games import GAMES
 from ..games.base import TrickTally
 from . import access, entries, hand_forms, page, partials, view, writes
 from .chart import running_totals_svg
@@ -195,7 +194,7 @@ def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
 
 def _tally_of(info: page.Info, number: int) -> TrickTally | None:
     """Hand ``number``'s trick-by-trick tally (``Game.trick_tally``), if its game has one."""
-    return GAMES[info.game].shown.trick_tally(page.replayed(info).place(number))
+    return info.played.shown.trick_tally(page.replayed(info).place(number))
 
 
 def _as_counts(info: page.Info, number: int) -> bool:
@@ -295,7 +294,7 @@ def undo(info: page.Info) -> ResponseReturnValue:
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(match.game, match.hands[-1], result.place(last.number), last.extra)
+    summary = view.hand_summary(info.played, match.hands[-1], result.place(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
@@ -321,10 +320,12 @@ def log(info: page.Info) -> ResponseReturnValue:
         for key in ("before", "after"):
             hand = entry[key]
             # described where that hand stands in the match now (its number, its dealer...)
-            entry[key + "_summary"] = (view.hand_summary(info.game, hand, result.logged_place(entry["hand"]))
+            entry[key + "_summary"] = (view.hand_summary(info.played, hand, result.logged_place(entry["hand"]))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo")
                                        and isinstance(entry["hand"], int) else None)
-    known = {s.name: s for s in GAMES[info.game].settings}
+            entry[key + "_numbers"] = (view.hand_numbers(info.played, hand, tuple(players), entry[key + "_summary"])
+                                       if entry[key + "_summary"] is not None else None)
+    known = {s.name: s for s in info.played.settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,
                                            game_settings=known, page=number, pages=pages, total=total)
 
@@ -360,7 +361,7 @@ def why(info: page.Info, number: int) -> ResponseReturnValue:
     result = page.replayed(info)
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
-                                       summary=view.hand_summary(info.game, info.match.hands[number - 1],
+                                       summary=view.hand_summary(info.played, info.match.hands[number - 1],
                                                                  result.place(number), hand.extra),
                                        match_id=match_id)
 

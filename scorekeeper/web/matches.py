@@ -412,7 +412,7 @@ def show(match_id: int) -> ResponseReturnValue:
     if isinstance(undone, dict) and undone.get("match") == match_id and entry is not None \
             and undone.get("number") == entry.number and isinstance(undone.get("hand"), dict):
         # the hand just undone, back in the form as a draft to correct or clear (app.js)
-        entry.draft = hand_forms.browser_values(context["info"].game, context["result"].next_place(),
+        entry.draft = hand_forms.browser_values(context["info"].played, context["result"].next_place(),
                                                 undone["hand"])
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
     context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice
@@ -484,7 +484,7 @@ def play_again(info: page.Info) -> ResponseReturnValue:
 def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> SetupEntry:
     """A ChangeSetupForm for one match: its seats' names, its settings, its first dealer,
     filled in from the match (or from the posted form)."""
-    game = GAMES[info.game]
+    game = info.played
     players = info.players
     attrs: dict = {"version": HiddenField(), "confirm": HiddenField(),
                    "first_dealer": SelectField("First dealer", choices=[(str(i), p) for i, p in enumerate(players)])}
@@ -511,7 +511,7 @@ def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> Set
 def _setup_changes(info: page.Info, before: MatchResult, after: MatchResult, first_dealer: int) -> list[str]:
     """What a change of setup changes, in words: names, settings, first dealer, totals."""
     lines = [f"{old} is now {new}" for old, new in zip(before.players, after.players) if old != new]
-    for s in GAMES[info.game].settings:
+    for s in info.played.settings:
         old, new = before.settings.get(s.name), after.settings.get(s.name)
         if old != new:
             lines.append(f"{s.label}: {s.text(old)} → {s.text(new)}")

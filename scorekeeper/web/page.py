@@ -106,7 +106,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
     board = view.scoreboard(info, result, changed, rows_from)
     scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
-        entry = hand_forms.make_form(info.game, result.next_place(),
+        entry = hand_forms.make_form(info.played, result.next_place(),
                                      version=info.version, number=len(result.hands) + 1,
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
@@ -166,9 +166,8 @@ def correction_saved(match_id: int, number: int, before: MatchResult, after: Mat
 def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[str]:
     """Later hands whose dealer a correction changed, in words: their inputs were
     entered for the old dealer, so say to check them (or that they were kept)."""
-    from ..games import GAMES
 
-    shown = GAMES[after.game].shown
+    shown = after.played.shown
     old = {h.number: h.dealer for h in before.hands}
     return [shown.new_dealer(after.place(h.number)) for h in after.hands
             if h.number > number and h.number in old and old[h.number] != h.dealer]
@@ -217,13 +216,12 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
 def hand_context(info: Info) -> HandContext:
     """Where the game stands for the hand about to be played, from the request's replay;
     for a match that cannot be replayed, a match with no hands, the dealer unknown."""
-    from ..games import GAMES
     from ..games.base import Table
 
     try:
         return replayed(info).next_place()
     except MatchError:
-        return GAMES[info.game].empty_place(Table(tuple(info.players), info.settings))
+        return info.played.empty_place(Table(tuple(info.players), info.settings))
 
 
 def _dealt_context(info: Info, hand: dict) -> HandContext:
@@ -239,7 +237,6 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
     replayed. The seat picture, the table guide and the referee all start from it."""
-    from ..games import GAMES
 
     try:
         result = replayed(info)
@@ -250,7 +247,7 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     dealer = (hand or {}).get("dealer")
     if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
         dealer = result.next_dealer
-    return GAMES[info.game].shown.seating(result.next_place().dealing(dealer), hand)
+    return info.played.shown.seating(result.next_place().dealing(dealer), hand)
 
 
 def typed_hand(info: Info, hand: dict) -> dict:
@@ -279,9 +276,8 @@ def table_order(info: Info, hand: dict | None = None) -> str | None:
 def referee_url(info: Info, hand: dict | None = None) -> str | None:
     """The referee for the hand being played in a match, set from what its form holds so
     far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
-    from ..games import GAMES
 
-    game = GAMES[info.game]
+    game = info.played
     if game.referee is None:
         return None
     params: dict = {"match": info.id}

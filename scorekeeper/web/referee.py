@@ -300,7 +300,7 @@ def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None
         dealer = result.next_dealer
     else:
         seating = page.hand_seating(info, {"dealer": dealer}) or seating
-    game = GAMES[result.game]
+    game = result.played
     return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,

@@ -8,16 +8,16 @@ from flask import Blueprint, abort
 from flask.typing import ResponseReturnValue
 
 from ..games import GAMES
+from ..games.base import Game
 from ..store import MatchRecord
 from . import page, partials, view
 
 bp = Blueprint("rules", __name__)
 
 
-def _context(game_key: str, settings: dict, info: MatchRecord | None) -> dict:
-    game = GAMES[game_key]
+def _context(game: Game, settings: dict, info: MatchRecord | None) -> dict:
     extra = game.shown.rules_context(settings)
-    return {"game": game, "key": game_key, "s": settings, "shown": view.settings_shown(game_key, settings),
+    return {"game": game, "key": game.key, "s": settings, "shown": view.settings_shown(game, settings),
             "info": info, **extra}
 
 
@@ -25,13 +25,13 @@ def _context(game_key: str, settings: dict, info: MatchRecord | None) -> dict:
 def rules(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         abort(404)
-    return partials.render_page_or_partial("rules.html", **_context(game, GAMES[game].defaults(), None))
+    return partials.render_page_or_partial("rules.html", **_context(GAMES[game], GAMES[game].defaults(), None))
 
 
 @bp.get("/matches/<match_id:match_id>/rules")
 def match_rules(match_id: int) -> ResponseReturnValue:
 
     info = page.load(match_id)
-    settings = GAMES[info.game].defaults()
+    settings = info.played.defaults()
     settings.update(info.settings)
-    return partials.render_page_or_partial("rules.html", **_context(info.game, settings, info))
+    return partials.render_page_or_partial("rules.html", **_context(info.played, settings, info))

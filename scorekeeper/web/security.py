@@ -9,17 +9,14 @@ secret scorer link out of other sites' logs.
 """
 from __future__ import annotations
 
-import math
-import threading
-import time
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from flask import Flask, Response, current_app, request
-from limits import RateLimitItemPerHour, RateLimitItemPerMinute
-from limits.storage import MemoryStorage, storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 
 from .errors import render_error
+
+if TYPE_CHECKING:
+    from .ratelimits import Limits
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -62,87 +59,6 @@ def add_headers(response: Response) -> Response:
     return response
 
 
-class BoundedMemoryStorage(MemoryStorage):
-    """limits' in-process storage, with its memory bounded. limits 5.8 keeps an empty list
-    for every key it has ever seen (100,000 addresses left 17 MiB behind for good) and, while
-    hits come in, sweeps every key every 10 ms in a new thread (100,000 hits on distinct addresses
-    took 6 s, 2 s here). Here a key whose entries have all expired is dropped, in a sweep at most
-    once a second. (Both hooks are limits' private names: tests/web/test_abuse_limits.py fails if
-    they go.)"""
-
-    SWEEP_SECONDS = 1.0
-
-    def __init__(self, uri: str | None = None, **options: Any) -> None:
-        self.swept = 0.0
-        super().__init__(uri, **options)
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # the base class's private hook, called on every hit
-        if time.time() - self.swept >= self.SWEEP_SECONDS and not self.timer.is_alive():
-            self.swept = time.time()
-            self.timer = threading.Timer(0.01, self._MemoryStorage__expire_events)
-            self.timer.daemon = True
-            self.timer.start()
-
-    def _MemoryStorage__expire_events(self) -> None:  # the base class's private sweep, run by the timer above
-        now = time.time()
-        for key in list(self.events):
-            with self.locks[key]:
-                events = self.events.get(key) or []
-                kept = [entry for entry in events if entry.expiry > now]  # newest first, a few per key
-                if kept:
-                    self.events[key] = kept
-                else:
-                    self.events.pop(key, None)
-                    self.locks.pop(key, None)
-        for key in [key for key, when in self.expirations.items() if when <= now]:
-            self.storage.pop(key, None)
-            self.expirations.pop(key, None)
-
-
-class Limits:
-    """Every limit on abuse, counted per address with ``limits``' moving window: at most N in
-    any 60 s (or hour). The storage is a setting (``RATELIMIT_STORAGE_URI``, ``memory://`` by
-    default; a ``redis://`` URI lets several server processes share one count). A request is
-    counted when it is accepted, before its work, in one step with the check: requests sent
-    at the same moment cannot all pass a check made before any of them is counted."""
-
-    def __init__(self, app: Flask):
-        uri = str(app.config["RATELIMIT_STORAGE_URI"])
-        self.storage = BoundedMemoryStorage() if uri.startswith("memory://") else storage_from_string(uri)
-        self.window = MovingWindowRateLimiter(self.storage)
-        self.items = {name: RateLimitItemPerHour(int(app.config[setting])) if setting.endswith("_HOUR")
-                      else RateLimitItemPerMinute(int(app.config[setting]))
-                      for name, setting in SETTINGS.items()}
-        self.lock = threading.Lock()  # the limits of one request are checked and counted together
-
-    def take(self, key: str, costs: dict[str, int]) -> str | None:
-        """Count ``costs`` (limit name: how many) for ``key`` when every limit has room for
-        them and return None; else count nothing and return the first limit without room."""
-        with self.lock:
-            for name, cost in costs.items():
-                if not self.window.test(self.items[name], name, key, cost=cost):
-                    return name
-            for name, cost in costs.items():
-                if not self.window.hit(self.items[name], name, key, cost=cost):
-                    return name  # another process (a shared storage) took the room meanwhile
-        return None
-
-    def room(self, name: str, key: str, cost: int) -> bool:
-        """Has ``key`` room for ``cost`` more under this limit now? (Counts nothing.)"""
-        return bool(self.window.test(self.items[name], name, key, cost=cost))
-
-    def remaining(self, name: str, key: str) -> int:
-        return max(0, self.window.get_window_stats(self.items[name], name, key).remaining)
-
-    def retry_after(self, name: str, key: str) -> int:
-        """Seconds until this limit has room for one more."""
-        reset = self.window.get_window_stats(self.items[name], name, key).reset_time
-        return max(1, math.ceil(reset - time.time()))
-
-    def limit(self, name: str) -> int:
-        return self.items[name].amount
-
-
 SETTINGS = {  # a limit's name: the setting that holds how many (SCOREKEEPER_<setting>)
     "heavy": "HEAVY_READS_PER_MINUTE",
     "match": "MATCHES_PER_MINUTE",
@@ -160,7 +76,31 @@ Refusal: TypeAlias = tuple[str, int, dict[str, str]]
 MESSAGES = {"match": TOO_MANY_MATCHES, "match_hour": TOO_MANY_MATCHES_HOUR, "write": TOO_MANY_WRITES}
 
 
-def limits() -> Limits:
+class NoLimits:
+    """The phone's own app (``OFFLINE``): one phone, its own data, no one else to keep
+    out; ``limits`` is not shipped to it. Every request has room; the limits' sizes
+    still read from the settings (an import's largest file is one hour's worth)."""
+
+    def __init__(self, app: Flask):
+        self.config = app.config
+
+    def take(self, key: str, costs: dict[str, int]) -> str | None:
+        return None
+
+    def room(self, name: str, key: str, cost: int) -> bool:
+        return True
+
+    def remaining(self, name: str, key: str) -> int:
+        return self.limit(name)
+
+    def retry_after(self, name: str, key: str) -> int:
+        return 1
+
+    def limit(self, name: str) -> int:
+        return int(self.config[SETTINGS[name]])
+
+
+def limits() -> Limits | NoLimits:
     return current_app.extensions["scorekeeper.limits"]
 
 
@@ -279,7 +219,12 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("NEW_DEVICES_PER_MINUTE", NEW_DEVICES_PER_MINUTE)  # or SCOREKEEPER_NEW_DEVICES_PER_MINUTE
     app.config.setdefault("WRITES_PER_MINUTE", WRITES_PER_MINUTE)  # or SCOREKEEPER_WRITES_PER_MINUTE
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")  # or SCOREKEEPER_RATELIMIT_STORAGE_URI
-    app.extensions["scorekeeper.limits"] = Limits(app)
+    if app.config.get("OFFLINE"):
+        app.extensions["scorekeeper.limits"] = NoLimits(app)
+    else:
+        from .ratelimits import Limits
+
+        app.extensions["scorekeeper.limits"] = Limits(app)
     # the session holds the scorer grants: never sent with another site's requests, never read by scripts
     if not app.config.get("SESSION_COOKIE_SAMESITE"):
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"

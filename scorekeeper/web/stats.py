@@ -59,7 +59,8 @@ def _share(part: int, whole: int) -> str:
 def _number(value: float | None) -> str:
     if value is None:
         return "–"
-    return f"{value:.1f}" if value != int(value) else str(int(value))
+    # two places, not one: 17/4 is 4.25, which one place would show as 4.2 (half to even)
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def summary(rows: list[dict]) -> dict:
@@ -110,17 +111,19 @@ def _by_game(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
 def win_rate_svg(rates: list[tuple[str, float | None]]) -> Markup:
     """Bars of the win rate per game (server-rendered SVG, classes only; the figures
     are also in the table beside it)."""
-    bar, gap, label_width, width = 22, 10, 140, 320
-    height = len(rates) * (bar + gap) + gap
+    # each game's name on its own line above its bar: beside it, "Dummy Hand Spades" ran into the bar
+    bar, label, gap, width = 22, 18, 10, 320
+    track = width - 50
+    height = len(rates) * (label + bar + gap) + gap
     parts = [f'<svg class="chart win-rate" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="Win rate per game">']
     for i, (title, rate) in enumerate(rates):
-        y = gap + i * (bar + gap)
-        length = round((width - label_width - 50) * (rate or 0))
-        parts.append(f'<text class="bar-label" x="0" y="{y + bar - 6}">{escape(title)}</text>')
-        parts.append(f'<rect class="bar-track" x="{label_width}" y="{y}" width="{width - label_width - 50}" '
-                     f'height="{bar}"/>')
-        parts.append(f'<rect class="bar" x="{label_width}" y="{y}" width="{length}" height="{bar}"/>')
+        top = gap + i * (label + bar + gap)
+        y = top + label
+        length = round(track * (rate or 0))
+        parts.append(f'<text class="bar-label" x="0" y="{top + label - 5}">{escape(title)}</text>')
+        parts.append(f'<rect class="bar-track" x="0" y="{y}" width="{track}" height="{bar}"/>')
+        parts.append(f'<rect class="bar" x="0" y="{y}" width="{length}" height="{bar}"/>')
         text = "–" if rate is None else f"{round(100 * rate)}%"
         parts.append(f'<text class="bar-value" x="{width - 44}" y="{y + bar - 6}">{text}</text>')
     parts.append("</svg>")

@@ -22,7 +22,6 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from ..engine import MatchError
-from ..games import GAMES
 from ..games.base import HandContext, TallyChoice, TrickTally
 from . import access, hand_forms, page, partials, writes
 from .db import get_db
@@ -127,7 +126,7 @@ def _tapped(taps: Taps, posted: Mapping[str, str], seats: int, tricks: int) -> b
 @page.with_match
 def tally(info: page.Info) -> ResponseReturnValue:
     match_id = info.id
-    described = GAMES[info.game].shown.trick_tally(_tallied_place(info))
+    described = info.played.shown.trick_tally(_tallied_place(info))
     if described is None:
         abort(404)
     form = FlaskForm()
@@ -252,7 +251,7 @@ def _leader(info: page.Info, ctx: HandContext, dealer: int | None) -> dict:
     and whether that is the dealer's left."""
     if dealer is None:
         return {"leader": None, "leads_left": False}
-    seating = GAMES[info.game].shown.seating(ctx.dealing(dealer))
+    seating = info.played.shown.seating(ctx.dealing(dealer))
     seat = next((p.seat for p in seating.places if p.leads and p.seat is not None), None)
     return {"leader": None if seat is None else ctx.players[seat], "leads_left": seat == ctx.table.left_of(dealer)}
 

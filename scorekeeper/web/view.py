@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from ..engine import HandResult, Match, MatchResult
 from ..games import GAMES, base
 from ..games.base import (
+    Game,
     HandContext,
     NextDeal,
     SheetCell,
@@ -68,18 +69,28 @@ def game_title(key: str, settings: dict | None = None, kind: bool = False) -> st
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
-              last: list[int] | None = None, lowest_first: bool = False) -> list[dict]:
+              last: list[int] | None = None, lowest_first: bool = False,
+              sides: tuple[tuple[int, ...], ...] | None = None) -> list[dict]:
     """Players by total, highest first (lowest first where the lowest total wins, see
     ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
-    points in the last hand, shown beside the total."""
+    points in the last hand, shown beside the total. ``sides`` (``Game.sides``): each row
+    names the player's partners, and partners on their team's total are not tied."""
+    side_of = {seat: side for side in sides or () for seat in side}
     rows = []
     for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first))):
+        own = side_of.get(seat, (seat,))
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
-                     "tied": sum(1 for t in totals if t == total) > 1,
+                     "tied": any(t == total for s, t in enumerate(totals) if s not in own),
+                     "partners": [players[s] for s in own if s != seat],
                      "winner": seat in (winners or []),
                      "last": None if last is None else last[seat]})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
+
+
+def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
+    """The match's partnerships, if its game plays in teams (``Game.sides``)."""
+    return result.played.sides(base.Table(tuple(result.players), result.settings))
 
 
 def suit_name(suit: object) -> str:
@@ -92,18 +103,24 @@ def dealt_out_of_turn(hand: dict) -> bool:
     return isinstance(hand.get("dealer"), int)
 
 
-def hand_summary(game: str, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
     played; ``extra``: what the engine made of it, where it was scored)."""
-    parts = GAMES[game].shown.hand_summary(hand, ctx, extra or {})
+    parts = game.shown.hand_summary(hand, ctx, extra or {})
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
 
 
-def progress(game: str, settings: dict, result: MatchResult) -> dict:
+def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str) -> str:
+    """A hand's numbers per player, in the game's words, as one line for the match log
+    (those its summary does not already say)."""
+    return "; ".join(line for line in game.shown.hand_numbers(hand, players) if line not in summary)
+
+
+def progress(game: Game, settings: dict, result: MatchResult) -> dict:
     """What the match is playing towards, in the game's words (not scored)."""
-    line = GAMES[game].progress(result.next_place())
+    line = game.progress(result.next_place())
     return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
 
 
@@ -135,11 +152,11 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
-        "summary": hand_summary(match.game, hand, result.place(hand_result.number), hand_result.extra),
+        "summary": hand_summary(info.played, hand, result.place(hand_result.number), hand_result.extra),
         "scores": hand_result.scores,
         "totals": hand_result.totals,
         "explanation": hand_result.explanation,
-        "counter": seat_counter(match.game, hand_result),
+        "counter": seat_counter(info.played, hand_result),
         "events": events_text(hand_result),
         "changed": hand_result.number in changed_hands,
     } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
@@ -152,20 +169,20 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     players = result.players
     first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
     rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
-    counted = seat_counter(match.game, result.hands[-1]) if result.hands else None
+    counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
     return {
         "players": players,
         "standings": standings(players, result.totals, result.winners if result.finished else None,
                                result.hands[-1].scores if result.hands else None,
-                               GAMES[result.game].rules.lowest_wins(result.settings)),
+                               result.played.rules.lowest_wins(result.settings), sides_of(result)),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
         "counter": counted,  # the game's running count per seat (bags), in words
         "last_events": events_text(result.hands[-1]) if result.hands else [],
-        "progress": progress(match.game, result.settings, result),
+        "progress": progress(info.played, result.settings, result),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
         "next_why": next_why(match, result),
         "finished": result.finished,
@@ -175,12 +192,12 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
         "changed": changed,
-        "needs": None if result.finished else needs(match.game, result),
-        "result_text": result_text(match.game, info.date, result),
+        "needs": None if result.finished else needs(info.played, result),
+        "result_text": result_text(info.played, info.date, result),
     }
 
 
-def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
+def result_text(game: Game, date: str | None, result: MatchResult) -> str | None:
     """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
     (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
     played = len(result.hands)
@@ -195,19 +212,40 @@ def result_text(game: str, date: str | None, result: MatchResult) -> str | None:
         else:
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
-    places = ", ".join(f"{isolated(row['name'])} {row['total']}" + (" (won)" if row["seat"] in winners else "")
-                       for row in standings(result.players, result.totals,
-                                            lowest_first=GAMES[game].rules.lowest_wins(result.settings)))
+    rows = standings(result.players, result.totals, lowest_first=game.rules.lowest_wins(result.settings),
+                     sides=sides_of(result))
+    parts: list[str] = []
+    said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
+    for row in rows:
+        if row["name"] in said:
+            continue
+        said.update([row["name"], *row["partners"]])
+        names = " and ".join(isolated(name) for name in [row["name"], *row["partners"]])
+        parts.append(f"{names} {row['total']}" + (" (won)" if row["seat"] in winners else ""))
+    places = ", ".join(parts)
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
-def seat_counter(game: str, hand: HandResult) -> list[str] | None:
-    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
-    shown = GAMES[game].shown
-    if not shown.seat_counter:
+def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), read from the
+    field of its output the game declares (``Shown.seat_counter``); None for a game without
+    one. The one place the pages read a game's output by name: its shape is checked here, so
+    a game whose scoring gives something else fails at its own door, not in a template."""
+    key = game.shown.seat_counter
+    if not key:
         return None
-    return [shown.counter_text(value) for value in hand.extra[shown.seat_counter]]
+    counts = hand.extra.get(key)
+    if not isinstance(counts, list) or len(counts) != len(hand.totals) \
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        raise TypeError(f"{game.key}: hand {hand.number}'s {key!r} is not a whole number per seat: {counts!r}")
+    return counts
+
+
+def seat_counter(game: Game, hand: HandResult) -> list[str] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
+    counts = seat_counts(game, hand)
+    return None if counts is None else [game.shown.counter_text(value) for value in counts]
 
 
 def event_text(event: base.Event) -> str:
@@ -219,19 +257,19 @@ def events_text(hand: HandResult) -> list[str]:
     return [event_text(e) for e in hand.events]
 
 
-def needs(game: str, result: MatchResult) -> dict:
+def needs(game: Game, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
-    found = GAMES[game].needs(result.next_place())
+    found = game.needs(result.next_place())
     return {"table": found.table,
             "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
 
 
 # --- settings in words ---------------------------------------------------------------
 
-def settings_shown(game_key: str, settings: dict) -> list[dict]:
+def settings_shown(game: Game, settings: dict) -> list[dict]:
     """Each setting of a game in words: label, value, help, and whether it is the default."""
     shown = []
-    for s in GAMES[game_key].settings:
+    for s in game.settings:
         if not s.applies(settings):
             continue  # means nothing at this table (the flip count when nobody flips)
         value = settings.get(s.name, s.default)
@@ -270,7 +308,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     hand (dealer marked), the running totals, the standings, the header and the
     explanations. Every number comes from ``result``, the engine's replay."""
     match: Match = info.match
-    game = GAMES[match.game]
+    game = info.played
     players = result.players
     layout = game.shown.sheet_layout(result.next_place())
     rows = []
@@ -282,7 +320,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(match.game, hand, result.place(scored.number), scored.extra),
+            "summary": hand_summary(info.played, hand, result.place(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
             "out_of_turn": dealt_out_of_turn(hand),
             "explanation": scored.explanation,
@@ -290,10 +328,11 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         })
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=game.rules.lowest_wins(result.settings))
-    if counter and result.hands:
+                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(result))
+    counts = seat_counts(game, result.hands[-1]) if result.hands else None
+    if counts is not None:
         for row in standing:
-            row["counter"] = result.hands[-1].extra[counter][row["seat"]]
+            row["counter"] = counts[row["seat"]]
     return {
         "id": info.id,
         "game": game,
@@ -304,7 +343,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         "note": info.note,
         "players": players,
         "first_dealer": players[match.first_dealer],
-        "settings": settings_shown(match.game, result.settings),
+        "settings": settings_shown(game, result.settings),
         "layout": layout,
         "rows": rows,
         "out_of_turn": any(row["out_of_turn"] for row in rows),
@@ -332,10 +371,10 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
     first = 1
     if result is not None and result.hands and not result.finished:
         last = result.hands[-1]
-        counter = game.shown.seat_counter
+        counter, counts = game.shown.seat_counter, seat_counts(game, last)
         carried = {"after": last.number,
                    "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
-                              else SheetCell(str(last.extra[counter][seat])) if counter and column.key == counter
+                              else SheetCell(str(counts[seat])) if counts is not None and column.key == counter
                               else SheetCell() for column in layout.seat] for seat in range(seats)]}
         first = last.number + 1
     next_dealer = None  # who deals the next hand, while the match goes on
@@ -348,7 +387,7 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         "info": info,
         "players": names,
         "named": players is not None,
-        "settings": settings_shown(game_key, settings),
+        "settings": settings_shown(game, settings),
         "layout": layout,
         "carried": carried,
         "numbers": list(range(first, first + BLANK_ROWS)),

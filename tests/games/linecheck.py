@@ -11,10 +11,11 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Table
+from scorekeeper.games.base import Game, HandContext, Table
 from scorekeeper.samples import NAMES
 
 W = "(?:" + "|".join(NAMES) + ")"
@@ -173,3 +174,22 @@ def random_settings(game_key: str, rng: random.Random, seats: int) -> dict:
                                                     rng.randint(low, high), min(s.default, high)}))
         if not game.rules.check_settings(chosen, seats):
             return chosen
+
+
+def left_of_dealer(s: Seen) -> int:
+    """The shared rule: the deal passes left of whoever dealt."""
+    return (s.dealer + 1) % s.table.seats
+
+
+class Case(NamedTuple):
+    """What the checks know of one game, from its rules: how to make a hand, the tables of
+    its sentences, a few values of its numeric settings worth playing, its seat counts, who
+    deals next, whether its target must be passed, and what else every hand must say."""
+
+    make_hand: Callable[[Game, HandContext, random.Random], dict]
+    rules: list[Rules]
+    numbers: dict[str, list]
+    seats: tuple[int, int]
+    next_dealer: Callable[[Seen], int] = left_of_dealer
+    past_target: bool = False
+    also_says: Callable[[Seen], list[str]] = lambda s: []

@@ -4,11 +4,11 @@ turn, each way of recording a hand) are replayed, and every number is read back 
 of every line and checked against the hand and the rules (see ``linecheck``)."""
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Iterable
 
 import pytest
 
@@ -16,7 +16,19 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, HandContext
 from scorekeeper.games.third_rail import tricks_per_hand
 
-from .linecheck import NL, N, Rules, Seen, T, W, count_of, names_in, play_and_check, random_settings
+from .linecheck import (
+    NL,
+    Case,
+    N,
+    Rules,
+    Seen,
+    T,
+    W,
+    count_of,
+    names_in,
+    play_and_check,
+    random_settings,
+)
 
 # --- what happens next: every game (engine.what_happens_next and each game's ending) ----
 
@@ -26,11 +38,6 @@ NEXT = Rules()
 def next_in_turn(s: Seen) -> int:
     """Who deals next by the rules: the game's case says (``Case.next_dealer``)."""
     return GAME_CASES[s.game].next_dealer(s)
-
-
-def left_of_dealer(s: Seen) -> int:
-    """The shared rule: the deal passes left of whoever dealt."""
-    return (s.dealer + 1) % s.table.seats
 
 
 def higher_hand_score_deals(s: Seen) -> int:
@@ -759,20 +766,6 @@ def every_players_points(s: Seen) -> list[str]:
     return [rf"^{player} scored -?\d+ points?\.$" for player in s.players]
 
 
-class Case(NamedTuple):
-    """What the checks know of one game, from its rules: how to make a hand, the tables of
-    its sentences, a few values of its numeric settings worth playing, its seat counts, who
-    deals next, whether its target must be passed, and what else every hand must say."""
-
-    make_hand: Callable[[Game, HandContext, random.Random], dict]
-    rules: list[Rules]
-    numbers: dict[str, list]
-    seats: tuple[int, int]
-    next_dealer: Callable[[Seen], int] = left_of_dealer
-    past_target: bool = False
-    also_says: Callable[[Seen], list[str]] = lambda s: []
-
-
 GAME_CASES = {
     "third_hand": Case(third_hand_hand, [HAND], {"target": [1, 60, 150, 300]}, (2, 2),
                        next_dealer=higher_hand_score_deals, past_target=True),
@@ -783,6 +776,27 @@ GAME_CASES = {
     "score_pad": Case(score_pad_hand, [PAD], {"target": [0, 0, 1, 20, 60, 150], "hand_count": [0, 0, 1, 2, 3, 7]},
                       (2, 8), also_says=every_players_points),
 }
+
+
+def own_line_cases(keys: Iterable[str]) -> dict[str, Case]:
+    """The cases games give in their own test modules (``LINE_CASE`` in tests/games/test_<key>.py),
+    so a new game's sentences are checked here without this file naming the game."""
+    found = {}
+    for key in keys:
+        name = f"{__package__}.test_{key}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+            continue
+        case = getattr(module, "LINE_CASE", None)
+        if isinstance(case, Case):
+            found[key] = case
+    return found
+
+
+GAME_CASES.update(own_line_cases(sorted(set(GAMES) - set(GAME_CASES))))
 
 
 def play_many(key: str, matches: int) -> int:
@@ -826,3 +840,13 @@ def test_every_real_game_has_its_lines_checked() -> None:
     real = {key for key, game in GAMES.items() if type(game).__module__.split(".")[0] != "tests"}
     assert "oddball" in GAMES and "oddball" not in real  # the test-only game is known and left out
     assert real - set(GAME_CASES) == set(), f"no GAME_CASES entry for {sorted(real - set(GAME_CASES))}"
+
+
+def test_a_games_own_test_module_gives_its_line_case(monkeypatch) -> None:
+    """A game's case may live in its own test module (``LINE_CASE``): found by the game's key,
+    and a key without such a module gives none."""
+    module = type(importlib)("own_case")
+    module.LINE_CASE = Case(score_pad_hand, [PAD], {}, (2, 8))  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, f"{__package__}.test_made_up_game", module)
+    found = own_line_cases(["made_up_game", "no_such_game"])
+    assert list(found) == ["made_up_game"] and found["made_up_game"] is module.LINE_CASE

@@ -208,8 +208,10 @@ RANK_CHOICES = '"9", "10", "J", "Q", "K", "A"'
     (hand(bids=[9, None]), f"bids[0] (Ann): must be one of {RANK_CHOICES} or null (face down), got 9"),
     (hand(bids=["Q", "Q"]), "bids: both bid Q, but the dealer must bid a higher rank to top the non-dealer "
                             "(equal rank does not top)"),
-    (hand(bids=["10", "K"], dealer=0), "bids[0] (Ann): the dealer's 10 does not top Bob's K; "
-                                       "the dealer must bid higher or pass face down"),
+    (hand(bids=["10", "K"], dealer=0), "bids[0] (Ann): Ann bid 10, lower than Bob's K; "
+                                       "as the dealer, Ann must bid higher than K or pass face down"),
+    (hand(bids=["A", "9"], dealer=1), "bids[1] (Bob): Bob bid 9, lower than Ann's A; "
+                                      "as the dealer, Bob must pass face down (nothing is higher than A)"),
     (hand(trump="wyrms"), 'trump: must be one of "hearts", "diamonds", "clubs", "spades", got "wyrms"'),
     (hand(exchanged="yes"), 'exchanged: must be true or false, got "yes"'),
     (hand(exchanged=True), "exchanged: true, but both passed, so there was no contract and nobody may "

@@ -96,7 +96,7 @@ def test_the_rate_limits_memory_stays_bounded_with_20000_addresses():
     from limits.storage import MemoryStorage
     from limits.strategies import MovingWindowRateLimiter
 
-    from scorekeeper.web.security import BoundedMemoryStorage
+    from scorekeeper.web.ratelimits import BoundedMemoryStorage
 
     # the two private hooks it replaces: if limits renames them, the sweep below stops working
     assert hasattr(MemoryStorage, "_MemoryStorage__expire_events")
@@ -119,7 +119,7 @@ def test_the_rate_limits_memory_stays_bounded_with_20000_addresses():
 def test_the_limits_storage_is_a_setting(tmp_path):
     from limits.errors import ConfigurationError
 
-    from scorekeeper.web.security import BoundedMemoryStorage
+    from scorekeeper.web.ratelimits import BoundedMemoryStorage
 
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t"})
     assert isinstance(app.extensions["scorekeeper.limits"].storage, BoundedMemoryStorage)

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import store
 from scorekeeper.games import GAMES
-from scorekeeper.samples import long_settings, random_match
+from scorekeeper.samples import lasting_settings, random_match
 from scorekeeper.web import create_app
 from scorekeeper.web.access import DEVICE_COOKIE
 from scorekeeper.web.db import get_db
@@ -81,7 +81,7 @@ class Routes:
         with self.app.app_context():
             if self.versions and self.versions == self.current_versions():
                 return
-            self.matches = {game: store.create_match(get_db(), random_match(game, 3, seed=5, settings=long_settings(game, 1000)))
+            self.matches = {game: store.create_match(get_db(), random_match(game, 3, seed=5, settings=lasting_settings(game, 1000)))
                             for game in GAMES}
             self.versions = self.current_versions()
         self.client = self.app.test_client()  # a new phone each time: its cookies hold these matches only

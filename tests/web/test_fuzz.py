@@ -19,7 +19,7 @@ from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import long_settings, random_match
+from scorekeeper.samples import lasting_settings, random_match
 from scorekeeper.web import create_app
 from scorekeeper.web.db import get_db
 
@@ -58,7 +58,7 @@ def fuzz(tmp_path_factory) -> Fuzzed:
     with app.app_context():
         db = get_db()
         for game in GAMES:
-            made = random_match(game, 3, seed=7, settings=long_settings(game, 1000))
+            made = random_match(game, 3, seed=7, settings=lasting_settings(game, 1000))
             matches[game] = store.create_match(db, made)
     for match_id in matches.values():
         as_scorer(app, match_id, client)

@@ -38,6 +38,13 @@ def test_a_named_pad_says_its_name_everywhere_the_game_is_named(client):
     assert "score_pad-Hearts-2026-11-20" in exported.headers["Content-Disposition"]
     stats = page_of(client.get("/stats", query_string={"player": "Bob"}))
     assert [h.text for h in stats.find_all("h2") if "score pad" in h.text.lower()] == ["Hearts (score pad)"]
+    # the win-rate chart beside the stats, and head to head
+    assert "Hearts (score pad)" in [t.text for t in stats.find_all("text", cls="bar-label")]
+    versus = page_of(client.get("/stats/versus", query_string={"player": "Ann", "other": "Bob"}))
+    assert [h.text.split(" 1 together")[0] for h in versus.find_all("h2") if "score pad" in h.text.lower()] \
+        == ["Hearts (score pad)"]
+    csv = client.get(f"/matches/{match_id}/export.csv")
+    assert csv.status_code == 200 and "Hearts" in csv.headers["Content-Disposition"]
 
 
 def test_an_unnamed_pad_says_score_pad_and_two_named_pads_count_apart_in_the_stats(client):

@@ -5,6 +5,7 @@ marbles: nobody bids, so a page of an Oddball match that says "bid" took another
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from flask import get_template_attribute
 
@@ -41,12 +42,18 @@ def test_a_correction_that_moves_later_dealers_says_what_the_new_dealer_does_in_
 def test_no_oddball_page_speaks_of_another_games_table(client):
     match_id = start(client, "oddball", EIGHT)
     assert record(client, match_id, **oddball_hand(rainbow="y")).status_code == 303
-    for url in (f"/matches/{match_id}", f"/matches/{match_id}/hands/1/edit", f"/matches/{match_id}/rules",
-                f"/matches/{match_id}/print", f"/matches/{match_id}/print/blank", f"/matches/{match_id}/log",
-                f"/matches/{match_id}/hands/1/why", f"/matches/{match_id}/setup"):
+    assert record(client, match_id, **oddball_hand()).status_code == 303
+    m = f"/matches/{match_id}"
+    # every page of the match a phone can open, the exports too (the pages that list every
+    # game, the new-match picker and the referee's, name the others' on purpose)
+    for url in (m, f"{m}/hands/1/edit", f"{m}/rules", f"{m}/print", f"{m}/print/blank", f"{m}/log",
+                f"{m}/hands/1/why", f"{m}/setup", f"{m}/board", f"{m}/live", f"{m}/screen", f"{m}/screen/live",
+                f"{m}/tally", f"{m}/undo", f"{m}/delete", f"{m}/again", f"{m}/details", f"{m}/hands",
+                f"{m}/chart", f"{m}/export.csv", f"{m}/export.json", "/rules/oddball", "/print/blank/oddball", "/"):
         response = client.get(url)
         assert response.status_code == 200, url
-        found = OTHER_GAMES.search(text(response))
+        words = text(response) if response.mimetype == "text/html" else response.get_data(as_text=True)
+        found = OTHER_GAMES.search(words)
         assert not found, (url, found)
 
 
@@ -104,3 +111,16 @@ def test_the_match_log_describes_each_logged_hand_at_its_own_place(client):
     # hand 3 is no longer in the match: its number is known, its dealer no longer
     words = text(client.get(f"/matches/{match_id}/log"))
     assert "Entered: fog · rainbow on hand 3 " in words + " " and "Before: clear · rainbow on hand 2, Bob's deal" in words
+
+
+def test_the_generic_pages_name_no_game_s_deck():
+    """How a card is drawn is the face's kind ("named": a card known by its own name), not a
+    branch on the one deck a game plays (the Decktet): templates, styles and scripts outside
+    the games never name it."""
+    root = Path(hand_forms.__file__).resolve().parents[1]
+    found = [f"{path.relative_to(root)}:{number}" for folder in ("templates", "static", "web")
+             for path in sorted((root / folder).rglob("*")) if path.suffix in (".html", ".css", ".js", ".py")
+             and "rules" not in path.relative_to(root).parts  # a game's own rules page says its deck
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if re.search(r"decktet", line, re.I)]
+    assert found == []

@@ -110,3 +110,15 @@ def test_a_single_match_imported_on_another_phone_says_it_is_a_copy(app, client)
     assert answer.status_code == 303
     board = text(other.get(answer.headers["Location"]))
     assert "Imported as a new match on this phone: a copy" in board and "open its scorer link" in board
+
+
+def test_the_heading_says_what_came_in_one_match_or_nothing_new(app, client):
+    history = _history(app, client)
+    other = app.test_client()
+    assert _upload(other, json.dumps([history[1]])).status_code == 303  # a new match alone: opened
+    # the same match file again (alone, as a phone shares it): nothing came in, and the heading says so
+    again = _upload(other, json.dumps(history[1]))
+    assert again.status_code == 200
+    assert page_of(again).find("h1").text == "Nothing new to import"
+    assert "0 of 1 match imported; 1 already on this phone" in text(again)
+    assert page_of(_upload(app.test_client(), json.dumps(history))).find("h1").text == "History imported"

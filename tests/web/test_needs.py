@@ -196,3 +196,56 @@ def test_no_random_hand_of_any_game_scores_outside_its_bounds():
         scores = [s for h in result.hands for s in h.scores]
         assert most is not None and max(scores) <= most, key
         assert least is None or min(scores) >= least, key
+
+
+def _needs(key: str, players: tuple[str, ...], settings: dict, totals: list[int], dealt: list[int],
+           next_dealer: int | None = 0):
+    """The panel's words where the match stands at those totals, each seat having dealt ``dealt``."""
+    import dataclasses
+
+    from scorekeeper.games.base import HandContext, Table
+
+    game = GAMES[key]
+    table = Table(players, game.defaults() | settings)
+    place = HandContext(table, sum(dealt) + 1, next_dealer, tuple(totals), game.rules.start(table), tuple(dealt))
+    place = dataclasses.replace(place, hands_left=game.rules.hands_left(place))
+    found = game.needs(place)
+    return list(found.table), {players[n.seat]: "; ".join(n.lines) for n in found.seats}
+
+
+def test_a_total_exactly_on_the_target_is_on_it_and_one_past_it_says_how_far():
+    # Third Rail, target 12: Ann and Bob tied on 12 play on; "at or over 12" said neither
+    _, seats = _needs("third_rail", ("Ann", "Bob", "Cy", "Dee"), {}, [12, 12, 3, 0], [1, 0, 0, 0])
+    assert seats["Ann"].startswith("is on 12: needs to be alone at the top")
+    _, seats = _needs("third_rail", ("Ann", "Bob", "Cy", "Dee"), {}, [14, 14, 3, 0], [1, 0, 0, 0])
+    assert seats["Bob"].startswith("is 2 over 12: needs to be alone at the top")
+
+
+def test_the_last_hand_left_is_not_told_it_may_be_fewer():
+    # Third Wheel, 1 deal each, target 33: Ann and Bob dealt, Cy deals the last hand
+    general, _ = _needs("third_wheel", ("Ann", "Bob", "Cy"), {"deals_each": 1}, [11, 0, 5], [1, 1, 0], 2)
+    assert "1 hand left if the deal goes round in turn (a deal out of turn can make it more)." in general
+    general, _ = _needs("third_wheel", ("Ann", "Bob", "Cy"), {"deals_each": 1}, [11, 0, 5], [1, 0, 0], 1)
+    assert ("2 hands left if the deal goes round in turn (fewer if someone reaches the target; "
+            "a deal out of turn can make it more).") in general
+
+
+def test_score_pad_hearts_panel_reads_as_sentences_without_the_pads_bounds(app, client):
+    # Hearts: to 100, lowest wins; Cy exactly on 100 (a tie for the lowest plays on)
+    hands = [{"points": [10, 13, 50, 13]}, {"points": [50, 30, 50, 30]}]
+    seats, general, _ = _panel(app, client, Match("score_pad", ["Ann", "Bob", "Cy", "Dee"],
+                                                  {"name": "Hearts", "target": 100, "low_wins": True},
+                                                  hands=hands))
+    assert seats["Cy"] == "is on 100; is 57 above Bob and Dee."
+    assert not any("can move a player" in line for line in general)
+    assert not any("100000" in line for line in general)  # nor the form's hint (its guard is no help at a table)
+    _, seats = _needs("score_pad", ("Ann", "Bob"), {"target": 100}, [107, 20], [1, 0])
+    assert seats["Ann"].startswith("is 7 over 100; ")
+
+
+def test_score_pad_last_hand_is_not_told_it_may_come_sooner():
+    general, _ = _needs("score_pad", ("Ann", "Bob"), {"target": 60, "hand_count": 4}, [30, 20], [2, 1])
+    assert ("4 hands in all: 1 hand left; the highest total then wins, and players tied for it share the win."
+            in general)
+    general, _ = _needs("score_pad", ("Ann", "Bob"), {"target": 60, "hand_count": 4}, [30, 20], [1, 1])
+    assert "4 hands in all: 2 hands left, sooner if a total reaches 60; " in general[1]

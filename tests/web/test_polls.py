@@ -2,6 +2,15 @@
 (``web.polls``), and only where the app would have answered 304 too."""
 from __future__ import annotations
 
+import os
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from waitress.adjustments import Adjustments
+from waitress.parser import HTTPRequestParser
+from werkzeug.test import EnvironBuilder
+
 from scorekeeper import store
 from scorekeeper.web.db import get_db
 
@@ -96,3 +105,52 @@ def test_a_watcher_one_hand_behind_gets_only_what_that_hand_changed(app, client)
 
 def etag_of(number: int) -> dict:
     return {"If-None-Match": f'W/"v{number}"', "HX-Request": "true"}
+
+
+# pieces of a poll's head, and what a client or an attacker might put in their place
+_TRICKY = ["", " ", "\t", "\x00", "\x7f", "é", ":", ";", ",", '"', "%31", "/", "?since=1", "\r\n", "\r\n ", "\n", "\r",
+           "X-Other: 1\r\n", "Content-Length: 0\r\n", "Transfer-Encoding: chunked\r\n", "Connection: close\r\n",
+           "Expect: 100-continue\r\n", "GET", "HTTP/1.0", "W/", '"v1"', "scorekeeper_device=", "Host: evil\r\n"]
+
+
+@settings(max_examples=int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_servers_own_check_answers_304_only_where_the_app_would(app, client, data):
+    """``UnchangedPolls.answer_head`` reads a request head as the client sent it (the
+    real server calls it before waitress parses anything). A poll's head, cut and spliced
+    at random: whenever it answers 304, waitress parses the same bytes into a request the
+    app itself (without this middleware) answers 304 too, with the same ETag."""
+    if not hasattr(app, "poll_match"):  # one match for every example (the fixtures are the test's)
+        app.poll_match = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+        app.poll_watcher = app.test_client()
+        app.poll_watcher.get(f"/w/{tokens(app, app.poll_match)['watcher_token']}")
+    match_id = app.poll_match
+    scorer = data.draw(st.booleans())
+    device = (client if scorer else app.poll_watcher).get_cookie("scorekeeper_device").value
+    now = int(version(client, match_id))
+    head = (f"GET /matches/{match_id}/{data.draw(st.sampled_from(['board', 'live', 'screen/live']))} HTTP/1.1\r\n"
+            f"Host: localhost\r\nCookie: session=x; scorekeeper_device={device}\r\n"
+            f'If-None-Match: W/"v{data.draw(st.sampled_from([now, now - 1]))}"\r\nHX-Request: true\r\n\r\n')
+    for _ in range(data.draw(st.integers(0, 3))):  # splice something in, or cut something out
+        at = data.draw(st.one_of(st.integers(0, len(head)),  # anywhere, or where a line or a value begins
+                                 st.sampled_from([m.end() for m in re.finditer(r"\r\n|: | ", head)])))
+        if data.draw(st.booleans()):
+            head = head[:at] + data.draw(st.sampled_from(_TRICKY)) + head[at:]
+        else:
+            head = head[:at] + head[at + data.draw(st.integers(1, 6)):]
+    raw = head.encode("utf-8")
+    headers = app.extensions["unchanged_polls"].answer_head(raw)
+    if headers is None:
+        return  # left to waitress and the app, as every other request
+    assert dict(headers)["Cache-Control"] == "no-store"
+    parsed = HTTPRequestParser(Adjustments())
+    assert parsed.received(raw) == len(raw) and parsed.completed and parsed.error is None, raw
+    assert parsed.command == "GET" and not parsed.get_body_stream().read(), raw
+    environ = EnvironBuilder(path=parsed.path, query_string=parsed.query, headers=[
+        ("-".join(part.capitalize() for part in name.split("_")), value) for name, value in parsed.headers.items()
+    ]).get_environ()
+    got: list = []
+    app.extensions["unchanged_polls"].app(environ, lambda status, answer_headers, *_: got.extend([status, answer_headers]))
+    assert got[0].startswith("304"), (raw, got[0])
+    assert dict(got[1])["ETag"] == dict(headers)["ETag"], raw

@@ -139,6 +139,9 @@ def test_decktet_picker_shows_all_36_cards_with_names_ranks_and_suits(client):
     html = client.get("/referee/third_wheel").get_data(as_text=True)
     assert len(re.findall(r'name="add"', html)) == 36
     assert "The Chance Meeting" in html and "Moons/Leaves" in html and "Crowns (10)" in html
+    # a card known by its own name is drawn tall with it, in a wide grid (the face's kind, not the deck's name)
+    assert re.search(r'class="cardface named"><span class="cf-rank">2</span><span class="cf-name">The Author</span>', html)
+    assert 'class="ref-grid wide"' in html
 
 
 @pytest.mark.parametrize("game, count", [("third_hand", 24), ("dummy_spades", 52), ("third_rail", 52)])

@@ -264,3 +264,28 @@ def test_head_to_head_offers_only_players_met(table, app, client):
 def against(client, name: str) -> list[str]:
     """The names head-to-head offers on ``name``'s page."""
     return [e.text for e in page_of(client.get(f"/stats?player={name}")).find_all("option")]
+
+
+def test_score_pad_figures_read_as_what_they_count_and_a_quarter_is_not_rounded_away(app, client):
+    # Ann scores 5, 4, 4, 4 = 17 in 4 hands: 4.25 a hand; the best score of hands 1 and 3 (a count: 2)
+    hands = [{"points": [5, 1]}, {"points": [4, 6]}, {"points": [4, 2]}, {"points": [4, 9]}]
+    db = store.connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, Match("score_pad", ["Ann", "Bob"], {"name": "Rummy"}, hands=hands))
+    finally:
+        db.close()
+    as_scorer(app, match_id, client)
+    pad = figures(client, "Ann")["Rummy (score pad)"]
+    assert pad["Points per hand"] == "4.25"
+    assert pad["Hands with the best score"] == "2"
+
+
+def test_the_win_rate_chart_puts_each_games_name_above_its_bar_not_into_it(table, client):
+    page = page_of(client.get("/stats", query_string={"player": "Ann"}))
+    assert page.find("svg", cls="win-rate") is not None
+    labels, tracks = page.find_all("text", cls="bar-label"), page.find_all("rect", cls="bar-track")
+    assert [label.text for label in labels][:2] == ["Third Hand", "Third Wheel"]
+    assert len(labels) == len(tracks) >= 4
+    for label, track in zip(labels, tracks):
+        # the name's baseline is above the top of its bar, and the bar starts at the left edge (its full width)
+        assert float(label.attrs["y"]) < float(track.attrs["y"]) and track.attrs["x"] == "0"

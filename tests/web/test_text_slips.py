@@ -93,9 +93,9 @@ def test_no_slips_in_what_a_game_says(key):
                 match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
                 web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
                 " · ".join(game.shown.hand_summary(match.hands[number - 1], result.place(number), hand.extra)),
-                " · ".join(view.progress(key, result.settings, result)["lines"])]
+                " · ".join(view.progress(GAMES[key], result.settings, result)["lines"])]
             if not result.finished:  # the "What each player needs" panel
-                panel = view.needs(key, result)
+                panel = view.needs(GAMES[key], result)
                 texts += [*panel["table"]] + [f"{seat['name']} {line}" for seat in panel["seats"] for line in seat["lines"]]
             for text in texts:
                 found += slips(text)

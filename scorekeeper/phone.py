@@ -1,0 +1,126 @@
+"""The app kept on a phone: the same Flask app, run inside the phone's browser by Pyodide.
+
+The service worker (static/offline/sw.js) hands each of the app's requests to
+``Phone.handle`` and sends back what the app answered. Everything the app keeps lives in
+one folder (``/phone`` in Pyodide's file system, stored in the browser's IndexedDB by the
+service worker): the database, the key that signs the session, and the cookies. The
+browser never sees the app's cookies (a service worker can neither read a request's
+``Cookie`` nor set one from its answer), so this module keeps them as the browser would.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from .web import create_app
+
+COOKIES = "cookies.json"
+# A download on the phone is fetched through the service worker and saved from a blob:
+# address (app.js: the browser's own download would go past the worker, to no network);
+# the page may read those addresses of its own making, nothing more.
+BLOB_DOWNLOADS = "; connect-src 'self' blob:"
+
+
+class Phone:
+    """The app on this phone, with its data in ``folder``."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.app = create_app({
+            "DATABASE": str(self.folder / "scorekeeper.sqlite"),
+            "SECRET_KEY": self._secret_key(),
+            "OFFLINE": True,  # no rate limits (one phone, its own data), no compression (nothing goes over a network)
+            "PHONE_FOLDER": str(self.folder),  # what it sends the server is kept there too (phone_sync.py)
+        })
+        try:
+            self.cookies: dict[str, str] = json.loads((self.folder / COOKIES).read_text())
+        except (OSError, ValueError):
+            self.cookies = {}
+
+    def _secret_key(self) -> str:
+        path = self.folder / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+        return path.read_text().strip()
+
+    def handle(self, method: str, path: str, root: str, headers: list[tuple[str, str]],
+               body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        """One request, as the browser sent it to ``path`` (with its query) of the app
+        mounted at the URL ``root`` (the service worker's scope): the answer's status,
+        headers and body."""
+        headers = [(name, value) for name, value in headers if name.lower() != "cookie"]
+        if self.cookies:
+            headers.append(("Cookie", "; ".join(f"{name}={value}" for name, value in self.cookies.items())))
+        builder = EnvironBuilder(path=path, base_url=root, method=method, headers=headers, data=body)
+        environ = builder.get_environ()
+        environ["REMOTE_ADDR"] = "127.0.0.1"  # the phone itself
+        app_iter, status, answer = run_wsgi_app(self.app.wsgi_app, environ, buffered=True)
+        try:
+            content = b"".join(app_iter)
+        finally:
+            close = getattr(app_iter, "close", None)
+            if close is not None:
+                close()
+        self._keep_cookies(answer.getlist("Set-Cookie"))
+        kept = [(name, value + BLOB_DOWNLOADS if name.lower() == "content-security-policy" else value)
+                for name, value in answer.items() if name.lower() != "set-cookie"]
+        return int(status.split(" ", 1)[0]), kept, content
+
+    def _keep_cookies(self, set_cookies: list[str]) -> None:
+        if not set_cookies:
+            return
+        for line in set_cookies:
+            parsed: SimpleCookie = SimpleCookie()
+            parsed.load(line)
+            for name, morsel in parsed.items():
+                if morsel["max-age"] == "0" or not morsel.value:
+                    self.cookies.pop(name, None)  # the app took it back (Flask empties a session this way)
+                else:
+                    self.cookies[name] = morsel.value
+        path = self.folder / COOKIES
+        path.write_text(json.dumps(self.cookies))
+        os.utime(path)
+
+
+def start(folder: str) -> Phone:
+    """Called by the service worker once Pyodide has the packages and the phone's folder."""
+    return Phone(folder)
+
+
+def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], bytes]:
+    """``request``: the service worker's plain object {method, path, root, headers, body}."""
+    body = request.body.to_bytes() if request.body is not None else b""
+    return phone.handle(request.method, request.path, request.root,
+                        [tuple(pair) for pair in request.headers.to_py()], body)
+
+
+# --- what the phone sends the server (phone_sync.py decides; sw.js's sync.js carries) ---
+
+def outbox(phone: Phone) -> str:
+    """The requests to send the server now, as JSON text (see ``phone_sync.outbox``)."""
+    from . import phone_sync
+    from .web.db import get_db
+
+    with phone.app.app_context():
+        return json.dumps(phone_sync.outbox(phone.folder, get_db()))
+
+
+def received(phone: Phone, item_id: str, status: int, text: str) -> None:
+    """The server's answer to one of them."""
+    from . import phone_sync, store
+    from .web.access import DEVICE_COOKIE
+    from .web.db import get_db
+
+    if not phone.cookies.get(DEVICE_COOKIE):  # a copy kept on this phone is this browser's to open
+        phone.cookies[DEVICE_COOKIE] = secrets.token_urlsafe(24)
+        (phone.folder / COOKIES).write_text(json.dumps(phone.cookies))
+    device = store.device_key(phone.cookies[DEVICE_COOKIE])
+    with phone.app.app_context():
+        phone_sync.received(phone.folder, get_db(), device, item_id, int(status), text)

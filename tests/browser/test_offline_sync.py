@@ -1,0 +1,184 @@
+"""A phone that kept the app (Chromium, a persistent profile, on localhost against the real
+``scorekeeper serve``) plays a match with no server in reach, and the match reaches the
+server when it is back: the server's copy has the same scores, and it is there once.
+Then a match the phone already sent goes on with no server while a second phone records
+on the server: when the first phone is back it shows both versions, and keeping its hands
+as a copy loses nothing on either side. The server is stopped (and the browser set
+offline) to be out of reach, and started again on the same port and database."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper import store
+
+from .conftest import SCREENSHOTS, free_port
+from .test_layout import axe_check
+from .test_offline import READY_MS, phone  # noqa: F401 (the kept app's fixture)
+from .test_score_pad import start_pad, type_points
+from .test_table_app import expect_totals, save_hand
+
+
+class Server:
+    """The real ``scorekeeper serve`` on one port and database, stopped and started again."""
+
+    def __init__(self, database: Path) -> None:
+        from tests.oddball import ENV
+
+        self.port = free_port()
+        self.url = f"http://localhost:{self.port}"  # localhost: a secure origin, service workers run there
+        self.database = database
+        self.env = dict(os.environ, **ENV, SCOREKEEPER_DATABASE=str(database))
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port)]
+        self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("scorekeeper serve did not start")
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def matches_of(self, *players: str) -> list[list[list[int]]]:
+        """Each match on the server with these players: its hands' points."""
+        db = store.connect(str(self.database))
+        try:
+            found = []
+            for row in db.execute("select id, players from matches where deleted_at is null order by id").fetchall():
+                if tuple(json.loads(row[1])) == players:
+                    found.append([h["points"] for h in store.get_record(db, row[0]).match.hands])
+            return found
+        finally:
+            db.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "server.sqlite")
+    running.start()
+    yield running
+    running.stop()
+
+
+def reload_until(page, selector: str, words: str, tries: int = 40) -> None:
+    """The phone sends what waits after it answered a request: reload until the page says so."""
+    for _ in range(tries):
+        page.reload()
+        if words in " ".join(page.locator(selector).inner_text().split()):
+            return
+        page.wait_for_timeout(500)
+    expect(page.locator(selector)).to_contain_text(words)  # fails saying what the page says
+
+
+def keep_app(phone_launch, server: Server):
+    context, page = phone_launch()
+    page.goto(server.url + "/offline/")
+    expect(page.locator("#where")).to_contain_text("On this phone only", timeout=READY_MS)
+    return context, page
+
+
+def test_a_match_played_with_no_server_reaches_it_when_it_is_back(phone, server):  # noqa: F811
+    context, page = keep_app(phone, server)
+    context.set_offline(True)
+    server.stop()  # out of reach
+    page.reload()
+    start_pad(page, server.url + "/offline", ["Ann", "Bob", "Cy"], target="50")
+    type_points(page, [10, 20, 5])
+    save_hand(page, 1, "Ann +10, Bob +20, Cy +5")
+    type_points(page, [45, 0, 5])
+    save_hand(page, 2, "Ann +45, Bob 0, Cy +5", ends=True)
+    expect(page.locator("#sync-state")).to_have_text(
+        "On this phone only: 2 hands wait to be sent, with the match, when the server is in reach.")
+    match_url = page.url
+
+    server.start()
+    context.set_offline(False)
+    reload_until(page, "#sync-state", "On the server too: every hand is there")
+    page.goto(server.url + "/offline/")
+    expect(page.locator("#sync-waiting")).to_have_text("With the server: nothing waits to be sent.")
+    page.goto(match_url)  # more requests: nothing is sent twice
+    page.reload()
+    assert server.matches_of("Ann", "Bob", "Cy") == [[[10, 20, 5], [45, 0, 5]]]
+
+    # it continues on the server: the same scores there
+    page.get_by_role("link", name="Continue on the server").click()
+    page.wait_for_url(re.compile(re.escape(server.url) + r"/matches/\d+$"))
+    expect_totals(page, {"Ann": 55, "Bob": 20, "Cy": 10})
+    expect(page.locator("#game-over .banner-winner")).to_have_text("Ann wins")
+    context.close()  # before the server stops: its page polls it
+
+
+def test_a_server_match_goes_on_on_the_phone_with_no_server_while_another_phone_records_there(
+        phone, server, browser):  # noqa: F811
+    context, page = keep_app(phone, server)
+    # a match on the server, scored from this phone's browser; the phone keeps a copy of it
+    start_pad(page, server.url, ["Ann", "Bob"], target="100")
+    type_points(page, [10, 20])
+    save_hand(page, 1, "Ann +10, Bob +20")
+    keep = page.locator("#keep-copy")
+    page.get_by_text("Share this match").first.click()
+    keep.click()
+    page.wait_for_url(server.url + "/offline/")
+    reload_until(page, "main", "Ann, Bob")
+    page.locator('main a[href^="/offline/matches/"]:not([href*="new"])').first.click()
+    expect(page.locator("#sync-state")).to_have_text("On the server too: every hand is there.")
+    expect_totals(page, {"Ann": 10, "Bob": 20})
+    scorer_link = page.locator("#sync-scorer").get_attribute("href")
+    assert scorer_link and scorer_link.startswith(server.url + "/s/")
+
+    server.stop()  # out of reach mid-match: the phone goes on on its own
+    context.set_offline(True)
+    type_points(page, [7, 3])
+    save_hand(page, 2, "Ann +7, Bob +3")
+    expect(page.locator("#sync-state")).to_contain_text("On the server too: 1 hand waits to be sent")
+
+    server.start()  # back, and a second phone at the table records its own hand 2 there first
+    other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    second = other.new_page()
+    second.goto(scorer_link)
+    type_points(second, [0, 40])
+    save_hand(second, 2, "Ann 0, Bob +40")
+
+    context.set_offline(False)
+    reload_until(page, "#sync", "Another phone recorded on the server while this one scored on its own")
+    versions = page.locator(".sync-version")
+    expect(versions.nth(0)).to_contain_text("On this phone")
+    expect(versions.nth(0)).to_contain_text("Hand 2: Ann +7, Bob +3")
+    expect(versions.nth(1)).to_contain_text("On the server")
+    expect(versions.nth(1)).to_contain_text("Hand 2: Ann 0, Bob +40")
+    assert server.matches_of("Ann", "Bob") == [[[10, 20], [0, 40]]]
+    assert axe_check(page) == []
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.locator("#sync").screenshot(path=str(SCREENSHOTS / "offline-sync-both-versions.png"), caret="initial")
+
+    page.get_by_role("button", name="Keep this phone's hands as a copy of the match").click()
+    reload_until(page, "#sync-state", "On the server too: every hand is there")
+    # nothing lost: the server's match as the second phone left it, and this phone's as a copy
+    assert server.matches_of("Ann", "Bob") == [[[10, 20], [0, 40]], [[10, 20], [7, 3]]]
+    second.reload()
+    expect_totals(second, {"Ann": 10, "Bob": 60})
+    page.get_by_role("link", name="Continue on the server").click()
+    expect_totals(page, {"Ann": 17, "Bob": 23})
+    other.close()
+    context.close()  # before the server stops: its page polls it

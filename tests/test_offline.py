@@ -1,0 +1,102 @@
+"""The app a phone keeps to score with no network (scorekeeper/offline.py, phone.py).
+What the phone's browser does with it is in tests/browser/test_offline.py; here: the
+vendored runtime is the pinned release, the build holds what the phone needs and nothing
+compiled for this machine, and the phone's app (run by CPython here, by Pyodide on the
+phone) works without the server-only packages and keeps a match across restarts."""
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+import textwrap
+import zipfile
+
+from scorekeeper import offline
+
+# sha256 of the files of the npm package pyodide@314.0.7 (`npm pack pyodide@314.0.7`), as vendored
+PYODIDE_314_0_7 = {
+    "pyodide.mjs": "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109",
+    "pyodide.asm.mjs": "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
+    "pyodide.asm.wasm": "cc36e3cab04fdfc9a63ff13eb52eae2b911bf46c025cc7b281f394bd3de1d5e6",
+    "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
+    "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
+}
+
+
+def test_the_vendored_runtime_is_pyodide_314_0_7_with_its_licence():
+    for name, digest in PYODIDE_314_0_7.items():
+        assert hashlib.sha256((offline.RUNTIME / name).read_bytes()).hexdigest() == digest, name
+    assert "Mozilla Public License Version 2.0" in (offline.RUNTIME / "LICENSE").read_text()
+    assert "pyodide@314.0.7" in (offline.RUNTIME / "SOURCE").read_text()
+
+
+def test_the_build_holds_the_runtime_the_app_and_a_worker_naming_its_files(tmp_path):
+    sizes = offline.build(tmp_path / "site")
+    site = tmp_path / "site"
+    for name in PYODIDE_314_0_7:
+        assert sizes[f"_phone/{name}"] == (offline.RUNTIME / name).stat().st_size
+    assert {"index.html", "sw.js", "_phone/boot.js", "_phone/app.zip", "_phone/LICENSE"} <= set(sizes)
+    with zipfile.ZipFile(site / "_phone" / "app.zip") as archive:
+        names = archive.namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert {"scorekeeper", "flask", "werkzeug", "jinja2", "markupsafe", "wtforms", "flask_wtf", "htmx_flask",
+            "sqlite_utils", "segno"} <= tops
+    assert not tops & {"waitress", "flask_compress", "limits"}  # the server's own, not the phone's
+    assert "scorekeeper/templates/match.html" in names and "scorekeeper/static/app.css" in names
+    assert not [name for name in names if name.endswith((".so", ".pyc")) or "/pyodide/" in name]
+    worker = (site / "sw.js").read_text()
+    assert "__VERSION__" not in worker and "__FILES__" not in worker
+    assert '"_phone/app.zip"' in worker and '"_phone/pyodide.asm.wasm"' in worker
+    version = re.search(r'const VERSION = "([0-9a-f]{16})"', worker)
+    assert version
+    # the same files give the same build (the phone keeps its copy); a changed app, a new version
+    again = offline.build(tmp_path / "again")
+    assert again == sizes
+    assert (tmp_path / "again" / "sw.js").read_text() == worker
+
+
+def test_build_offline_says_where_it_cannot_write(tmp_path, command):
+    (tmp_path / "file").write_text("not a folder")
+    done = command("build-offline", str(tmp_path / "file" / "site"))
+    assert done.returncode == 2
+    assert str(tmp_path / "file" / "site") in done.stderr and "cannot write" in done.stderr
+
+
+PHONE_SESSION = textwrap.dedent("""
+    import re, sys
+    sys.modules.update({"limits": None, "flask_compress": None, "waitress": None})  # not shipped to the phone
+    from scorekeeper.phone import Phone
+
+    folder, step = sys.argv[1], sys.argv[2]
+    phone = Phone(folder)
+    def get(path):
+        status, headers, body = phone.handle("GET", path, "http://localhost/app/", [], b"")
+        assert status == 200, (path, status)
+        return body.decode()
+    if step == "start":
+        page = get("/matches/new?game=score_pad")
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        form = "game=score_pad&shown_game=score_pad&setting_hand_count=0&player_0=Ann&player_1=Bob&first_dealer=0&setting_target=50&csrf_token=" + token
+        status, headers, body = phone.handle("POST", "/matches/new", "http://localhost/app/",
+                                             [("Content-Type", "application/x-www-form-urlencoded")], form.encode())
+        location = dict(headers)["Location"]
+        assert status in (302, 303) and re.fullmatch(r"/app/matches/\\d+", location), (status, location)
+        print(location)
+    else:
+        print(" ".join(get(step).split()))
+""")
+
+
+def test_the_phone_app_keeps_its_match_across_restarts_without_the_server_only_packages(tmp_path):
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-c", PHONE_SESSION, str(tmp_path / "phone"), *args],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout.strip()
+
+    location = run("start")
+    # a new process, as the phone's next start: the same database, session key and device cookie
+    page = run(location.removeprefix("/app"))
+    assert "Score pad" in page and "Ann" in page and "Bob" in page
+    assert 'href="/app/matches/new"' in page  # the app's links stay under where the phone mounts it

@@ -1,0 +1,164 @@
+"""The phone's own app and the server, with what the service worker does done here by
+hand (tests/browser/test_offline_sync.py lets Chromium do it): the phone's Python queues
+(phone.outbox), the server answers through the Flask test client on a real SQLite file,
+the answers go back (phone.received). A match started on the phone reaches the server
+once however often it is sent, its later hands follow in order, and when another phone
+recorded on the server meanwhile the phone shows both versions and can keep its own as a
+copy: nothing is lost."""
+from __future__ import annotations
+
+import json
+import re
+
+from scorekeeper import phone as phone_app
+from scorekeeper.phone import Phone
+
+from .helpers import page_of, record
+
+ROOT = "http://localhost/offline/"
+
+
+def words(html: str) -> str:
+    return " ".join(page_of(html).text.split())
+
+
+def get(phone: Phone, path: str) -> str:
+    status, _headers, body = phone.handle("GET", path, ROOT, [], b"")
+    assert status == 200, (path, status)
+    return body.decode()
+
+
+def post(phone: Phone, path: str, form: dict[str, str]) -> tuple[int, dict[str, str]]:
+    from urllib.parse import urlencode
+
+    status, headers, _body = phone.handle("POST", path, ROOT, [("Content-Type", "application/x-www-form-urlencoded")],
+                                          urlencode(form).encode())
+    return status, dict(headers)
+
+
+def hidden(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}"[^>]*value="([^"]*)"', page) or re.search(rf'value="([^"]*)"[^>]*name="{name}"', page)
+    assert found, name
+    return found.group(1)
+
+
+def start_pad(phone: Phone) -> int:
+    page = get(phone, "/matches/new?game=score_pad")
+    status, headers = post(phone, "/matches/new", {
+        "game": "score_pad", "shown_game": "score_pad", "setting_hand_count": "0", "player_0": "Ann",
+        "player_1": "Bob", "first_dealer": "0", "setting_target": "100", "csrf_token": hidden(page, "csrf_token")})
+    assert status == 303, status
+    return int(headers["Location"].rsplit("/", 1)[1])
+
+
+def save_hand(phone: Phone, match_id: int, points: tuple[int, int]) -> None:
+    page = get(phone, f"/matches/{match_id}")
+    form = {"csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version"),
+            "request_key": hidden(page, "request_key"), "points_0": str(points[0]), "points_1": str(points[1])}
+    status, _ = post(phone, f"/matches/{match_id}/hands", form)
+    assert status in (200, 303), status
+
+
+def carry(phone: Phone, client, lose_answers: bool = False) -> list[int]:
+    """What the service worker does: send each queued item, hand back each answer."""
+    statuses = []
+    for item in json.loads(phone_app.outbox(phone)):
+        answer = client.open("/" + item["path"], method=item["method"], data=item["body"],
+                             content_type="application/json")
+        statuses.append(answer.status_code)
+        if not lose_answers:
+            phone_app.received(phone, item["id"], answer.status_code, answer.get_data(as_text=True))
+    return statuses
+
+
+def server_hands(client, page: str) -> list[list[int]]:
+    token = re.search(r'href="http://localhost/s/([^"]+)"', page)
+    assert token, "no scorer link on the phone's page"
+    return [h["points"] for h in client.get(f"/sync/match?scorer={token.group(1)}").get_json()["match"]["hands"]]
+
+
+def test_a_match_started_on_the_phone_reaches_the_server_once_and_its_hands_follow(tmp_path, app, client):
+    phone = Phone(str(tmp_path / "phone"))
+    match_id = start_pad(phone)
+    save_hand(phone, match_id, (10, 20))
+    assert "1 hand waits to be sent, with the match" in " ".join(get(phone, f"/matches/{match_id}").split())
+    assert "With the server: 1 hand waits to be sent (1 match is not there yet)" in get(phone, "/")
+
+    assert carry(phone, client, lose_answers=True) == [201]  # stored, but the answer never came back
+    assert carry(phone, client) == [200]  # sent again with the same key: the same match, no second one
+    page = " ".join(get(phone, f"/matches/{match_id}").split())
+    assert "On the server too: every hand is there" in page
+    assert server_hands(client, page) == [[10, 20]]
+
+    # offline again: two hands on the phone, then the server is back
+    save_hand(phone, match_id, (5, 0))
+    save_hand(phone, match_id, (1, 1))
+    assert "2 hands wait to be sent" in " ".join(get(phone, f"/matches/{match_id}").split())
+    assert carry(phone, client, lose_answers=True) == [200]
+    assert carry(phone, client) == [200]  # each hand's request key: sent twice, saved once
+    page = " ".join(get(phone, f"/matches/{match_id}").split())
+    assert server_hands(client, page) == [[10, 20], [5, 0], [1, 1]]
+    assert "With the server: nothing waits to be sent." in get(phone, "/")
+    assert carry(phone, client) == []
+
+
+def test_when_another_phone_recorded_meanwhile_both_versions_are_shown_and_nothing_is_lost(tmp_path, app, client):
+    phone = Phone(str(tmp_path / "phone"))
+    match_id = start_pad(phone)
+    save_hand(phone, match_id, (10, 20))
+    assert carry(phone, client) == [201]
+    page = get(phone, f"/matches/{match_id}")
+    # the server out of reach for this phone: it records hand 2; another phone records its own hand 2 there
+    save_hand(phone, match_id, (7, 3))
+    second = app.test_client()
+    token = re.search(r'href="http://localhost/s/([^"]+)"', page).group(1)
+    opened = second.get(f"/s/{token}")  # the scorer link, on another phone
+    assert opened.status_code == 303
+    server_match = int(opened.headers["Location"].rsplit("/", 1)[1])
+    assert record(second, server_match, points_0="0", points_1="40").status_code in (200, 303)
+
+    assert carry(phone, client) == [409]
+    html = get(phone, f"/matches/{match_id}")
+    page = words(html)
+    assert "Another phone recorded on the server while this one scored on its own" in page
+    assert "On this phone Hand 2: Ann +7, Bob +3 Totals: Ann 17, Bob 23" in page
+    assert "On the server Hand 2: Ann 0, Bob +40 Totals: Ann 10, Bob 60" in page
+    assert carry(phone, client) == []  # nothing more is sent until the table chooses
+    assert server_hands(client, html) == [[10, 20], [0, 40]]  # the server's hand kept
+
+    # the table keeps this phone's hands as a copy of the match: a new match on the server
+    status, _ = post(phone, f"/matches/{match_id}/keep-copy", {"csrf_token": hidden(html, "csrf_token")})
+    assert status == 303
+    assert carry(phone, client) == [201]
+    page = " ".join(get(phone, f"/matches/{match_id}").split())
+    assert "On the server too: every hand is there" in page
+    assert server_hands(client, page) == [[10, 20], [7, 3]]  # the copy
+    assert len(second.get(f"/sync/match?scorer={token}").get_json()["match"]["hands"]) == 2  # the original, whole
+
+
+def test_a_server_match_copied_onto_the_phone_goes_on_there_and_its_hands_come_back(tmp_path, app, client):
+    links = client.post("/sync/matches", json={"key": "started-on-the-server", "match": {
+        "game": "score_pad", "players": ["Ann", "Bob"], "settings": {"target": 100},
+        "hands": [{"points": [10, 20]}]}}).get_json()
+    share = words(client.get(f"/matches/{links['id']}").get_data(as_text=True))
+    assert "Keep a copy on this phone" in share
+    assert client.get(f"/offline/take?scorer={links['scorer_token']}").status_code == 404  # not kept yet: said
+
+    phone = Phone(str(tmp_path / "phone"))
+    status = phone.handle("GET", f"/take?scorer={links['scorer_token']}", ROOT, [], b"")[0]
+    assert status == 303
+    assert carry(phone, client) == [200]  # the server's match, copied
+    index = get(phone, "/")
+    match_id = int(re.search(r'href="/offline/matches/(\d+)"', index).group(1))
+    page = words(get(phone, f"/matches/{match_id}"))
+    assert "On the server too: every hand is there" in page and "Ann" in page
+    assert carry(phone, client) == []  # the copy is not sent back as a new match
+
+    # the server out of reach: the phone goes on; back, its hands are added to the server's match
+    save_hand(phone, match_id, (5, 5))
+    save_hand(phone, match_id, (0, 1))
+    assert carry(phone, client) == [200]
+    assert [h["points"] for h in client.get(f"/sync/match?scorer={links['scorer_token']}").get_json()["match"]["hands"]] \
+        == [[10, 20], [5, 5], [0, 1]]
+    assert "bad link" not in get(phone, "/")
+    assert phone.handle("GET", "/take?scorer=bad%20link", ROOT, [], b"")[0] == 400
