@@ -189,8 +189,12 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     if (showNotice()) return;
     var config = e.detail.requestConfig;
-    if (!config || !config.boosted || config.verb !== "get") return;
-    var id = (config.path || "").split("#")[1];
+    if (!config || !config.boosted) return;
+    /* a form sent in place whose answer is another page (Start the match: the new match)
+       opens that page at its top too; one that comes back with its errors stays put */
+    var info = e.detail.pathInfo || {};
+    if (config.verb !== "get" && !(info.responsePath && info.responsePath.split("?")[0] !== (config.path || "").split("?")[0])) return;
+    var id = (config.verb === "get" ? config.path || "" : info.responsePath).split("#")[1];
     var target = id && document.getElementById(decodeURIComponent(id));
     if (target) target.scrollIntoView({ block: "start" }); else window.scrollTo(0, 0);
   });
@@ -668,6 +672,48 @@
     window.setTimeout(function () { window.print(); }, 0);
   }
 
+  /* The print view on a screen: the line that says the grid swipes sideways shows only
+     while the grid is wider than its box (without JavaScript it shows on a phone). */
+  function gridHints() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-grid-hint]"), function (hint) {
+      var wrap = hint.nextElementSibling;
+      if (!wrap) return;
+      hint.setAttribute("data-checked", "");
+      hint.toggleAttribute("data-shown", wrap.scrollWidth > wrap.clientWidth + 1);
+    });
+  }
+  window.addEventListener("resize", gridHints);
+
+  /* The big screen on a screen held sideways (a TV, a tablet) cannot be scrolled by anyone
+     watching it: where what it shows is still taller than the screen (eight long names, many
+     events), every size on it shrinks together (--fit on <main>, which the poll's swap keeps)
+     to the largest that fits, down to 60%. Upright, or on a phone on its side (its own sizes
+     keep the standings above the fold), the page scrolls as any other and keeps its sizes. */
+  function fitScreen() {
+    var screen = document.querySelector(".screen");
+    var main = screen && screen.closest("main");
+    if (!main) return;
+    var page = document.scrollingElement || document.documentElement;
+    var fits = function (fit) {
+      main.style.setProperty("--fit", String(fit));
+      return page.scrollHeight <= window.innerHeight;
+    };
+    if (!window.matchMedia("(orientation: landscape) and (min-height: 30em)").matches || fits(1)) {
+      main.style.removeProperty("--fit");
+      return;
+    }
+    var low = 0.6, high = 1;
+    if (!fits(low)) return;
+    for (var step = 0; step < 6; step++) {  /* to within 1% */
+      var mid = (low + high) / 2;
+      if (fits(mid)) low = mid; else high = mid;
+    }
+    fits(low);
+  }
+  window.addEventListener("resize", fitScreen);
+  document.addEventListener("htmx:afterSwap", fitScreen);  /* a poll brought the screen anew */
+  if (document.fonts) document.fonts.ready.then(fitScreen);  /* a name's font came late */
+
   /* A setting that applies only while another has a given value (Setting.applies_when) is
      hidden otherwise; without JavaScript every setting shows. The server checks every
      setting sent, one that does not apply too, so a setting with a message stays shown. */
@@ -694,7 +740,7 @@
     });
   }
 
-  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
+  function ready() { addSteppers(document); acquire(); localTimes(document); shareUrls(document); shareButtons(document); printOnArrival(); gridHints(); fitScreen(); showNotice(); liveHow(document); drafts(document); appliesWhen(document); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
   /* With JavaScript on, what is there only for a page without it goes ("Use this dealer":
      the choice itself draws the form again), and "0 for the rest" fills in on the phone

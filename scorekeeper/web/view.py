@@ -3,6 +3,7 @@ every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -21,6 +22,8 @@ from ..games.base import (
 from ..names import FSI, isolate_names, isolated, needs_isolating
 from ..store import MatchRecord
 
+LONG_WORD = re.compile(r"[^\s\u2068\u2069]{13,}")  # 13 letters on: wider than a name's box may be at 320 px, 200% text
+
 
 def shown_name(name: Any) -> Markup:
     """A player's name on a page (the ``name`` filter every template uses): in a ``<bdi>``,
@@ -31,7 +34,12 @@ def shown_name(name: Any) -> Markup:
     if isinstance(name, str) and (not needs_isolating(name) or FSI in name):
         # (a label the form wrote round a name, "⁨علي⁩'s bid", holds its isolate already:
         # a <bdi> round the whole would take its direction from the name)
-        return escape(name)
+        if LONG_WORD.search(name) is None:
+            return escape(name)
+        # a word too long for a narrow box (up to 40 letters, no space): it may break
+        # anywhere (app.css), so the box shrinks to the screen instead of widening the page;
+        # the page's own words around it never break inside
+        return Markup(f'<span class="long-word">{escape(name)}</span>')
     return Markup(f"<bdi>{escape(name)}</bdi>")
 
 

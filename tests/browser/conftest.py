@@ -60,6 +60,31 @@ def live_server(tmp_path_factory):
     server.wait(timeout=10)
 
 
+# Every console error and page error of every tab of every context the browser opens,
+# since the last test ended: the autouse fixture below fails the test they happened in
+# (a module fixture's tabs count toward the first test that uses it).
+CONSOLE_ERRORS: list[str] = []
+ALLOWED: list[str] = []  # console messages a test causes on purpose, for that test only
+
+
+def watch(context):
+    """Record the console errors and uncaught page errors of every tab of ``context``."""
+    context.on("console", lambda msg: CONSOLE_ERRORS.append(f"console: {msg.text} at {msg.page.url if msg.page else ''}")
+               if msg.type == "error" else None)
+    context.on("weberror", lambda error: CONSOLE_ERRORS.append(f"page error: {error.error}"))
+    return context
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors():
+    """Any console error (a Content-Security-Policy refusal among them) in any tab fails the test."""
+    yield
+    found = [e for e in CONSOLE_ERRORS if not any(a in e for a in ALLOWED)]
+    CONSOLE_ERRORS.clear()
+    ALLOWED.clear()
+    assert not found, found
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -72,43 +97,36 @@ def browser():
             args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"],
         )
+        opened = chromium.new_context
+        chromium.new_context = lambda **options: watch(opened(**options))  # type: ignore[method-assign]
         yield chromium
         chromium.close()
 
 
 @pytest.fixture
 def page(browser):
-    """A fresh phone-sized tab; any page error or failed request fails the test."""
+    """A fresh phone-sized tab; any page error or failed request fails the test (no_console_errors)."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    tab.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     yield tab
     context.close()
-    assert not errors, errors
 
 
 @pytest.fixture
 def phones(browser):
     """new(js=True) -> a fresh phone-sized tab in its own context; console
-    errors and page errors in any of them fail the test."""
-    contexts, errors, allowed = [], [], []
+    errors and page errors in any of them fail the test (no_console_errors)."""
+    contexts = []
 
     def new(js: bool = True):
         context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
                                       java_script_enabled=js)
         contexts.append(context)
-        tab = context.new_page()
-        tab.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-        tab.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
-        return tab
-    new.allow = allowed.append  # a console message the test causes on purpose
+        return context.new_page()
+    new.allow = ALLOWED.append  # a console message the test causes on purpose
     yield new
     for context in contexts:
         context.close()
-    errors = [e for e in errors if not any(a in e for a in allowed)]
-    assert not errors, errors
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.games import GAMES
 
-from .conftest import PHONE, SCREENSHOTS
+from .conftest import ALLOWED, PHONE, SCREENSHOTS
 from .test_referee import start_match as quick_match
 from .test_table_app import choose, save_hand, start_match, type_numbers, wait_htmx
 
@@ -271,6 +271,8 @@ def test_the_referee_starts_from_the_hand_being_typed(page, live_server, screens
 def flaky_page(browser):
     """A phone tab whose network fails on purpose: the browser and htmx log each failed
     request to the console, which is expected here; a script error still fails the test."""
+    # the failed requests' console lines are allowed (no_console_errors); a page error is not
+    ALLOWED.extend(["Failed to load resource: net::", "htmx:sendError", "htmx:afterRequest"])
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     tab = context.new_page()
     errors: list[str] = []

@@ -4,6 +4,8 @@ inside, with long names and every game's pages: the scoreboard with hands (and i
 picture), the big screen, its log, the referee, the rules, the tally, a correction and an undo."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 
 from scorekeeper.games import GAMES
@@ -12,28 +14,51 @@ from scorekeeper.matchfile import dumps
 from scorekeeper.samples import long_settings, random_match
 from tests.places import blank_place
 
-from .conftest import import_file
-from .layout import LANDSCAPE, NARROW, PHONE, TABLET, layout_problems, text_size
+from .conftest import SCREENSHOTS, import_file
+from .layout import LANDSCAPE, NARROW, PHONE, TABLET, covered_controls, layout_problems, text_size
 from .test_print import AXE, AXE_VERSION
 
-# Every game (the tests' own among them) with its most players, long names among them.
-LONG = ["Maggie", "Tom", "Christopher", "Dee", "Evangeline", "Fay", "Bartholomew", "Henrietta"]
+# The longest names the rule allows (40 characters), without a space, in every script it
+# allows: Latin and Arabic (no place to break a line), Chinese, emoji (wide, a family
+# emoji seven characters); each twice, for eight players.
+LATIN = ["Maximilianbartholomewchristopherevangeli", "Wolfeschlegelsteinhausenbergerdorffvoral"]
+ARABIC = ["عبدالرحمنبنمحمدبنعبداللهبنعبدالعزيزالسعو", "محمدبنعبدالرحمنبنعبداللهبنعبدالعزيزالقحط"]
+CHINESE = ["陳王李張劉楊黃趙吳周徐孫馬朱胡郭何高林羅鄭梁謝宋唐許韓馮鄧曹彭曾肖田董袁潘于蔣蔡",
+           "蔡蔣于潘袁董田肖曾彭曹鄧馮韓許唐宋謝梁鄭羅林高何郭胡朱馬孫徐周吳趙黃楊劉張李王陳"]
+FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+EMOJI = [FAMILY * 5 + "\U0001F0CF" * 5, "\U0001F0CF" * 5 + FAMILY * 5]
+LONG = [LATIN[0], ARABIC[0], CHINESE[0], EMOJI[0], LATIN[1], ARABIC[1], CHINESE[1], EMOJI[1]]
+assert all(len(name) == 40 for name in LONG)
+# Every game (the tests' own among them) with its most players; a game for fewer than four
+# has a second match with the scripts its first left out.
 NAMES = {key: LONG[:game.max_players] for key, game in GAMES.items()}
+MORE = {key: LONG[game.max_players:4] + LONG[:max(0, 2 * game.max_players - 4)]
+        for key, game in GAMES.items() if game.max_players < 4}
 
 
-
-def import_match(page, live_server, game: str, settings: dict | None = None, hands: int = 6) -> int:
+def import_match(page, live_server, game: str, settings: dict | None = None, hands: int = 6,
+                 names: list[str] | None = None) -> int:
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
     match = random_match(game, hands, seed=1, players=len(NAMES[game]),
                          settings=long_settings(game, hands + 10, len(NAMES[game])) if settings is None else settings)
-    match.players, match.note = NAMES[game], "Friday at the club, upstairs"
+    match.players, match.note = names or NAMES[game], "Friday at the club, upstairs"
     return import_file(page, live_server, dumps(match))
+
+
+# A player's figures, the hands behind a figure and two players head to head, for the long names.
+STATS = [f"/stats?{urlencode({'player': name})}" for name in LONG[:4]] + [
+    f"/stats/hands?{urlencode({'player': LONG[0], 'game': 'score_pad', 'figure': 'played'})}",
+    f"/stats/versus?{urlencode({'player': LONG[0], 'other': LONG[1]})}",
+    f"/stats/versus?{urlencode({'player': LONG[2], 'other': LONG[3]})}"]
 
 
 def pages_of(game: str, match_id: int) -> list[str]:
     pages = [f"/matches/{match_id}", f"/matches/{match_id}/screen", f"/matches/{match_id}/log",
-             f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/undo",
+             f"/matches/{match_id}/print", f"/matches/{match_id}/print/blank", f"/matches/{match_id}/details",
+             f"/matches/{match_id}/again",
+             f"/matches/{match_id}/rules", f"/matches/{match_id}/hands/2/edit", f"/matches/{match_id}/hands/2/why",
+             f"/matches/{match_id}/undo",
              f"/matches/{match_id}/setup", f"/matches/{match_id}/delete"]
     described = GAMES[game]
     if described.referee is not None:
@@ -62,7 +87,8 @@ def matches(browser, live_server):
     """One match of each game, and a browser context whose session scores them all."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    ids = {game: import_match(page, live_server, game) for game in NAMES}
+    ids = [(game, import_match(page, live_server, game)) for game in NAMES]
+    ids += [(game, import_match(page, live_server, game, names=names)) for game, names in MORE.items()]
     finished = import_match(page, live_server, "third_wheel", settings={}, hands=40)  # played to the end
     page.goto(f"{live_server}/matches/{finished}")
     assert page.locator("#game-over").count() == 1
@@ -83,17 +109,19 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
         if mode == "200% text":
             text_size(page, 200)
         found = {}
-        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}"] + [
-            p for game, i in ids.items() for p in pages_of(game, i)]
+        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}", "/players"] + STATS + [
+            p for game, i in ids for p in pages_of(game, i)]
         drawn = []
         for path in paths:
             page.goto(live_server + path)
-            problems = layout_problems(page)
+            if "versus" in path:
+                page.screenshot(path=str(SCREENSHOTS / f"layout-versus-{mode}-{len(found)}.png"), full_page=False)
+            problems = layout_problems(page) + covered_controls(page)
             if problems:
                 found[path] = problems[:5]
             if page.locator("svg.seats").count():
                 drawn.append(path)
-        for game, match_id in ids.items():  # a card counter opened: a row of counts per player
+        for game, match_id in ids:  # a card counter opened: a row of counts per player
             legend = counts_legend(game)
             if legend is not None:
                 page.goto(f"{live_server}/matches/{match_id}")
@@ -103,7 +131,7 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
                     found[f"{game} card counter"] = problems[:5]
         assert not found, found
         # the seat picture was among them: each game's scoreboard and big screen
-        assert {f"/matches/{i}{end}" for i in ids.values() for end in ("", "/screen")} <= set(drawn)
+        assert {f"/matches/{i}{end}" for _, i in ids for end in ("", "/screen")} <= set(drawn)
         watching = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True)
         try:
             tab = watching.new_page()
@@ -140,15 +168,15 @@ def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, match
     page = context.new_page()
     try:
         found = {}
-        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}", watcher] + [
-            p for game, i in ids.items() for p in pages_of(game, i)]
+        paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}", watcher, "/players"] + STATS + [
+            p for game, i in ids for p in pages_of(game, i) if "/print" not in p]  # test_print runs axe on the sheets
         paths += [f"/rules/{game}" for game in NAMES]
         for path in paths:
             page.goto(path if path.startswith("http") else live_server + path)
             violations = axe_check(page)
             if violations:
                 found[path] = violations
-        for game, match_id in ids.items():  # what opens on the page counts too: a card counter, sharing
+        for game, match_id in ids:  # what opens on the page counts too: a card counter, sharing
             legend = counts_legend(game)
             if legend is None:
                 continue

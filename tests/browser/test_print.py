@@ -264,3 +264,45 @@ def test_print_views_fit_a_phone_screen(browser, printer, live_server, width):
             assert not wide, wide
     finally:
         context.close()
+
+
+STICKY = """() => {
+  const wrap = document.querySelector('.grid-wrap'), hint = document.querySelector('.grid-hint');
+  const wide = wrap.scrollWidth > wrap.clientWidth + 1;
+  wrap.scrollLeft = wrap.scrollWidth;  // swiped to the last player's columns
+  const box = wrap.getBoundingClientRect();
+  const hidden = [...wrap.querySelectorAll('tbody th.no')].filter(no => {
+    const r = no.getBoundingClientRect();
+    const seen = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.top > 0 && r.bottom < innerHeight && (r.left < box.left - 1 || !no.contains(seen));
+  }).map(no => no.textContent);
+  const cut = [...wrap.querySelectorAll('th, td')].filter(c => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1)
+    .map(c => c.textContent.trim() + ' ' + c.scrollWidth + '>' + c.clientWidth);
+  return {wide, hint: !!hint && hint.checkVisibility(), hidden, cut, page: document.documentElement.scrollWidth - innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_on_a_phone_the_grid_swipes_with_the_hand_numbers_in_view_and_a_hint(browser, printer, live_server, width):
+    """Issue 26 item 5: every game's sheet on a phone scrolls in its own box, its hand
+    numbers stay at the left edge however far it is swiped, a line says it swipes, no
+    cell is cut; on paper the grid is as before (no sticky column, no hint)."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True,
+                                  storage_state=printer[0].storage_state())
+    page = context.new_page()
+    try:
+        found = {}
+        for game in GAMES:
+            page.goto(f"{live_server}/matches/{printer[1][(game, 12)]}/print")
+            seen = page.evaluate(STICKY)
+            page.screenshot(path=str(SCREENSHOTS / f"print-phone-{game}-{width}.png"), caret="initial")
+            if not seen["wide"] or not seen["hint"] or seen["hidden"] or seen["cut"] or seen["page"] > 0:
+                found[game] = seen
+            page.emulate_media(media="print")  # paper: the whole grid, numbers in their place, no hint
+            assert page.evaluate("""() => [getComputedStyle(document.querySelector('tbody th.no')).position,
+                getComputedStyle(document.querySelector('.grid-wrap')).overflowX,
+                document.querySelector('.grid-hint').checkVisibility()]""") == ["static", "visible", False]
+            page.emulate_media(media="screen")
+        assert found == {}, found
+    finally:
+        context.close()
