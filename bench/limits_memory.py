@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/limits_memory.py [--addresses 500]
 
-Counts, through the app's own ``Limits`` (``scorekeeper.web.security``), what each of
+Counts, through the app's own ``Limits`` (``scorekeeper.web.edges.security``), what each of
 ``--addresses`` addresses does in one of these ways, and measures with ``tracemalloc`` the
 memory the storage holds afterwards, per address:
 
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report import measured, table, write_section
 
 from scorekeeper.web import create_app
-from scorekeeper.web.security import Limits
+from scorekeeper.web.edges.security import Limits
 
 
 def one_start(limits: Limits, address: str) -> None:

@@ -35,7 +35,7 @@ from report import measured, table, write_section
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.samples import long_settings, random_match
-from scorekeeper.web.exports import PART_HANDS
+from scorekeeper.web.views.exports import PART_HANDS
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 COOKIE = "bench-device-cookie-0123456789"

@@ -1,6 +1,6 @@
 """The server CPU of an unchanged poll, with no network: read from its head by the
 connection (``UnchangedPolls.answer_head``, what ``scorekeeper serve`` does), the app's WSGI
-callable called directly in front of the app (``web.polls``), and through Flask as before.
+callable called directly in front of the app (``web.edges.polls``), and through Flask as before.
 
     .venv/bin/python bench/poll_cost.py [--polls 5000] [--markdown docs/performance.md]
 
@@ -26,7 +26,7 @@ from scorekeeper.engine import Match
 from scorekeeper.samples import long_settings
 from scorekeeper.store.devices import grant_in
 from scorekeeper.web import create_app
-from scorekeeper.web.polls import UnchangedPolls
+from scorekeeper.web.edges.polls import UnchangedPolls
 
 
 def main() -> None:

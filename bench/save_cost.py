@@ -36,7 +36,8 @@ from report import measured, table, write_section
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.samples import long_match
-from scorekeeper.web import create_app, hand_forms
+from scorekeeper.web import create_app
+from scorekeeper.web.forms import hand_forms
 
 GAME = "third_wheel"
 

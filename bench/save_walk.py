@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper import store  # noqa: E402
 from scorekeeper.engine import Match, replay  # noqa: E402
 from scorekeeper.samples import long_match  # noqa: E402
-from scorekeeper.web import create_app, hand_forms  # noqa: E402
+from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.web.forms import hand_forms  # noqa: E402
 
 PACKAGE = str(ROOT / "scorekeeper")
 
@@ -45,9 +46,9 @@ def own_module(frame: FrameType | None) -> str | None:
 
 class Walk:
     """The modules the walk stops in, in order; and the view's own hand-offs: each call from
-    the view's module (``web.hands``) straight into another project module, in order."""
+    the view's module (``web.views.hands``) straight into another project module, in order."""
 
-    def __init__(self, view_module: str = "web.hands") -> None:
+    def __init__(self, view_module: str = "web.views.hands") -> None:
         self.stops: list[str] = []
         self.view_module = view_module
         self.handoffs: list[str] = []
@@ -131,7 +132,7 @@ def main() -> None:
     print(f"{args.game}, hand {args.at} saved: {len(walk.stops)} stops in {len(entered)} modules, "
           f"{walk.returns} returns to a module already left")
     handed = Counter(walk.handoffs)
-    print(f"the view (web.hands) hands off {len(walk.handoffs)} times to {len(handed)} modules: "
+    print(f"the view (web.views.hands) hands off {len(walk.handoffs)} times to {len(handed)} modules: "
           + ", ".join(f"{module} {count}" for module, count in handed.most_common()))
     print("entered most: " + ", ".join(f"{module} {count}" for module, count in entered.most_common(6)))
     print("walk: " + " > ".join(walk.stops))

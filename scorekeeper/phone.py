@@ -106,7 +106,7 @@ def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], byte
 def outbox(phone: Phone) -> str:
     """The requests to send the server now, as JSON text (see ``phone_sync.outbox``)."""
     from . import phone_sync
-    from .web.db import get_db
+    from .web.edges.db import get_db
 
     with phone.app.app_context():
         return json.dumps(phone_sync.outbox(phone.folder, get_db()))
@@ -115,8 +115,8 @@ def outbox(phone: Phone) -> str:
 def received(phone: Phone, item_id: str, status: int, text: str) -> None:
     """The server's answer to one of them."""
     from . import phone_sync, store
-    from .web.access import DEVICE_COOKIE
-    from .web.db import get_db
+    from .web.edges.access import DEVICE_COOKIE
+    from .web.edges.db import get_db
 
     if not phone.cookies.get(DEVICE_COOKIE):  # a copy kept on this phone is this browser's to open
         phone.cookies[DEVICE_COOKIE] = secrets.token_urlsafe(24)

@@ -6,7 +6,7 @@ the requests this module queues (``outbox``) to the server and hands the answers
 to the phone's storage with it), one entry per match of the phone:
 
 - ``key``: the phone's key for the match, made when it is first queued: the server
-  stores a match sent with a key once (web/sync.py), so a send whose answer was lost is
+  stores a match sent with a key once (web/views/sync.py), so a send whose answer was lost is
   sent again safely;
 - once the server stored it: its ``id``, ``scorer`` and ``watcher`` links and token,
   and ``sent``: how many of the phone's hands the server holds. Hands recorded on the

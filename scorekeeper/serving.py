@@ -12,7 +12,7 @@ cannot hold a worker thread (waitress waits for it for ever: eight such sockets,
 pipelining big GETs, held every thread and locked everyone out).
 
 Most requests are a phone's unchanged poll: the connection answers those itself as their
-head arrives (``HeadedChannel.received``), without a worker thread; see ``web.polls``."""
+head arrives (``HeadedChannel.received``), without a worker thread; see ``web.edges.polls``."""
 from __future__ import annotations
 
 import multiprocessing
@@ -30,8 +30,8 @@ from waitress.server import create_server
 from waitress.task import ErrorTask, WSGITask
 from waitress.utilities import build_http_date
 
-from .web.polls import UnchangedPolls
-from .web.security import HEADERS
+from .web.edges.polls import UnchangedPolls
+from .web.edges.security import HEADERS
 
 CONNECTION_LIMIT = 1000
 IDLE_SECONDS = 30
@@ -191,7 +191,7 @@ def _server(app: Flask, threads: int, **where: Any) -> Any:
 
 def _exit_on_sigterm() -> None:
     # stopped with SIGTERM (a service manager, a test): exit as after Ctrl+C, so what the
-    # process made to remove at exit is removed (web.assets' folder of static copies)
+    # process made to remove at exit is removed (web.edges.assets' folder of static copies)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 

@@ -159,4 +159,4 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     out = run_bench("save_walk.py")
     assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
                      out, re.M), out
-    assert re.search(r"^the view \(web.hands\) hands off \d+ times to \d+ modules: .*\bweb\.entries 1\b", out, re.M), out
+    assert re.search(r"^the view \(web.views.hands\) hands off \d+ times to \d+ modules: .*\bweb\.model\.entries 1\b", out, re.M), out

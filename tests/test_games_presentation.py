@@ -14,7 +14,9 @@ from scorekeeper.engine import replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import NAMES, random_match
-from scorekeeper.web import exports, hand_forms, view
+from scorekeeper.web.forms import hand_forms
+from scorekeeper.web.model import view
+from scorekeeper.web.views import exports
 from tests.places import blank_place
 
 GAME_KEYS = sorted(GAMES)

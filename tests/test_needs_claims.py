@@ -15,7 +15,7 @@ import pytest
 
 from scorekeeper.engine import Match, MatchResult, replay
 from scorekeeper.games import GAMES
-from scorekeeper.web.view import needs as panel
+from scorekeeper.web.model.view import needs as panel
 from tests.places import blank_place, dealt_place, place_at
 
 # Each game's own variants worth playing (its ``sample_settings``), not a list kept here.

@@ -1,7 +1,7 @@
 """What the trick referee shows for a game, described without web code: card
 faces, the tap grid's groups and the choices of the "This hand" box. Each game with a
 referee describes its own in its ``Referee`` part (``setup``, ``options``, ``groups``...,
-see ``games/base.py``); ``web/referee.py`` renders it."""
+see ``games/base.py``); ``web/views/referee.py`` renders it."""
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -21,7 +21,8 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import access, db, errors, notices, polls, security, sharing
+from .edges import access, db, errors, notices, polls, security
+from .views import sharing
 
 csrf = CSRFProtect()
 htmx = Htmx()
@@ -91,7 +92,7 @@ class TableApp(Flask):
 
     def url_for(self, endpoint: str, *, _anchor: str | None = None, _method: str | None = None,
                 _scheme: str | None = None, _external: bool | None = None, **values: Any) -> str:
-        if endpoint == "static":  # a static file by its fingerprinted name (web.assets), when it has one
+        if endpoint == "static":  # a static file by its fingerprinted name (web.edges.assets), when it has one
             served = self.extensions.get("scorekeeper.static_names", {}).get(values.get("filename"))
             if served:
                 values["filename"] = served
@@ -128,7 +129,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
     if not app.config.get("OFFLINE"):  # the phone's own static files go over no network: plain names
-        from . import assets  # WhiteNoise, rcssmin, rjsmin are not shipped to the phone (offline.py)
+        from .edges import assets  # WhiteNoise, rcssmin, rjsmin are not shipped to the phone (offline.py)
 
         assets.init_app(app)  # static files by fingerprinted names, compressed once, cached for good
     polls.init_app(app)  # an unchanged poll is answered before the app (inside ProxyFix: it reads the real host)
@@ -146,7 +147,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     notices.init_app(app)  # flashed messages kept on the server, not in the cookie
     errors.init_app(app)
     if not app.config.get("OFFLINE"):  # on the phone itself nothing goes over a network
-        from . import compress  # Flask-Compress is not shipped to the phone (offline.py)
+        from .edges import compress  # Flask-Compress is not shipped to the phone (offline.py)
 
         compress.init_app(app)
     security.init_app(app)  # headers on every response, and the new-match rate limit
@@ -156,7 +157,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from . import exports, hands, matches, referee, rules, stats, tally
+    from .views import exports, hands, matches, referee, rules, stats, tally
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -168,21 +169,22 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
     stats.init_app(app)
     if app.config.get("PHONE_FOLDER"):  # the phone's own app: where its matches stand with the server
-        from . import sent
+        from .views import sent
 
         sent.init_app(app)
     if not app.config.get("OFFLINE"):  # the phone's own app is the kept one
-        from . import keep
+        from .views import keep
 
         keep.init_app(app)  # /offline/: the app a phone keeps to score with no network
-        from . import sync
+        from .views import sync
 
         sync.init_app(app)  # /sync/: what a phone scored on its own, sent to the server
 
 
 def _register_filters(app: Flask) -> None:
     from ..names import isolated
-    from . import hand_forms, view
+    from .forms import hand_forms
+    from .model import view
 
     app.jinja_env.filters["signed"] = view.signed
     app.jinja_env.filters["name"] = view.shown_name  # every player's name shown: isolated in a <bdi>
@@ -191,10 +193,10 @@ def _register_filters(app: Flask) -> None:
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
     app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups
-    from .hands import earlier_page
+    from .views.hands import earlier_page
 
     app.jinja_env.globals["earlier_page"] = earlier_page  # the page of earlier hands holding a hand
-    from .changes import hand_changes, setup_changes
+    from .model.changes import hand_changes, setup_changes
 
     app.jinja_env.globals["hand_changes"] = hand_changes  # the match log: what a correction changed
     app.jinja_env.globals["setup_changes"] = setup_changes  # and what a change of players or settings did

@@ -27,8 +27,8 @@ from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import random_match
 from scorekeeper.web import create_app
-from scorekeeper.web.hand_forms import browser_values
-from scorekeeper.web.view import signed
+from scorekeeper.web.forms.hand_forms import browser_values
+from scorekeeper.web.model.view import signed
 
 from .conftest import CHROMIUM, PHONE
 from .test_score_pad import start_pad, type_points

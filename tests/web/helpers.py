@@ -162,7 +162,7 @@ def sql_statements(app) -> Iterator[list[str]]:
     """Every SQL statement the app runs inside the block, as SQLite traces it. A test
     client serves a request on the test's own thread, so the request uses the thread's
     connection that ``get_db`` hands out here."""
-    from scorekeeper.web.db import get_db
+    from scorekeeper.web.edges.db import get_db
 
     seen: list[str] = []
     with app.app_context():

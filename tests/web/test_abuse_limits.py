@@ -36,7 +36,7 @@ def test_a_script_opening_a_link_without_its_cookie_cannot_fill_the_disk_with_de
     client = app.test_client()
     match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])  # this phone is the first device
     with app.app_context():
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.edges.db import get_db
         link = f"/w/{store.get_tokens(get_db(), match_id)['watcher_token']}"
     assert [app.test_client().get(link).status_code for _ in range(3)] == [200, 200, 200]
     refused = app.test_client().get(link)
@@ -76,7 +76,7 @@ def test_a_matchs_log_is_bounded(app, client):
 
 
 def test_the_board_cache_is_bounded_in_bytes():
-    from scorekeeper.web.sharing import BoardCache
+    from scorekeeper.web.views.sharing import BoardCache
 
     cache = BoardCache(size=100, max_bytes=1000)
     for version in range(50):
@@ -96,7 +96,7 @@ def test_the_rate_limits_memory_stays_bounded_with_20000_addresses():
     from limits.storage import MemoryStorage
     from limits.strategies import MovingWindowRateLimiter
 
-    from scorekeeper.web.ratelimits import BoundedMemoryStorage
+    from scorekeeper.web.edges.ratelimits import BoundedMemoryStorage
 
     # the two private hooks it replaces: if limits renames them, the sweep below stops working
     assert hasattr(MemoryStorage, "_MemoryStorage__expire_events")
@@ -119,7 +119,7 @@ def test_the_rate_limits_memory_stays_bounded_with_20000_addresses():
 def test_the_limits_storage_is_a_setting(tmp_path):
     from limits.errors import ConfigurationError
 
-    from scorekeeper.web.ratelimits import BoundedMemoryStorage
+    from scorekeeper.web.edges.ratelimits import BoundedMemoryStorage
 
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "db.sqlite", "SECRET_KEY": "t"})
     assert isinstance(app.extensions["scorekeeper.limits"].storage, BoundedMemoryStorage)

@@ -15,7 +15,7 @@ from werkzeug.routing import IntegerConverter
 from scorekeeper import store
 from scorekeeper.samples import random_match
 from scorekeeper.web import create_app
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import start, text
 
@@ -350,7 +350,7 @@ def test_made_up_cookies_count_as_new_phones(tmp_path):
 # --- printing a date reads this phone's grants, once -----------------------------------
 
 def test_print_by_date_shows_only_this_phones_matches_in_a_few_queries(app, client):
-    from scorekeeper.web import db as web_db
+    from scorekeeper.web.edges import db as web_db
 
     mine = start(client, "third_wheel", ["Ann", "Bob", "Cy"], date="2026-11-20")
     stranger_phone = app.test_client()

@@ -71,7 +71,7 @@ def test_a_count_per_seat_takes_the_least_the_game_allows(client, key):
 
 def test_the_referee_names_every_place_of_an_eight_card_trick():
     """Outside a match the referee names places by number: a game for 8 has an 8th card."""
-    from scorekeeper.web.referee import next_prompt, slot_label
+    from scorekeeper.web.views.referee import next_prompt, slot_label
 
     assert [slot_label(None, i) for i in range(8)] == ["Led", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"]
     assert next_prompt(None, 7) == "Tap the card played 8th."

@@ -7,7 +7,7 @@ import re
 
 import brotli
 
-from scorekeeper.web import assets
+from scorekeeper.web.edges import assets
 
 from .helpers import record, start
 from .test_sharing import WHEEL
@@ -77,7 +77,7 @@ def test_the_static_copies_of_a_killed_server_are_removed_by_the_next(tmp_path):
     # a process that builds the copies and is killed before it can remove them
     child = subprocess.Popen([sys.executable, "-c", "import os, time\n"
                               "from pathlib import Path\nfrom scorekeeper.web import assets\n"
-                              "print(assets.build(Path(assets.__file__).parent.parent / 'static')[0], flush=True)\n"
+                              "print(assets.build(Path(assets.__file__).parent.parent.parent / 'static')[0], flush=True)\n"
                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     folder = Path(child.stdout.readline().strip())
     assert folder.is_dir() and any(folder.glob("app.*.css.br"))

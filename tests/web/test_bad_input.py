@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import start, text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import as_scorer, page_of, start, text, totals
 

@@ -20,8 +20,8 @@ from scorekeeper import store
 from scorekeeper.games import GAMES
 from scorekeeper.samples import lasting_settings, random_match
 from scorekeeper.web import create_app
-from scorekeeper.web.access import DEVICE_COOKIE
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.access import DEVICE_COOKIE
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import as_scorer
 
@@ -40,7 +40,7 @@ def names_read_in_source() -> set[str]:
     found: set[str] = set()
     for path in PACKAGE.glob("games/*.py"):  # a game reads its referee's trick context itself
         found |= set(re.findall(r"""\bargs\.get(?:list)?\(\s*["'](\w+)["']""", path.read_text()))
-    for path in PACKAGE.glob("web/*.py"):
+    for path in PACKAGE.glob("web/**/*.py"):
         text = path.read_text()
         found |= set(re.findall(r"""\.get(?:list)?\(\s*["'](\w+)["']""", text))
         found |= set(re.findall(r"""\b_\w+\(\s*["'](\w+)["']\s*\)""", text))  # a helper reading one: _name("player")

@@ -17,7 +17,7 @@ SPADES_HAND = {"bids": [7, 5, 6], "tricks": [4, 5, 0], "dummy_tricks": 4}
 def make_match(app, client, game="third_wheel", players=("Ann", "Bob", "Cy"), hands=(WHEEL_HAND,), note=None,
                settings=None):
     with app.app_context():
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.edges.db import get_db
         match_id = store.create_match(get_db(), Match(game=game, players=list(players), hands=list(hands),
                                                       settings=settings or {}, date="2026-11-20", note=note))
     as_scorer(app, match_id, client)  # as if this client had started it
@@ -120,7 +120,7 @@ def test_import_of_a_bad_file_lists_every_problem_and_stores_nothing(app, client
     assert "hand 1: tricks add up to 10, not 11" in page
     assert "hand 2: bid:" in page
     with app.app_context():
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.edges.db import get_db
         assert store.all_matches(get_db()) == []
 
 

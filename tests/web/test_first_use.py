@@ -8,7 +8,7 @@ import re
 from scorekeeper import store
 from scorekeeper.games import GAMES, words
 from scorekeeper.games.base import Problem, rule
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import page_of, record, start, text, version
 

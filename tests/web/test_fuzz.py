@@ -21,7 +21,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import lasting_settings, random_match
 from scorekeeper.web import create_app
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import as_scorer
 

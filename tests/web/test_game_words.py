@@ -11,7 +11,7 @@ from flask import get_template_attribute
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import FieldGroup, Table
-from scorekeeper.web import hand_forms
+from scorekeeper.web.forms import hand_forms
 
 from .helpers import page_of, record, start, text
 from .test_referee import make_match, slot_labels

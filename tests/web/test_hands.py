@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import store
 from scorekeeper.web import create_app
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import problems, record, start, text, totals, version
 

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from scorekeeper import store
-from scorekeeper.web import create_app, security
+from scorekeeper.web import create_app
+from scorekeeper.web.edges import security
 
 from .helpers import start, start_form, text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import problems, record, start, start_form, text, totals
 

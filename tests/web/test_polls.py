@@ -1,5 +1,5 @@
 """Issue 28: an unchanged poll is answered from the match's version alone, before the app
-(``web.polls``), and only where the app would have answered 304 too."""
+(``web.edges.polls``), and only where the app would have answered 304 too."""
 from __future__ import annotations
 
 import os
@@ -12,7 +12,7 @@ from waitress.parser import HTTPRequestParser
 from werkzeug.test import EnvironBuilder
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import record, sql_statements, start, version
 from .test_sharing import WHEEL, tokens

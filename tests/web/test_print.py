@@ -11,7 +11,7 @@ from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import long_settings, longest, random_match, wide_long_settings
-from scorekeeper.web import view
+from scorekeeper.web.model import view
 from tests.places import blank_place
 
 from .helpers import as_scorer, page_of, record, start, text
@@ -25,7 +25,7 @@ def store_match(app, client, match: Match) -> int:
     from .helpers import as_scorer
 
     with app.app_context():
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.edges.db import get_db
         match_id = store.create_match(get_db(), match)
     as_scorer(app, match_id, client)
     return match_id
@@ -420,7 +420,7 @@ def test_a_day_of_short_matches_is_one_part_and_long_ones_print_in_parts(app, cl
     short = client.get("/print?date=2026-11-20")
     assert short.status_code == 200 and "part 1 of" not in text(short) and "Part 2" not in text(short)
     with app.app_context():
-        from scorekeeper.web.db import get_db
+        from scorekeeper.web.edges.db import get_db
         device = get_db().execute("select device_id from device_matches limit 1").fetchone()[0]
         for hands in (150, 40, 10, 230, 5):
             match = random_match("score_pad", hands, seed=hands, players=3, settings=long_settings("score_pad", 10_000))

@@ -8,7 +8,7 @@ import re
 
 from scorekeeper import engine, store
 from scorekeeper.engine import Match
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import as_scorer, page_of, record, start, text, totals
 

@@ -10,7 +10,7 @@ import pytest
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.web import create_app
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import as_scorer, page_of, problems, record, start, start_form, text
 

@@ -4,7 +4,7 @@ scored again by the engine, kept in the match log, and confirmed where totals ch
 from __future__ import annotations
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import page_of, record, start, text, totals
 from .test_referee import make_match

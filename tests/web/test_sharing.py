@@ -7,7 +7,7 @@ import re
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import record, sql_statements, start, text, totals, version
 

@@ -1,4 +1,4 @@
-"""What a phone that scored on its own sends the server (web/sync.py), through the Flask
+"""What a phone that scored on its own sends the server (web/views/sync.py), through the Flask
 test client on a real SQLite file: a match sent through the import path is stored once
 however often it is sent, and its links come back; the phone's hands are added in
 order, each once by its request key; another phone's hand in the way stops the rest

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from scorekeeper import store
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import record, start, text
 

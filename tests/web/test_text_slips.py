@@ -17,8 +17,8 @@ from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import NAMES
-from scorekeeper.web import page as web_page
-from scorekeeper.web import view
+from scorekeeper.web.model import page as web_page
+from scorekeeper.web.model import view
 from tests.places import blank_place
 
 from .test_print import store_match

@@ -6,8 +6,8 @@ import re
 
 from scorekeeper import store
 from scorekeeper.engine import Match
-from scorekeeper.web.chart import WIDTH
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
+from scorekeeper.web.model.chart import WIDTH
 
 from .helpers import as_scorer, record, start, text
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scorekeeper import store
 from scorekeeper.web import create_app
-from scorekeeper.web.db import get_db
+from scorekeeper.web.edges.db import get_db
 
 from .helpers import record, start, text
 
@@ -17,19 +17,19 @@ WEB = Path(__file__).resolve().parents[2] / "scorekeeper" / "web"
 
 
 def blueprint_modules() -> set[str]:
-    return {path.stem for path in WEB.glob("*.py") if "Blueprint(" in path.read_text()}
+    return {path.stem for path in WEB.rglob("*.py") if "Blueprint(" in path.read_text()}
 
 
 def test_no_web_module_imports_a_blueprint_module():
     blueprints = blueprint_modules()
     assert {"matches", "hands", "sharing", "referee", "rules", "tally", "exports"} <= blueprints
     found = []
-    for path in WEB.glob("*.py"):
-        if path.name == "__init__.py":
+    for path in WEB.rglob("*.py"):
+        if path == WEB / "__init__.py":
             continue  # the app factory registers the blueprints
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                names = [node.module] if node.module else [alias.name for alias in node.names]
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:  # web/ and its rooms
+                names = [*(node.module or "").split("."), *(alias.name for alias in node.names)]
                 found += [f"{path.name} imports {name}" for name in names if name in blueprints]
     assert found == []
 
@@ -136,3 +136,11 @@ def test_a_session_is_read_only_with_a_key_that_signed_it(app):
     assert client.get("/test-session/fourth").text == "third"  # the fallback still reads it
     app.config["SECRET_KEY_FALLBACKS"] = []
     assert client.get("/test-session/fifth").text == "fifth"
+
+
+def test_each_web_module_sits_in_its_room():
+    """web/ is laid out by role (docs/maintainers.md): the blueprints are views/, all of it."""
+    blueprints = {path.relative_to(WEB).as_posix() for path in WEB.rglob("*.py") if "Blueprint(" in path.read_text()}
+    views = {path.relative_to(WEB).as_posix() for path in (WEB / "views").glob("*.py") if path.name != "__init__.py"}
+    assert blueprints == views
+    assert [path.name for path in WEB.glob("*.py")] == ["__init__.py"]  # every other module has a room

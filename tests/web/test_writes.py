@@ -1,6 +1,6 @@
-"""The write services (web/writes.py) on a real database file, without HTTP and
+"""The write services (web/model/writes.py) on a real database file, without HTTP and
 without any Flask app: each write says how it went as a typed outcome, and writes
-nothing unless it says Saved. The per-request replay (web/replays.py) they read
+nothing unless it says Saved. The per-request replay (web/model/replays.py) they read
 gives the engine's own results, however it resumes."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from scorekeeper import engine, store
 from scorekeeper.engine import Match, MatchError
 from scorekeeper.samples import long_match
-from scorekeeper.web import writes
-from scorekeeper.web.replays import MatchReplay, ReplayCache
+from scorekeeper.web.model import writes
+from scorekeeper.web.model.replays import MatchReplay, ReplayCache
 
 WHEEL = {"trump": "wyrms", "mode": "high", "wheel": False, "bid": 5, "tricks": [5, 4, 2]}
 

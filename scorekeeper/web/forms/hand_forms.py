@@ -1,0 +1,485 @@
+"""Hand forms, one per game, built from what the game describes (``Game.hand_form``).
+
+Each kind of hand field (``FieldGroup.kind``) is one class here: it adds its inputs to
+the form class, fills them from a recorded hand (to correct it), reads them back into
+the hand dict the match file stores, and names the macro in ``_kinds.html`` that draws
+it. The form only converts what was typed; the engine checks it and scores it.
+
+A ``RecordHandForm`` class is made per match (seat names are the labels, the order is
+the table's: bids before tricks, bidding from the dealer's left). What the page needs
+beside the inputs (the kinds, the names, the problems found) travels in a
+``HandEntry`` next to the form, never on it.
+"""
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import get_template_attribute
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ...games import words
+from ...games.base import CardCounter, FieldGroup, Game, HandContext, Problem
+from .field_kind import Blank, Kind, Reading, WholeNumberField, blank, typed, whole
+from .point_counter import CardCount
+
+
+class CheckboxesField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+    def pre_validate(self, form: Any) -> None:  # unknown values are the engine's to report
+        pass
+
+
+class ChoiceField(RadioField):
+    def pre_validate(self, form: Any) -> None:  # a value not offered is the engine's to report
+        pass
+
+
+class RecordHandForm(FlaskForm):
+    """A hand's inputs; the per-match subclass adds each kind's fields."""
+
+    version = HiddenField()
+
+class SeatCounts(Kind):
+    """``seat_int``: a count per seat (bids, tricks, points)."""
+
+    macro = "seat_counts"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        least = self.described.minimum
+        for seat in self.seats:
+            # a number below zero needs the keyboard with a minus key: an iPhone's numeric keypad has none
+            render = {} if least is None or least < 0 else {"inputmode": "numeric"}
+            if least is not None:
+                render["min"] = str(least)
+            if self.described.stepper:
+                render["data-stepper"] = ""
+            self.add(attrs, f"{self.name}_{seat}", WholeNumberField(self.label(seat), validators=[Optional()],
+                                                                   render_kw=render))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value):
+                    data[fname] = value[seat]
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        if self.name in reading.replaced and not self.is_filled(form):
+            return  # entered the other way
+        values: dict[int, Any] = {}
+        for seat, fname in zip(self.seats, self.fields):
+            values[seat] = form[fname].data
+            if values[seat] is None and not form[fname].errors:
+                reading.missing.append((self.name, seat))
+        if all(v is None for v in values.values()) and self.optional:
+            return
+        reading.hand[self.name] = [values[s] for s in sorted(values)]
+
+
+class SeatChoices(Kind):
+    """``seat_rank``: one of ``choices`` per seat, "pass" meaning null. The engine gets
+    the field only when every seat has chosen: a blank is reported as missing."""
+
+    macro = "seat_choices"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for seat in self.seats:
+            self.add(attrs, f"{self.name}_{seat}", ChoiceField(self.label(seat), choices=list(self.described.choices),
+                                                               validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value):
+                    data[fname] = "pass" if value[seat] is None else str(value[seat])
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        values: dict[int, Any] = {}
+        for seat, fname in zip(self.seats, self.fields):
+            raw = form[fname].data
+            if blank(raw):
+                reading.missing.append((self.name, seat))
+            else:
+                values[seat] = None if raw == "pass" else raw
+        if len(values) == len(self.fields):
+            reading.hand[self.name] = [values[s] for s in sorted(values)]
+
+
+class SeatTicks(Kind):
+    """``seat_ticks``: ticks per seat from that seat's ``seat_choices`` (a choice that is a
+    seat number goes to the engine as a number)."""
+
+    macro = "seat_ticks"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for index, seat in enumerate(self.seats):
+            self.add(attrs, f"{self.name}_{seat}", CheckboxesField(self.label(seat),
+                                                                   choices=list(self.described.seat_choices[index])))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            for seat, fname in zip(self.seats, self.fields):
+                if seat < len(value) and isinstance(value[seat], list):
+                    data[fname] = [str(v) for v in value[seat]]
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        ticks: dict[int, list[int | str]] = {}
+        for index, (seat, fname) in enumerate(zip(self.seats, self.fields)):
+            offered = {value for value, _ in self.described.seat_choices[index]}
+            # a seat number the engine judges (out of range: it says so); other text only as offered
+            ticks[seat] = [typed(v) if whole(v) is not None else v for v in (form[fname].data or [])
+                           if whole(v) is not None or v in offered]
+        if any(ticks.values()):
+            reading.hand[self.name] = [ticks[s] for s in sorted(ticks)]
+
+
+class Choice(Kind):
+    """``radio``: one of ``choices``."""
+
+    macro = "choice"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, ChoiceField(self.label(), choices=list(self.described.choices),
+                                               validators=[Optional()]))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if blank(value):
+            if not self.optional:
+                reading.missing.append((self.name, None))
+        else:
+            reading.hand[self.name] = self.recorded(value)
+
+    def recorded(self, value: str) -> Any:
+        """What the hand records for the choice sent."""
+        return value
+
+
+class Flag(Kind):
+    """``bool``: a box ticked or not."""
+
+    macro = "flag"
+    legend_hidden = True
+    hint_after = True
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, BooleanField(self.label()))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        reading.hand[self.name] = bool(form[self.name].data)
+
+
+class Count(Kind):
+    """``int``: one number."""
+
+    macro = "count"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, WholeNumberField(self.label(), validators=[Optional()], render_kw={
+            "inputmode": "numeric", "data-stepper": "", "min": "0"}))
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        value = form[self.name].data
+        if value is None:
+            if not form[self.name].errors:
+                reading.missing.append((self.name, None))
+        else:
+            reading.hand[self.name] = value
+
+
+class SeatOrder(Kind):
+    """``winners``: seat numbers typed in a line, from seat 1 as the table counts (the
+    match file counts from 0)."""
+
+    macro = "seat_order"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, StringField(self.label(), render_kw={"autocomplete": "off",
+                                                                       "placeholder": self.described.placeholder}))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if isinstance(value, list):
+            data[self.name] = " ".join(str(v + 1) if isinstance(v, int) else str(v) for v in value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        text = (form[self.name].data or "").replace(",", " ").split()
+        if text:
+            reading.hand[self.name] = [n - 1 if isinstance(n := typed(t), int) else n for t in text]
+
+
+class SeatPick(Choice):
+    """``seat``: one of the players (the seats of ``seats``, by name), recorded as their seat
+    number: who made trump, who declared. A value not offered is the engine's to report."""
+
+    macro = "choice"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        choices = [(str(seat), self.players[seat]) for seat in self.seats]
+        self.add(attrs, self.name, ChoiceField(self.label(), choices=choices, validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        if value is not None:
+            data[self.fields[0]] = str(value)
+
+    def recorded(self, value: str) -> Any:
+        return typed(value)  # the seat's number, as the engine records it
+
+
+class Dealer(Kind):
+    """Who dealt a hand dealt out of turn (every game: the web layer adds it)."""
+
+    macro = "dealer"
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        self.add(attrs, self.name, SelectField("Dealer", choices=[("", "in turn")] + [
+            (str(s), p) for s, p in enumerate(self.players)], validators=[Optional()]))
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        value = hand.get(self.name)
+        data[self.name] = "" if value is None else str(value)
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        raw = form[self.name].data
+        if not blank(raw):
+            reading.hand[self.name] = typed(raw)
+
+
+DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer", optional=True, in_details=True)
+
+
+def kinds() -> dict[str, type[Kind]]:
+    """Every kind of hand field by ``FieldGroup.kind``."""
+    return {"seat_int": SeatCounts, "seat_rank": SeatChoices, "seat_ticks": SeatTicks, "radio": Choice,
+            "seat": SeatPick, "bool": Flag, "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
+
+
+@dataclass
+class HandEntry:
+    """A hand form and what its page needs beside it: the kinds in display order, the
+    seat names, how the game names its fields, the card counter (if the game has one),
+    the hand's number and dealer, and what the check found (``problems`` by field,
+    ``general`` above the form, a dealer change to offer, a way to discard the entry).
+
+    The form itself (``form``) is made when first read: a blank one is drawn from the
+    drawing of its class (``draw_groups``) and often never needs to be."""
+
+    form_class: type[RecordHandForm]
+    groups: list[Kind]
+    players: list[str]
+    word: Callable[[str], str]
+    counter: CardCounter | None = None
+    number: int = 0
+    dealer_name: str | None = None
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+    dealers: dict | None = None
+    discard_url: str | None = None
+    version: int | None = None  # the match version a blank form is drawn for
+    # What app.js puts in this blank form as a draft to keep or clear (a hand just undone):
+    # each input's name to the values a browser would send for it (``browser_values``).
+    draft: dict[str, list[str]] | None = None
+    made: RecordHandForm | None = None
+    bound: bool = False  # to what was posted or to a recorded hand
+
+    @property
+    def form(self) -> RecordHandForm:
+        if self.made is None:
+            self.made = self.bind(None, {})
+        return self.made
+
+    def bind(self, formdata: MultiDict | None, data: dict[str, Any]) -> RecordHandForm:
+        """The form with what was posted, or with ``data`` (a recorded hand, or nothing)
+        at the version this entry was drawn for."""
+        form = self.form_class(formdata=formdata, **data)
+        if formdata is None and self.version is not None:
+            form.version.data = str(self.version)
+        return form
+
+    @property
+    def blank(self) -> bool:
+        """Made for a new hand, nothing typed yet: drawn as every blank one of its class."""
+        return not self.bound
+
+    @property
+    def version_text(self) -> str:
+        """What the form's hidden version field holds."""
+        if self.made is None:
+            return "" if self.version is None else str(self.version)
+        return self.made.version.data or ""
+
+    @property
+    def open_groups(self) -> set[str]:
+        """The groups tucked away under "more" that hold something: shown open."""
+        return {g.name for g in self.groups if g.in_details and any(not blank(self.form[f].data) for f in g.fields)}
+
+
+def build(game: Game, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
+    """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
+    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), tuple(ctx.players))
+    return form_class, list(groups)
+
+
+# A form class depends only on what the game describes and the seat names, which stay
+# the same hand after hand: made once, not twice per save (and its blank drawing, see
+# ``draw_groups``, is kept by it). Kinds hold nothing of a request once built.
+@functools.lru_cache(maxsize=256)
+def _built(game: Game, described_groups: tuple[FieldGroup, ...],
+           players: tuple[str, ...]) -> tuple[type[RecordHandForm], list[Kind]]:
+    attrs: dict[str, Any] = {}
+    made = kinds()
+    groups: list[Kind] = []
+    for described in [*described_groups, DEALER]:
+        kind = made[described.kind](described, list(players), game)
+        kind.add_fields(attrs)
+        groups.append(kind)
+    _mark_sums(attrs, groups)
+    return type("RecordHandForm", (RecordHandForm,), attrs), groups
+
+
+def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
+    """Inputs whose numbers add up to a known total carry it (data-sum, data-sum-total):
+    app.js fills in the last one once the others are typed."""
+    for g in groups:
+        total = g.described.adds_up_to
+        if total is None:
+            continue
+        members = [g] + [other for other in groups if other.name in g.described.adds_up_with]
+        for member in members:
+            for fname in member.fields:
+                unbound = attrs[fname]
+                render = dict(unbound.kwargs.get("render_kw") or {})
+                render.update({"data-sum": g.name, "data-sum-total": str(total)})
+                unbound.kwargs["render_kw"] = render
+
+
+def make_form(game: Game, ctx: HandContext,
+              formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
+              number: int = 0, dealer_name: str | None = None) -> HandEntry:
+    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
+    form_class, groups = build(game, ctx)
+    counter = next((g.counter for g in groups if g.counter is not None), None)
+    entry = HandEntry(form_class, groups, list(ctx.players), game.shown.field_word, counter, number,
+                      dealer_name, version=version)
+    if formdata is not None or hand is not None:
+        data = hand_to_data(groups, hand) if hand is not None else {}
+        entry.made, entry.bound = entry.bind(formdata, data), True
+    return entry
+
+
+# The drawing of a blank form by its class (``_built``: one per match and seating).
+# Drawing it is most of a save's answer (WTForms builds every attribute of every input
+# anew: about 40% of the CPU a save costs), and a blank one is the same every time.
+_BLANK_DRAWINGS: weakref.WeakKeyDictionary[type, Markup] = weakref.WeakKeyDictionary()
+
+
+def draw_groups(entry: HandEntry) -> Markup:
+    """The form's inputs group by group (the ``hand_groups`` macro of ``_macros.html``)."""
+    as_blank = entry.blank and not entry.problems
+    drawn = _BLANK_DRAWINGS.get(entry.form_class) if as_blank else None
+    if drawn is None:
+        drawn = Markup(get_template_attribute("_macros.html", "hand_groups")(entry))
+        if as_blank:
+            _BLANK_DRAWINGS[entry.form_class] = drawn
+    return drawn
+
+
+def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
+    """Form field values for a recorded hand (to edit it)."""
+    data: dict[str, Any] = {}
+    for g in groups:
+        g.fill(hand, data)
+    return data
+
+
+NOT_TYPED = frozenset({"csrf_token", "version", "request_key"})
+
+
+def browser_values(game: Game, ctx: HandContext, hand: dict) -> dict[str, list[str]]:
+    """``hand`` as the inputs of its form would send it (name: values, none for a box left
+    unticked), the way app.js keeps a draft: the form bound to the hand, each field read
+    back as its input shows it."""
+    form = make_form(game, ctx, hand=hand).form
+    out: dict[str, list[str]] = {}
+    for f in form:
+        if f.name in NOT_TYPED:
+            continue
+        if isinstance(f, BooleanField):
+            out[f.name] = ["y"] if f.data else []
+        elif isinstance(f, SelectMultipleField):
+            out[f.name] = [str(v) for v in f.data or []]
+        elif isinstance(f, (RadioField, SelectField)):
+            out[f.name] = [] if f.data in (None, "") else [str(f.data)]
+        else:
+            out[f.name] = [f._value()]
+    return out
+
+
+def read(entry: HandEntry) -> Reading:
+    """The hand dict the engine scores, what is still blank (for the preview), and the
+    points counted cards make. Blank scalar fields are left out (the engine says
+    "missing"); a blank seat in a list is null (the engine names the seat)."""
+    reading = Reading()
+    # Another way to enter the same thing, filled in: the groups it replaces are not
+    # asked for when blank; filled in as well, both go to the engine, which refuses the
+    # pair and says so (nothing typed is ever dropped without a word).
+    reading.replaced = {name for g in entry.groups if g.described.alternative_to and g.is_filled(entry.form)
+                        for name in g.described.alternative_to}
+    for g in entry.groups:
+        g.read(entry.form, reading)
+    for g in entry.groups:
+        g.finish(entry.form, reading)
+    return reading
+
+
+def missing_summary(entry: HandEntry, missing: list[Blank]) -> str:
+    """The blanks in the form's words, every one at once: "bids, trump, card
+    points"; a group only partly blank names its seats: "tricks (Cy)"."""
+    parts = []
+    for g in entry.groups:
+        seats = [seat for name, seat in missing if name == g.name]
+        if not seats:
+            continue
+        word = entry.word(g.name)
+        if None in seats or len(seats) == len(g.fields):
+            parts.append(word)
+        else:
+            names = [entry.form[f"{g.name}_{seat}"].label.text for seat in g.seats if seat in seats]
+            parts.append(f"{word} ({', '.join(names)})")
+    return ", ".join(parts)
+
+
+def plain(entry: HandEntry, problem: Problem, in_place: bool = False) -> str:
+    """An engine problem in the form's words (``games.words.plain``)."""
+    return words.plain(problem, entry.word, in_place)
+
+
+def field_errors(entry: HandEntry) -> dict[str, list[str]]:
+    """WTForms' own errors (malformed numbers) by engine field."""
+    out: dict[str, list[str]] = {}
+    for g in entry.groups:
+        for fname in g.fields:
+            for message in entry.form[fname].errors:
+                out.setdefault(g.name, []).append(message)
+    return out

@@ -1,0 +1,188 @@
+"""A hand entry as a service, the same for a preview and a save: the form for hand N drawn
+where the match stands, what was typed read and checked by the engine (``check``: what the
+preview shows), and the save of a new hand or a correction through ``writes``. The views read
+the request, call one of ``preview``, ``save_new`` or ``save_correction``, and answer; what a
+page draws beside the hand as it is typed (the referee's address, the seat picture) is the page
+model's (``page.typed_hand``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from werkzeug.datastructures import MultiDict
+
+from ...engine import MatchError, MatchResult
+from ..edges import access
+from ..edges.db import get_db
+from ..forms import hand_forms
+from . import page, view, writes
+
+
+@dataclass
+class Check:
+    """What the engine and the form say of a hand as typed (the preview shows it; a
+    save writes ``hand`` only when ``preview`` is set): the hand, its blanks (and in
+    words, ``still``), problems by field (``errors``) and above the form (``general``),
+    the card counter's points, the preview and the result behind it, and the later
+    dealers a correction changes. What the page draws beside it as it is typed (the referee's
+    address, the seat picture) is the page model's (``page.typed_hand``), not the check's."""
+
+    hand: dict
+    missing: list[hand_forms.Blank]
+    still: str
+    errors: dict[str, list[str]]
+    groups: list[hand_forms.Kind]
+    number: int
+    counted: list[dict] = field(default_factory=list)
+    counted_into: str = ""
+    general: list[str] = field(default_factory=list)
+    preview: dict | None = None
+    result: MatchResult | None = None
+    later_only: bool = False  # refused only for hands after this one (their dealer changed)
+    dealers: dict | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Nothing found: the hand may be written."""
+        return self.preview is not None
+
+
+def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
+    """Run the engine on the match with the form's hand as hand ``number``
+    (a new last hand, or a replacement). Returns what the preview shows."""
+    entry.form.validate()
+    reading = hand_forms.read(entry)
+    hand, missing = reading.hand, reading.missing
+    counter = entry.counter
+    found = Check(hand, missing, hand_forms.missing_summary(entry, missing), hand_forms.field_errors(entry),
+                  entry.groups, number)
+    if counter is not None:
+        found.counted = [{"name": entry.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
+                         for seat, points in sorted(reading.counted.items())]
+        found.counted_into = entry.word(counter.into)
+    if final and missing:  # on save, every blank at once
+        found.general.append(f"Still to fill in: {found.still}.")
+    if found.errors:
+        return found
+    try:
+        result = page.replay_of(info).with_hand(number, hand)
+    except MatchError as error:
+        if missing and not final:
+            return found  # still typing: only say what is still to fill in
+        place_refusal(entry, error, found)
+        return found
+    scored = result.hands[number - 1]
+    found.result = result
+    found.preview = {
+        "scores": list(zip(result.players, scored.scores)),
+        "totals": list(zip(result.players, result.totals)),
+        "dealer": result.players[scored.dealer],
+        # the game's own one-line summary: who declares, holds, took the Wheel... before Save
+        "summary": view.hand_summary(info.played, hand, result.place(number), scored.extra),
+        "explanation": scored.explanation,
+        "warnings": scored.warnings,
+        "finished": result.finished,
+        "winners": [result.players[s] for s in result.winners],
+        "edit": number <= len(info.match.hands),
+    }
+    return found
+
+
+def place_refusal(entry: hand_forms.HandEntry, error: MatchError, found: Check) -> None:
+    """The engine's problems with the hand beside their fields, the others above the form."""
+    number = found.number
+    known = {g.name for g in entry.groups}
+    found.later_only = not error.header and bool(error.hand_problems) and number not in error.hand_problems
+    for problem in error.hand_problems.get(number, []):
+        if found.missing and problem.is_blank:
+            continue  # said once, with every other blank, in "Still to fill in"
+        if problem.field is not None and problem.field in known:
+            found.errors.setdefault(problem.field, []).append(hand_forms.plain(entry, problem, in_place=True))
+        else:
+            found.general.append(hand_forms.plain(entry, problem))
+    found.general += other_problems(entry, error, number)
+
+
+def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int | None = None) -> list[str]:
+    """The engine's problems that are not about hand ``number``, in the form's words."""
+    lines = [hand_forms.plain(entry, p) for p in error.header]
+    for other, problems in sorted(error.hand_problems.items()):
+        if other != number:
+            lines += [f"hand {other}: {hand_forms.plain(entry, p)}" for p in problems]
+    return lines or ([] if error.hand_problems else list(error.problems))
+
+
+def form_for(info: page.Info, number: int, formdata: MultiDict | None = None,
+               hand: dict | None = None) -> hand_forms.HandEntry:
+    """The form for hand ``number`` (dealer as the engine says it comes round)."""
+    match = info.match
+    result = page.replay_of(info).upto(number - 1)  # the hands before this one
+    dealer = result.next_dealer
+    if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
+        dealer = match.hands[number - 1]["dealer"]
+    # the dealer the form says (someone dealt out of turn): every label, order and role
+    # of the form follows who dealt, so the bids are typed under the right names
+    posted = hand_forms.whole(formdata.get("dealer") or "") if formdata is not None else None
+    if posted is not None and 0 <= posted < len(result.players):
+        dealer = posted
+    seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
+    return hand_forms.make_form(info.played, result.next_place().dealing(seat),
+                                formdata=formdata, hand=hand, version=info.version, number=number,
+                                dealer_name=None if seat is None else result.players[seat])
+
+
+def dealer_changes(info: page.Info, number: int, found: Check) -> dict | None:
+    """What a correction of hand ``number`` does to the later hands' dealers (a game
+    whose deal follows the scores): the hands that would come round to someone else,
+    whether the correction can be saved as it is, and whether it can be saved with
+    those hands kept as recorded (marked as dealt out of turn). None when no later
+    dealer changes or the hand itself still has problems."""
+    if number >= len(info.match.hands) or found.errors or found.missing:
+        return None
+    if found.preview is None and not found.later_only:
+        return None  # the hand's own problems come first
+    return page.dealer_offer(info, number, found.hand, found.result)
+
+
+def preview(info: page.Info, number: int, formdata: MultiDict) -> Check:
+    """What the engine says of hand ``number`` as typed (a new last hand, or a correction,
+    with the later dealers it changes). Nothing is written."""
+    entry = form_for(info, number, formdata=formdata)
+    found = check(info, entry, number)
+    if number <= len(info.match.hands):
+        found.dealers = dealer_changes(info, number, found)
+    return found
+
+
+@dataclass
+class Saving:
+    """A save as the view answers it: the form as posted, what the check found, and the
+    write's outcome (``writes.Outcome``: saved, stale or refused)."""
+
+    entry: hand_forms.HandEntry
+    check: Check
+    outcome: writes.Outcome
+
+
+def save_new(info: page.Info, formdata: MultiDict, request_key: str | None) -> Saving:
+    """The next hand as posted, checked and written (only when nothing was found)."""
+    number = len(info.match.hands) + 1
+    entry = form_for(info, number, formdata=formdata)
+    found = check(info, entry, number, final=True)
+    outcome = writes.record_hand(get_db(), page.replay_of(info), found.hand if found.ready else None,
+                                 based_on=access.posted_version(entry.form.version.data), request_key=request_key)
+    return Saving(entry, found, outcome)
+
+
+def save_correction(info: page.Info, number: int, formdata: MultiDict, request_key: str | None,
+                    keep_dealers: bool) -> Saving:
+    """Hand ``number`` corrected as posted, checked and written; with ``keep_dealers``, the later
+    hands a new dealer would move are kept as recorded (marked dealt out of turn)."""
+    entry = form_for(info, number, formdata=formdata)
+    found = check(info, entry, number, final=True)
+    entry.dealers = dealer_changes(info, number, found)
+    if keep_dealers and entry.dealers and entry.dealers["keep_ok"] and found.preview is None:
+        found.preview, found.general = {"keep": True}, []  # refused only for the later dealers: kept
+    outcome = writes.correct_hand(get_db(), page.replay_of(info), number, found.hand if found.ready else None,
+                                  based_on=access.posted_version(entry.form.version.data),
+                                  request_key=request_key, keep_dealers=keep_dealers)
+    return Saving(entry, found, outcome)

@@ -1,0 +1,295 @@
+"""What every page of a match needs: the stored match (or a 404), its replay
+(once per request, resumed across requests), the scoreboard context, and the
+page context (pages render with ``partials``). Blueprints import this module;
+it imports none of them."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from flask import abort, current_app, g, session, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.http import quote_etag
+
+from ... import store
+from ...engine import MatchError, MatchResult
+from ...names import isolate_names, isolated
+from ..edges import access
+from ..edges.db import get_db
+from ..forms import hand_forms
+from . import seats, view, writes
+from .replays import MatchReplay, ReplayCache
+
+if TYPE_CHECKING:
+    from ...games.base import HandContext, Seating
+
+POLL_SECONDS = 3
+# A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
+# is polled every IDLE_EVERY seconds instead: the first change after a break then shows on
+# a phone within 15 s instead of 3. A hidden page does not poll at all (app.js).
+IDLE_AFTER = 600
+IDLE_EVERY = 15
+
+Info = store.MatchRecord  # a stored match as the pages read it
+T = TypeVar("T")
+
+
+def _cache() -> ReplayCache:
+    cache: ReplayCache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
+    return cache
+
+
+def _database() -> str:
+    return current_app.config.get("DATABASE") or ""
+
+
+def replay_of(info: Info) -> MatchReplay:
+    """The stored match's replay for this request (one per match and version): the
+    scoreboard, the table guide, the form, the preview and the save all read it."""
+    made = g.setdefault("replays", {})
+    key = (info.id, info.version)
+    if key not in made:
+        made[key] = MatchReplay(_cache(), _database(), info.id, info.version, info.match)
+    return made[key]
+
+
+def replayed(info: Info) -> MatchResult:
+    """The stored match's result (raises MatchError for a match that cannot be scored,
+    which the store never holds)."""
+    return replay_of(info).result()
+
+
+def took(saved: MatchReplay | None) -> None:
+    """A write of this request made a new version: its replay serves the answer."""
+    if saved is not None:
+        g.setdefault("replays", {})[(saved.match_id, saved.version)] = saved
+
+
+def load(match_id: int) -> Info:
+    """The match row and Match, or a 404 page: also when this device holds no grant for
+    it, whether the id came in the URL, the query or a form. Every view reads a match
+    through here, so no route can show a match to a device that may not see it.
+    Read once per request: until a write of this request changes the match (``answer``)."""
+    loaded: dict[int, Info] = g.setdefault("loaded", {})
+    if match_id not in loaded:
+        if not access.can_read(match_id):
+            abort(404)  # the same answer as for a match that does not exist
+        try:
+            # a match replayed at its stored version (by an earlier request or this one's
+            # save) is not read hand by hand again
+            loaded[match_id] = store.get_record(get_db(), match_id,
+                                                lambda version: _cache().match(_database(), match_id, version))
+        except store.NotFound:
+            abort(404)
+    return loaded[match_id]
+
+
+def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """The view is given the match its address names (``match_id``) instead of its id:
+    loaded once for the request (``load``: a 404 page when there is none, or when this
+    device may not see it). Access to change it stays a decorator beside the view
+    (``access.scorer_required``)."""
+    @functools.wraps(view)
+    def with_loaded(match_id: int, **kwargs: Any) -> ResponseReturnValue:
+        return view(load(match_id), **kwargs)
+    return with_loaded
+
+
+def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
+                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
+    """The whole match page: scoreboard plus the form for the next hand (the
+    hand rows from hand ``rows_from`` on)."""
+    info = info or load(match_id)
+    try:
+        result = replayed(info)
+    except MatchError as error:  # cannot happen through the store; still never a 500
+        return {"info": info, "broken": error.problems, "match_id": match_id}
+    board = view.scoreboard(info, result, changed, rows_from)
+    scorer = access.can_score(info)
+    if entry is None and not result.finished and scorer:
+        entry = hand_forms.make_form(info.played, result.next_place(),
+                                     version=info.version, number=len(result.hands) + 1,
+                                     # not finished: someone deals
+                                     dealer_name=result.players[result.next_dealer or 0])
+    return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
+            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
+            "live": live_context(info, scorer)}
+
+
+def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
+           stale: Callable[[writes.Stale], T], refused: Callable[[writes.Refused], T]) -> T:
+    """A write's outcome as the view answers it, the same way on every page: ``saved``
+    (now, or already: a double tap), ``stale`` (another phone changed the match since
+    the form was opened), ``refused`` (not written, and why). A match gone meanwhile is
+    a 404."""
+    if isinstance(outcome, writes.Gone):
+        abort(404)
+    if not isinstance(outcome, writes.Refused):  # the match changed: read it again
+        g.pop("loaded", None)
+    if isinstance(outcome, writes.Stale):
+        return stale(outcome)
+    if isinstance(outcome, writes.Refused):
+        return refused(outcome)
+    if isinstance(outcome, writes.Saved):
+        took(outcome.replayed)
+    return saved(outcome)
+
+
+def board_etag(version: int) -> str:
+    """The live board's ETag: the match version, which every write bumps."""
+    return quote_etag(f"v{version}", weak=True)
+
+
+def live_context(info: Info, scorer: bool = False) -> dict:
+    """Where a match page polls and what it shows now: a watcher's the shared read-only
+    board, a scorer's its own page (``sharing.live``: the scorer's form and links)."""
+    updated = info.updated_at or ""
+    url = url_for("sharing.live" if scorer else "sharing.board", match_id=info.id)
+    return {"url": url, "etag": board_etag(info.version),
+            "updated": updated, "updated_text": updated[11:19] + " UTC" if len(updated) >= 19 else "",
+            "seconds": POLL_SECONDS,  # SCOREKEEPER_POLL_IDLE_AFTER and _EVERY change the idle ones
+            "idle_after": int(current_app.config.get("POLL_IDLE_AFTER", IDLE_AFTER)),
+            "idle_every": int(current_app.config.get("POLL_IDLE_EVERY", IDLE_EVERY))}
+
+
+def correction_saved(match_id: int, number: int, before: MatchResult, after: MatchResult, how: str = "") -> str:
+    """After a correction of hand ``number`` was saved: mark the hands whose totals
+    changed for the scoreboard to highlight, and say what changed."""
+    old_totals = {h.number: h.totals for h in before.hands}
+    changed = [h.number for h in after.hands if old_totals.get(h.number) != h.totals]
+    session["changed"] = {"match": match_id, "from": number, "hands": changed}
+    totals = ", ".join(f"{p} {t}" for p, t in zip(after.players, after.totals))
+    head = (f"Hand {number} corrected{how}. Totals changed from hand {changed[0]} on. Totals now: {totals}."
+            if changed else f"Hand {number} corrected{how}; no totals changed.")
+    return " ".join([head] + new_dealers(before, after, number))
+
+
+def new_dealers(before: MatchResult, after: MatchResult, number: int) -> list[str]:
+    """Later hands whose dealer a correction changed, in words: their inputs were
+    entered for the old dealer, so say to check them (or that they were kept)."""
+
+    shown = after.played.shown
+    old = {h.number: h.dealer for h in before.hands}
+    return [shown.new_dealer(after.place(h.number)) for h in after.hands
+            if h.number > number and h.number in old and old[h.number] != h.dealer]
+
+
+def dealer_offer(info: Info, number: int, hand: dict, plain: MatchResult | None) -> dict | None:
+    """What correcting hand ``number`` to ``hand`` does to the later hands' dealers (a
+    game whose deal follows the scores): the hands that would come round to someone
+    else, whether the correction can be saved as it is (``plain``: its result, None
+    when refused), and whether it can be saved with those hands kept as recorded,
+    marked as dealt out of turn (``keep_ok``). None when no later dealer changes."""
+    marks, keep_ok = replay_of(info).dealer_marks(number, hand, plain)
+    if not marks:
+        return None
+    players = info.players
+    return {"marks": [{"number": m.number, "recorded": players[m.recorded], "in_turn": players[m.in_turn]}
+                      for m in marks], "plain_ok": plain is not None, "keep_ok": keep_ok}
+
+
+def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
+    """What a save says, ready to read out to the table: the hand's points and the
+    new totals ("Hand 5 saved: Ann +12, Bob -3. Totals: Ann 140, Bob 90.")."""
+    if number is None or not 1 <= number <= len(result.hands):
+        return f"Hand {number} saved{how}."
+    hand = result.hands[number - 1]
+    # a name and its number never part at a line break
+    # each name isolated, so a right-to-left name never reorders its score or the sentence
+    scores = ", ".join(f"{isolated(p)}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
+    totals = ", ".join(f"{isolated(p)}\u00a0{t}" for p, t in zip(result.players, hand.totals))
+    events = "".join(f" {isolate_names(view.event_text(e), result.players)}." for e in hand.events)
+    return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
+
+
+def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
+    """The trick context as the referee's address carries it (the keys the game's referee
+    reads): the choices it shows, set."""
+    from ...games import GAMES
+
+    referee = GAMES[game_key].referee
+    if referee is None:
+        return {}
+    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
+    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
+
+
+def hand_context(info: Info) -> HandContext:
+    """Where the game stands for the hand about to be played, from the request's replay;
+    for a match that cannot be replayed, a match with no hands, the dealer unknown."""
+    from ...games.base import Table
+
+    try:
+        return replayed(info).next_place()
+    except MatchError:
+        return info.played.empty_place(Table(tuple(info.players), info.settings))
+
+
+def _dealt_context(info: Info, hand: dict) -> HandContext:
+    """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
+    ctx = hand_context(info)
+    dealer = hand.get("dealer")
+    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
+        return ctx.dealing(dealer)
+    return ctx
+
+
+def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
+    """The game's seating (``Seating``) of the hand about to be played, with what its form holds
+    so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
+    replayed. The seat picture, the table guide and the referee all start from it."""
+
+    try:
+        result = replayed(info)
+    except MatchError:
+        return None
+    if result.next_dealer is None:
+        return None
+    dealer = (hand or {}).get("dealer")
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
+        dealer = result.next_dealer
+    return info.played.shown.seating(result.next_place().dealing(dealer), hand)
+
+
+def typed_hand(info: Info, hand: dict) -> dict:
+    """What the match page draws beside the next hand as it is typed (``hand``: its fields so
+    far): the referee's address set from it (None for a game without a referee) and the seat
+    picture with the roles it decides (who holds the contract...; None once the match is over)."""
+    seating = hand_seating(info, hand)
+    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
+
+
+def table_order(info: Info, hand: dict | None = None) -> str | None:
+    """The places round the table for the hand being played, clockwise from the one who leads
+    its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
+    nobody sits at)."""
+    seating = hand_seating(info, hand)
+    if seating is None:
+        return None
+    places = seating.places
+    # who leads the first trick; not known yet (Third Hand before the bids): left of the dealer
+    dealer = next((i for i, place in enumerate(places) if place.deals), -1)
+    first = next((i for i, place in enumerate(places) if place.leads), (dealer + 1) % len(places))
+    turned = places[first:] + places[:first]
+    return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
+
+
+def referee_url(info: Info, hand: dict | None = None) -> str | None:
+    """The referee for the hand being played in a match, set from what its form holds so
+    far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
+
+    game = info.played
+    if game.referee is None:
+        return None
+    params: dict = {"match": info.id}
+    order = table_order(info, hand)
+    if order:  # the referee names who plays each card, starting from who leads
+        params["table"] = order
+    if hand:
+        # the trick context of the hand as dealt: by whoever the form says dealt it
+        ctx = game.referee.context(hand, _dealt_context(info, hand))
+        known = referee_params(info.game, ctx, True)
+        if known:
+            params.update(known, **{"from": "form"})
+    return url_for("referee.trick", game=info.game, **params)

@@ -1,0 +1,397 @@
+"""Presentation helpers shared by the blueprints. Nothing here computes a score:
+every number shown comes from ``engine.replay``; this only arranges it."""
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ...engine import HandResult, Match, MatchResult
+from ...games import GAMES, base
+from ...games.base import (
+    Game,
+    HandContext,
+    NextDeal,
+    SheetCell,
+    SheetColumn,
+    Table,
+    ordinal,  # noqa: F401  (a template filter)
+)
+from ...names import FSI, isolate_names, isolated, needs_isolating
+from ...store import MatchRecord
+
+LONG_WORD = re.compile(r"[^\s\u2068\u2069]{13,}")  # 13 letters on: wider than a name's box may be at 320 px, 200% text
+
+
+def shown_name(name: Any) -> Markup:
+    """A player's name on a page (the ``name`` filter every template uses): in a ``<bdi>``,
+    so a right-to-left name never reorders the words or the score beside it. A name with
+    no right-to-left character cannot reorder the page's left-to-right text: it is
+    written as it is (as ``names.isolated`` leaves it in plain text)."""
+    # (escape, not Markup.format: a page shows hundreds of names, and format is 10x slower)
+    if isinstance(name, str) and (not needs_isolating(name) or FSI in name):
+        # (a label the form wrote round a name, "⁨علي⁩'s bid", holds its isolate already:
+        # a <bdi> round the whole would take its direction from the name)
+        if LONG_WORD.search(name) is None:
+            return escape(name)
+        # a word too long for a narrow box (up to 40 letters, no space): it may break
+        # anywhere (app.css), so the box shrinks to the screen instead of widening the page;
+        # the page's own words around it never break inside
+        return Markup(f'<span class="long-word">{escape(name)}</span>')
+    return Markup(f"<bdi>{escape(name)}</bdi>")
+
+
+def with_names_isolated(text: Any, players: Any) -> str:
+    """A sentence the engine or a game wrote (an explanation, an event) with the players'
+    names in it isolated (the ``isolating`` filter; ``names.isolate_names``)."""
+    return isolate_names(str(text), players or ())
+
+
+# The stats figures of whole matches (the games' own figures count hands)
+MATCH_FIGURES = {"played": "Matches played (finished)", "won": "Won (a shared win counts)"}
+
+
+def signed(points: int | None) -> str:
+    if points is None:
+        return ""
+    return f"+{points}" if points > 0 else str(points)
+
+
+def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+    """The game's name as the table knows it (``Game.display_name``: a score pad's
+    "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
+    game = GAMES.get(key)
+    if game is None:
+        return key.replace("_", " ").title()
+    return game.display_name(settings, kind) or game.title or key.replace("_", " ").title()
+
+
+def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
+              last: list[int] | None = None, lowest_first: bool = False,
+              sides: tuple[tuple[int, ...], ...] | None = None) -> list[dict]:
+    """Players by total, highest first (lowest first where the lowest total wins, see
+    ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
+    points in the last hand, shown beside the total. ``sides`` (``Game.sides``): each row
+    names the player's partners, and partners on their team's total are not tied."""
+    side_of = {seat: side for side in sides or () for seat in side}
+    rows = []
+    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first))):
+        own = side_of.get(seat, (seat,))
+        rows.append({"seat": seat, "name": name, "total": total, "place": place,
+                     "tied": any(t == total for s, t in enumerate(totals) if s not in own),
+                     "partners": [players[s] for s in own if s != seat],
+                     "winner": seat in (winners or []),
+                     "last": None if last is None else last[seat]})
+    rows.sort(key=lambda r: (r["place"], r["seat"]))
+    return rows
+
+
+def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
+    """The match's partnerships, if its game plays in teams (``Game.sides``)."""
+    return result.played.sides(base.Table(tuple(result.players), result.settings))
+
+
+def suit_name(suit: object) -> str:
+    """ "♦\u00a0diamonds": the sign never wraps away from its name."""
+    return base.suit_name(suit)
+
+
+def dealt_out_of_turn(hand: dict) -> bool:
+    """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
+    return isinstance(hand.get("dealer"), int)
+
+
+def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
+    played; ``extra``: what the engine made of it, where it was scored)."""
+    parts = game.shown.hand_summary(hand, ctx, extra or {})
+    if dealt_out_of_turn(hand):
+        parts.append("dealt out of turn")
+    return " · ".join(p for p in parts if p)
+
+
+def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str) -> str:
+    """A hand's numbers per player, in the game's words, as one line for the match log
+    (those its summary does not already say)."""
+    return "; ".join(line for line in game.shown.hand_numbers(hand, players) if line not in summary)
+
+
+def progress(game: Game, settings: dict, result: MatchResult) -> dict:
+    """What the match is playing towards, in the game's words (not scored)."""
+    line = game.progress(result.next_place())
+    return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
+
+
+def next_why(match: Match, result: MatchResult) -> str | None:
+    """Why the next dealer deals, where it is more than the deal passing on: the game's
+    own reason (Third Hand's higher hand score, a tie), or a deal out of turn."""
+    if not result.hands or result.next_dealer is None:
+        return None
+    last = result.hands[-1]
+    if last.next_why and last.next_why != NextDeal(0).why:
+        return last.next_why
+    if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
+        return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
+                "out of turn")
+    return None
+
+
+# Hands the scoreboard lists, the latest: the earlier ones are a page away ("Earlier
+# hands"), so a long match's page, its live board and every poll stay the size of a
+# page (a 1,000-hand board was 2.6 MB, re-sent on every change).
+HANDS_SHOWN = 50
+
+
+def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
+              changed_hands: set[int] | frozenset[int] = frozenset()) -> list[dict]:
+    """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
+    match: Match = info.match
+    players = result.players
+    return [{
+        "number": hand_result.number,
+        "dealer": players[hand_result.dealer],
+        "summary": hand_summary(info.played, hand, result.place(hand_result.number), hand_result.extra),
+        "scores": hand_result.scores,
+        "totals": hand_result.totals,
+        "explanation": hand_result.explanation,
+        "counter": seat_counter(info.played, hand_result),
+        "events": events_text(hand_result),
+        "changed": hand_result.number in changed_hands,
+    } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
+
+
+def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
+    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on,
+    at most the last ``HANDS_SHOWN``)."""
+    match: Match = info.match
+    players = result.players
+    first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
+    rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
+    counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
+    from .chart import running_totals_svg
+
+    return {
+        "players": players,
+        "standings": standings(players, result.totals, result.winners if result.finished else None,
+                               result.hands[-1].scores if result.hands else None,
+                               result.played.rules.lowest_wins(result.settings), sides_of(result)),
+        "last_number": len(result.hands),
+        "rows": rows,
+        "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
+        "counter": counted,  # the game's running count per seat (bags), in words
+        "last_events": events_text(result.hands[-1]) if result.hands else [],
+        "progress": progress(info.played, result.settings, result),
+        "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
+        "next_why": next_why(match, result),
+        "finished": result.finished,
+        "ending": result.hands[-1].ending if result.hands else None,
+        "winners": [players[s] for s in result.winners],
+        # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
+        "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
+        else None,
+        "changed": changed,
+        "needs": None if result.finished else needs(info.played, result),
+        "result_text": result_text(info.played, info.date, result),
+    }
+
+
+def result_text(game: Game, date: str | None, result: MatchResult) -> str | None:
+    """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
+    (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
+    played = len(result.hands)
+    if not played:
+        return None
+    day = ""
+    if date:
+        try:
+            when = datetime.date.fromisoformat(date)
+        except ValueError:
+            day = f", {date}"
+        else:
+            day = f", {when.day} {when.strftime('%b')}"
+    winners = set(result.winners) if result.finished else set()
+    rows = standings(result.players, result.totals, lowest_first=game.rules.lowest_wins(result.settings),
+                     sides=sides_of(result))
+    parts: list[str] = []
+    said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
+    for row in rows:
+        if row["name"] in said:
+            continue
+        said.update([row["name"], *row["partners"]])
+        names = " and ".join(isolated(name) for name in [row["name"], *row["partners"]])
+        parts.append(f"{names} {row['total']}" + (" (won)" if row["seat"] in winners else ""))
+    places = ", ".join(parts)
+    hands = f"{played} hand{'' if played == 1 else 's'}"
+    return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+
+
+def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), read from the
+    field of its output the game declares (``Shown.seat_counter``); None for a game without
+    one. The one place the pages read a game's output by name: its shape is checked here, so
+    a game whose scoring gives something else fails at its own door, not in a template."""
+    key = game.shown.seat_counter
+    if not key:
+        return None
+    counts = hand.extra.get(key)
+    if not isinstance(counts, list) or len(counts) != len(hand.totals) \
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        raise TypeError(f"{game.key}: hand {hand.number}'s {key!r} is not a whole number per seat: {counts!r}")
+    return counts
+
+
+def seat_counter(game: Game, hand: HandResult) -> list[str] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
+    counts = seat_counts(game, hand)
+    return None if counts is None else [game.shown.counter_text(value) for value in counts]
+
+
+def event_text(event: base.Event) -> str:
+    return event.text + ("" if event.points is None else f" {signed(event.points) or '0'}")
+
+
+def events_text(hand: HandResult) -> list[str]:
+    """What the hand did beyond its points, as the game names it ("Ann's nil made: +100")."""
+    return [event_text(e) for e in hand.events]
+
+
+def needs(game: Game, result: MatchResult) -> dict:
+    """The "What each player needs" panel, as the game computes it from the rules."""
+    found = game.needs(result.next_place())
+    return {"table": found.table,
+            "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
+
+
+# --- settings in words ---------------------------------------------------------------
+
+def settings_shown(game: Game, settings: dict) -> list[dict]:
+    """Each setting of a game in words: label, value, help, and whether it is the default."""
+    shown = []
+    for s in game.settings:
+        if not s.applies(settings):
+            continue  # means nothing at this table (the flip count when nobody flips)
+        value = settings.get(s.name, s.default)
+        shown.append({"label": s.label, "value": s.text(value), "help": s.help,
+                      "default": value == s.default})
+    return shown
+
+
+# --- the score sheet -------------------------------------------------------------------
+
+def _cell(column: SheetColumn, hand: HandResult, seat: int, own: dict[str, SheetCell]) -> SheetCell:
+    """A player's cell: points and totals from the engine's replay, the rest from the game."""
+    if column.key == "points":
+        return SheetCell(signed(hand.scores[seat]))
+    if column.key == "total":
+        return SheetCell(str(hand.totals[seat]))
+    return own.get(column.key, SheetCell())
+
+
+def sheet_status(result: MatchResult, first_dealer: int) -> str:
+    """One line: who won and why, or how far the match is."""
+    players, played = result.players, len(result.hands)
+    hands = f"{played} hand{'' if played == 1 else 's'}"
+    if result.finished:
+        winners = base.name_list([players[s] for s in result.winners])
+        verb = "win" if len(result.winners) > 1 else "wins"
+        why = result.hands[-1].ending
+        return f"{winners} {verb} after {hands}" + (f": {why}." if why else ".")
+    if not played:
+        return f"No hands recorded yet; {players[first_dealer]} deals first."
+    return f"In progress after {hands}; {players[result.next_dealer or 0]} deals next."
+
+
+def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
+    """Everything a printed score sheet shows, in the game's own columns: one row per
+    hand (dealer marked), the running totals, the standings, the header and the
+    explanations. Every number comes from ``result``, the engine's replay."""
+    match: Match = info.match
+    game = info.played
+    players = result.players
+    layout = game.shown.sheet_layout(result.next_place())
+    rows = []
+    for scored, hand in zip(result.hands, match.hands):
+        cells = game.shown.sheet_cells(hand, result.place(scored.number), scored.extra)
+        rows.append({
+            "number": scored.number,
+            "dealer": scored.dealer,
+            "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
+            "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
+                      for seat in range(len(players))],
+            "summary": hand_summary(info.played, hand, result.place(scored.number), scored.extra),
+            "dealer_name": players[scored.dealer],
+            "out_of_turn": dealt_out_of_turn(hand),
+            "explanation": scored.explanation,
+            "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
+        })
+    counter = game.shown.seat_counter
+    standing = standings(players, result.totals, result.winners if result.finished else None,
+                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(result))
+    counts = seat_counts(game, result.hands[-1]) if result.hands else None
+    if counts is not None:
+        for row in standing:
+            row["counter"] = counts[row["seat"]]
+    return {
+        "id": info.id,
+        "game": game,
+        "title": game_title(match.game, result.settings),
+        "running_title": " · ".join(p for p in (game_title(match.game, result.settings), info.date or "",
+                                                ", ".join(players)) if p),
+        "date": info.date,
+        "note": info.note,
+        "players": players,
+        "first_dealer": players[match.first_dealer],
+        "settings": settings_shown(game, result.settings),
+        "layout": layout,
+        "rows": rows,
+        "out_of_turn": any(row["out_of_turn"] for row in rows),
+        "status": sheet_status(result, match.first_dealer),
+        "finished": result.finished,
+        "standings": standing,
+        "counter": counter.title() if counter and result.hands else None,
+    }
+
+
+BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summary fill one page
+
+
+def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
+                info: MatchRecord | None = None, result: MatchResult | None = None) -> dict:
+    """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
+    summary. From a match (``info`` and its replay ``result``), the names and settings
+    are printed and an unfinished match's totals are carried forward ("continue on paper")."""
+    game = GAMES[game_key]
+    names = players or [f"Player {seat + 1}" for seat in range(seats)]
+    # the match's place when there is one; a blank sheet's is a match with no hands
+    place = result.next_place() if result is not None else game.empty_place(Table(tuple(names), settings))
+    layout = game.shown.sheet_layout(place)
+    carried = None
+    first = 1
+    if result is not None and result.hands and not result.finished:
+        last = result.hands[-1]
+        counter, counts = game.shown.seat_counter, seat_counts(game, last)
+        carried = {"after": last.number,
+                   "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
+                              else SheetCell(str(counts[seat])) if counts is not None and column.key == counter
+                              else SheetCell() for column in layout.seat] for seat in range(seats)]}
+        first = last.number + 1
+    next_dealer = None  # who deals the next hand, while the match goes on
+    if result is not None and players and result.next_dealer is not None:
+        next_dealer = players[result.next_dealer]
+    return {
+        "game": game,
+        "title": game_title(game_key, settings),
+        "running_title": " · ".join([game_title(game_key, settings), "score sheet"] + ([", ".join(players)] if players else [])),
+        "info": info,
+        "players": names,
+        "named": players is not None,
+        "settings": settings_shown(game, settings),
+        "layout": layout,
+        "carried": carried,
+        "numbers": list(range(first, first + BLANK_ROWS)),
+        "next_dealer": next_dealer,
+        "finished": bool(result and result.finished),
+        "rules": game.shown.sheet_rules(place),
+    }

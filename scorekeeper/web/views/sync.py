@@ -1,0 +1,215 @@
+"""What a phone that scored on its own sends the server (issue 29, items 4 and 5).
+
+The app kept on a phone (phone.py) scores with no network; when the server is in reach
+its service worker posts here what the phone's own Python queued (phone_sync.py):
+
+- ``POST /sync/matches`` {"key", "match"}: a match started on the phone, as its match
+  file, through the import path (replayed, checked, counted like an import). ``key`` is
+  the phone's key for that match: sent again (the answer was lost), the match stored the
+  first time is given back and nothing is stored twice. The answer gives the links.
+- ``POST /sync/hands`` {"scorer", "hands": [{"number", "hand", "request_key"}]}: the
+  hands the phone recorded on its own, in order, each with the request key of the form
+  that saved it. A hand whose key the server has is skipped (a retry); the next hand
+  must be the match's next one: if another phone recorded meanwhile, nothing more is
+  written and the answer (409) holds the server's match, for the table to choose.
+- ``GET /sync/match?scorer=TOKEN``: the server's match (file, version), for the phone's copy.
+
+JSON in and out; every refusal says what is wrong and where, never a 500. The scorer
+token is what lets a phone change a match here, as the scorer link does. Not a form:
+no CSRF token, so only a JSON body is taken (a page of another site cannot send one
+without the browser asking this server first, and it is never told yes)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+
+from ... import store
+from ...engine import MatchError, replay
+from ...matchfile import loads, to_document
+from ..edges import access, security
+from ..edges.db import get_db
+from ..edges.errors import render_error
+from ..model.links import base_url
+
+bp = Blueprint("sync", __name__, url_prefix="/sync")
+MAX_HANDS_SENT = 1000  # one request: as many as a match holds
+
+
+def _refused(status: int, problems: list[str], **more: Any) -> Response:
+    response = jsonify({"problems": problems, **more})
+    response.status_code = status
+    return response
+
+
+def _limited(refusal: security.Refusal | None) -> Response | None:
+    """A rate limit's 429 page as JSON, its words and Retry-After kept."""
+    if refusal is None:
+        return None
+    response = _refused(429, ["Too many matches or hands sent from this network just now: try again in a minute."])
+    response.headers.update(refusal[2])
+    return response
+
+
+def _body() -> dict[str, Any] | Response:
+    if not request.is_json:
+        return _refused(415, ["Send the body as JSON (Content-Type: application/json)."])
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _refused(400, ["The body is not a JSON object."])
+    return body
+
+
+def _key(value: Any, where: str) -> str | Response:
+    if not isinstance(value, str) or not access.KEY_PATTERN.match(value):
+        return _refused(400, [f"{where}: must be 8 to 64 letters, digits, '-' or '_', got {value!r:.80}"])
+    return value
+
+
+def _links(match_id: int) -> dict[str, Any]:
+    tokens = store.get_tokens(get_db(), match_id)
+    base = base_url()
+    return {"id": match_id,
+            "scorer": base + url_for("sharing.scorer_link", token=tokens["scorer_token"]),
+            "watcher": base + url_for("sharing.watcher_link", token=tokens["watcher_token"]),
+            "scorer_token": tokens["scorer_token"]}
+
+
+@bp.post("/matches")
+def send_match() -> ResponseReturnValue:
+    body = _body()
+    if isinstance(body, Response):
+        return body
+    key = _key(body.get("key"), "key")
+    if isinstance(key, Response):
+        return key
+    found = store.imported_with_key(get_db(), key)
+    if found is None:
+        limited = _limited(security.refuse_import())
+        if limited:
+            return limited
+        try:
+            match = loads(json.dumps(body.get("match")))
+            replay(match)
+            store.check_details(match.date, match.note)
+        except MatchError as error:
+            return _refused(400, [f"match: {line}" for line in error.problems])
+        limited = _limited(security.refuse_matches(1))
+        if limited:
+            return limited
+        try:
+            found, _new = store.import_once(get_db(), match, key, device=access.device(create=True))
+        except (MatchError, store.LimitReached) as error:
+            return _refused(400, [f"match: {line}" for line in error.problems])
+        status = 201
+    else:
+        status = 200  # sent before: the same match, its links again
+    record = store.get_record(get_db(), found)
+    return jsonify({**_links(found), "hands": len(record.match.hands), "version": record.version}), status
+
+
+def _scorer_match(token: Any) -> int | Response:
+    if not isinstance(token, str) or not token:
+        return _refused(400, ["scorer: the match's scorer token is missing."])
+    try:
+        return store.match_for_token(get_db(), "scorer", token)
+    except store.NotFound:
+        return _refused(404, ["scorer: no match has that scorer link (it may have been renewed or the "
+                              "match deleted)."])
+
+
+def _server_copy(match_id: int) -> dict[str, Any]:
+    record = store.get_record(get_db(), match_id)
+    return {"match": to_document(record.match), "version": record.version, "hands": len(record.match.hands)}
+
+
+@bp.get("/match")
+def server_match() -> ResponseReturnValue:
+    match_id = _scorer_match(request.args.get("scorer"))
+    if isinstance(match_id, Response):
+        return match_id
+    return jsonify({**_server_copy(match_id), **_links(match_id)})
+
+
+def not_kept() -> ResponseReturnValue:
+    """/offline/take reaches the server only when this phone has not kept the app (the
+    kept app answers it itself): say so."""
+    return render_error(404, "This phone has not kept the app yet: open the match list, tap Keep on this phone, "
+                             "then Keep a copy on this phone on the match's page again.")
+
+
+def _sent_hands(raw: Any) -> list[dict[str, Any]] | Response:
+    if not isinstance(raw, list) or not raw:
+        return _refused(400, ["hands: must be a list of at least one hand."])
+    if len(raw) > MAX_HANDS_SENT:
+        return _refused(400, [f"hands: at most {MAX_HANDS_SENT:,} in one request, got {len(raw):,}."])
+    for index, sent in enumerate(raw):
+        where = f"hands[{index}]"
+        if not isinstance(sent, dict) or set(sent) != {"number", "hand", "request_key"}:
+            return _refused(400, [f"{where}: must be an object with number, hand and request_key."])
+        if not isinstance(sent["number"], int) or isinstance(sent["number"], bool) or sent["number"] < 1:
+            return _refused(400, [f"{where}.number: must be a hand number from 1, got {sent['number']!r:.40}."])
+        if index and sent["number"] != raw[index - 1]["number"] + 1:
+            return _refused(400, [f"{where}.number: hands are sent in order, hand {raw[index - 1]['number'] + 1} "
+                                  f"next, got {sent['number']}."])
+        if not isinstance(sent["hand"], dict):
+            return _refused(400, [f"{where}.hand: must be an object."])
+        key = _key(sent["request_key"], f"{where}.request_key")
+        if isinstance(key, Response):
+            return key
+    return raw
+
+
+@bp.post("/hands")
+def send_hands() -> ResponseReturnValue:
+    """The phone's hands in order: each saved once (its request key), the next after the
+    server's last; another phone's hand in the way stops it, with the server's match."""
+    body = _body()
+    if isinstance(body, Response):
+        return body
+    match_id = _scorer_match(body.get("scorer"))
+    if isinstance(match_id, Response):
+        return match_id
+    hands = _sent_hands(body.get("hands"))
+    if isinstance(hands, Response):
+        return hands
+    limited = _limited(security.refuse_write())
+    if limited:
+        return limited
+    db = get_db()
+    saved: list[int] = []
+    already: list[int] = []
+    for sent in hands:
+        number = sent["number"]
+        if store.saved_request(db, match_id, sent["request_key"]) is not None:
+            already.append(number)
+            continue
+        stored = len(store.get_record(db, match_id).match.hands)
+        if number != stored + 1:
+            return _refused(409, [f"hand {number}: the match on the server has {stored} hands: another phone "
+                                  f"recorded {'hand' if stored == number else 'hands'} {number}"
+                                  f"{'' if stored == number else f' to {stored}'} meanwhile. "
+                                  "Nothing after it was written; choose which to keep on the phone."],
+                            saved=saved, already=already, **_server_copy(match_id))
+        try:
+            store.add_hand(db, match_id, sent["hand"], request_key=sent["request_key"])
+        except store.AlreadySaved:
+            already.append(number)
+            continue
+        except (MatchError, store.LimitReached) as error:
+            return _refused(400, [f"hand {number}: {line}" for line in error.problems],
+                            saved=saved, already=already, **_server_copy(match_id))
+        except store.NotFound:
+            return _refused(404, ["scorer: the match was deleted on the server."], saved=saved, already=already)
+        saved.append(number)
+    return jsonify({"saved": saved, "already": already, **_server_copy(match_id)})
+
+
+def init_app(app: Flask) -> None:
+    from .. import csrf
+
+    app.register_blueprint(bp)
+    app.add_url_rule("/offline/take", "sync.not_kept", not_kept)
+    csrf.exempt(bp)  # JSON only (see the module's note): no form, no token
