@@ -1,7 +1,8 @@
 """Issue "At the table" item 6 (and 9): at 320 px, at 200% text (the browser's own
 text-size setting) and in landscape, no page scrolls sideways and no word is broken
 inside, with long names and every game's pages: the scoreboard with hands (and its seat
-picture), the big screen, its log, the referee, the rules, the tally, a correction and an undo."""
+picture), the big screen, its log, the referee, the rules, the tally, a correction and an undo,
+and the earlier hands of a match longer than the scoreboard lists."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -186,6 +187,77 @@ def test_axe_finds_nothing_serious_on_the_main_pages(browser, live_server, match
             violations = axe_check(page)
             if violations:
                 found[f"{game} match page, opened"] = violations
+        assert found == {}, "\n".join(f"{path}: {v}" for path, vs in found.items() for v in vs)
+    finally:
+        context.close()
+
+
+# --- the earlier hands of a long match (its own page once a match has more than 50) ----------
+
+EARLIER = 60  # hands: the scoreboard lists the last 50, the earlier-hands pages all of them, in two pages
+
+
+@pytest.fixture(scope="module")
+def long_matches(browser, live_server):
+    """One match of each game longer than the scoreboard lists, with the long names (a game
+    for fewer than four: a second match with the other scripts), and the session scoring them."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    ids = [import_match(page, live_server, game, hands=EARLIER) for game in NAMES]
+    ids += [import_match(page, live_server, game, hands=EARLIER, names=names) for game, names in MORE.items()]
+    page.goto(f"{live_server}/matches/{ids[0]}/hands?page=2")
+    assert page.get_by_role("heading", name=f"Hands 51 to {EARLIER}").is_visible()  # long enough for two pages
+    state = context.storage_state()
+    context.close()
+    return ids, state
+
+
+# The hand list in its box wider than the box: layout_problems forgives a box that swipes
+# sideways (a score sheet's grid), but a hand list fits the screen, a long name broken in it.
+SWIPES = """() => [...document.querySelectorAll('.table-wrap')].filter(w => w.scrollWidth > w.clientWidth + 1)
+    .map(w => `${w.firstElementChild.id} swipes: ${w.scrollWidth} px in ${w.clientWidth} px`)"""
+
+
+def earlier_pages(ids: list[int]) -> list[str]:
+    return [f"/matches/{i}/hands?page={n}" for i in ids for n in (1, 2)]
+
+
+@pytest.mark.parametrize("mode", ["320px", "200% text", "landscape"])
+def test_the_earlier_hands_of_a_long_match_fit(browser, live_server, long_matches, mode):
+    ids, state = long_matches
+    viewport = {"320px": NARROW, "200% text": PHONE, "landscape": LANDSCAPE}[mode]
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True, storage_state=state)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/")
+        if mode == "200% text":
+            text_size(page, 200)
+        found = {}
+        for path in earlier_pages(ids):
+            page.goto(live_server + path)
+            assert page.locator("#hand-table tbody.hand").count() == (50 if path.endswith("1") else EARLIER - 50)
+            page.locator("#hand-table details.why > summary").first.click()  # a hand's why, names in its lines
+            problems = layout_problems(page) + covered_controls(page) + page.evaluate(SWIPES)
+            if problems:
+                found[path] = problems[:5]
+        page.goto(f"{live_server}{earlier_pages(ids)[0]}")
+        page.screenshot(path=str(SCREENSHOTS / f"layout-earlier-hands-{mode}.png"), full_page=False)
+        assert not found, found
+    finally:
+        context.close()
+
+
+def test_axe_finds_nothing_serious_on_the_earlier_hands(browser, live_server, long_matches):
+    ids, state = long_matches
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, storage_state=state)
+    page = context.new_page()
+    try:
+        found = {}
+        for path in earlier_pages(ids):
+            page.goto(live_server + path)
+            violations = axe_check(page)
+            if violations:
+                found[path] = violations
         assert found == {}, "\n".join(f"{path}: {v}" for path, vs in found.items() for v in vs)
     finally:
         context.close()
