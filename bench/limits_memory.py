@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report import measured, table, write_section
 
 from scorekeeper.web import create_app
-from scorekeeper.web.edges.security import Limits
+from scorekeeper.web.edges.ratelimits import Limits
 
 
 def one_start(limits: Limits, address: str) -> None:

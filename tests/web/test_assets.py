@@ -76,7 +76,7 @@ def test_the_static_copies_of_a_killed_server_are_removed_by_the_next(tmp_path):
 
     # a process that builds the copies and is killed before it can remove them
     child = subprocess.Popen([sys.executable, "-c", "import os, time\n"
-                              "from pathlib import Path\nfrom scorekeeper.web import assets\n"
+                              "from pathlib import Path\nfrom scorekeeper.web.edges import assets\n"
                               "print(assets.build(Path(assets.__file__).parent.parent.parent / 'static')[0], flush=True)\n"
                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     folder = Path(child.stdout.readline().strip())

@@ -50,7 +50,7 @@ def test_the_big_screen_is_open_to_a_watcher_read_only_and_polls_with_304(app, c
     page = watcher.get(f"/matches/{match_id}/screen")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "<form" not in html and "/edit" not in html
-    assert f'hx-get="/matches/{match_id}/screen/live"' in html and "Hand 2: <strong>Bob</strong> deals" in html
+    assert f'hx-get="/matches/{match_id}/screen/live"' in html and "Hand 2: <strong title=\"Bob\">Bob</strong> deals" in html
     assert "Bob: deals" in label(html)
     assert re.search(r'class="name"[^>]*>Ann</span>\s*<span class="total">9</span>', html)
     live = watcher.get(f"/matches/{match_id}/screen/live")
