@@ -23,6 +23,7 @@ from pathlib import Path
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.samples import long_settings, random_match
+from tests.servers import wait_listening
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 # hands that never end the match (the game's long_match settings); the bid tells them apart
@@ -43,14 +44,8 @@ def serve(database: Path, as_user: str | None = None) -> tuple[subprocess.Popen,
     user = ["setpriv", f"--reuid={as_user}", "--regid=65534", "--clear-groups"] if as_user else []
     server = subprocess.Popen([*user, SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server, port
-        except OSError:
-            assert server.poll() is None and time.monotonic() < deadline, "scorekeeper serve did not start"
-            time.sleep(0.05)
+    wait_listening(server, port)
+    return server, port
 
 
 class Phone:

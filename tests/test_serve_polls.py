@@ -9,10 +9,8 @@ import time
 
 import pytest
 from test_durability import HANDS, Phone, make_matches, serve
-from test_server_limits import _stalled_reader, _until_idle
 
-from scorekeeper import store
-from scorekeeper.samples import long_settings, random_match
+from tests.servers import long_match, stalled_readers, until_idle
 
 
 def head_of(sock: socket.socket) -> str:
@@ -63,18 +61,14 @@ def test_an_unchanged_poll_is_answered_while_every_worker_thread_is_busy(tmp_pat
     answers and never read (as in test_server_limits), a phone's page waits for a thread,
     and a watcher's unchanged poll sent after it is answered before it, on a connection it keeps."""
     database = tmp_path / "db.sqlite"
-    db = store.connect(str(database))
-    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=long_settings("third_wheel", 1000)))
-    token = store.get_tokens(db, match_id)["scorer_token"]
-    db.close()
+    match_id, token = long_match(database)
     server, port = serve(database)
     stalled: list[socket.socket] = []
     try:
         phone = Phone(port, match_id, token)
         cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
-        for _ in range(8):
-            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 100))
-        _until_idle(server.pid)  # every worker thread is held (for STALLED_READER_SECONDS)
+        stalled = stalled_readers(port, f"/matches/{match_id}/live", cookies)
+        until_idle(server.pid)  # every worker thread is held (for STALLED_READER_SECONDS)
         with socket.create_connection(("127.0.0.1", port), timeout=60) as page, \
                 socket.create_connection(("127.0.0.1", port), timeout=60) as watcher:
             page.sendall(f"GET /matches/{match_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookies}\r\n\r\n".encode())

@@ -7,16 +7,13 @@ import http.client
 import re
 import socket
 import sqlite3
-import threading
 import time
 import urllib.request
-from urllib.parse import urlencode
 
 import pytest
 from test_durability import Phone, serve  # the real server on a temp database, started and listening
 
-from scorekeeper import store
-from scorekeeper.samples import long_settings, random_match
+from tests.servers import long_match, stalled_readers, start_connections, starts_at_once, until_idle
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -66,49 +63,13 @@ def test_the_servers_own_error_answers_carry_the_security_headers(tmp_path):
         server.wait(timeout=10)
 
 
-def _phone_session(port: int) -> tuple[str, str]:
-    """A phone that opened the new-match page: its cookies and the form's CSRF token."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    connection.request("GET", "/matches/new")
-    response = connection.getresponse()
-    page = response.read().decode()
-    cookies = "; ".join(c.split(";", 1)[0] for c in response.msg.get_all("Set-Cookie") or [])
-    connection.close()
-    return cookies, re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-
-
 def test_forty_starts_sent_at_once_get_exactly_the_limit_through(tmp_path, monkeypatch):
     """The limit is counted in the same step as it is checked, before the match is made:
     checked before and counted after, 40 starts at once got 17 through a limit of 10."""
     monkeypatch.setenv("SCOREKEEPER_MATCHES_PER_MINUTE", "10")
     server, port = serve(tmp_path / "db.sqlite")
     try:
-        cookies, token = _phone_session(port)
-        body = urlencode({"csrf_token": token, "game": "third_wheel", "shown_game": "third_wheel",
-                          "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
-                          "setting_target": "33", "setting_deals_each": "2", "setting_overtrick_dealer": "bid",
-                          "setting_overtrick_setter": "other_setter"})
-        gate = threading.Barrier(40)
-        statuses: list[int] = []
-
-        def start() -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            connection.connect()
-            gate.wait()
-            connection.request("POST", "/matches/new", body=body, headers={
-                "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
-                "Referer": f"http://127.0.0.1:{port}/matches/new"})
-            response = connection.getresponse()
-            response.read()
-            statuses.append(response.status)
-            connection.close()
-
-        phones = [threading.Thread(target=start) for _ in range(40)]
-        for phone in phones:
-            phone.start()
-        for phone in phones:
-            phone.join(timeout=120)
-        assert sorted(statuses) == [303] * 10 + [429] * 30
+        assert starts_at_once(port, start_connections(port, 40)) == [303] * 10 + [429] * 30
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -117,16 +78,6 @@ def test_forty_starts_sent_at_once_get_exactly_the_limit_through(tmp_path, monke
         assert db.execute("select count(*) from matches").fetchone()[0] == 10
     finally:
         db.close()
-
-
-def _stalled_reader(port: int, path: str, cookies: str, requests: int) -> socket.socket:
-    """A client that pipelines ``requests`` GETs of ``path`` and never reads an answer
-    (its receive buffer made small, so the answers pile up at the server)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookies}\r\n\r\n".encode() * requests)
-    return sock
 
 
 def _open_connections(port: int) -> set[int]:
@@ -140,44 +91,23 @@ def _open_connections(port: int) -> set[int]:
     return found
 
 
-def _until_idle(pid: int) -> None:
-    """Wait until the process has used no CPU for a second (at most a minute)."""
-    def cpu() -> int:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
-
-    deadline = time.monotonic() + 60
-    before = cpu()
-    while time.monotonic() < deadline:
-        time.sleep(1)
-        now = cpu()
-        if now - before <= 2:
-            return
-        before = now
-
-
 def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out(tmp_path):
-    """A phone's own match of 1,000 hands (a 1.3 MB live board); eight sockets (one per worker
-    thread) each pipeline 100 GETs of its board (the board now shows the last 50 hands:
-    100 of them still fill more than the kernel and the 1 MiB allowed unsent) and never read. waitress's thread for each
+    """A phone's own match of 1,000 hands; eight sockets (one per worker thread) each pipeline
+    GETs of its board, as many as make 32 MiB of answers (its size measured first: more than
+    the kernel and the 1 MiB allowed unsent take, whatever the board shows), and never read. waitress's thread for each
     waited for its client to read without end once 16 MiB were unsent, so every thread was
     held and another phone's page never came (the idle timeout skips connections with requests
     in progress). Now a thread waits at most STALLED_READER_SECONDS for a client that takes
     nothing (and at most 1 MiB is held unsent), and the other phone is answered."""
     database = tmp_path / "db.sqlite"
-    db = store.connect(str(database))
-    match_id = store.create_match(db, random_match("third_wheel", 1000, settings=long_settings("third_wheel", 1000)))
-    token = store.get_tokens(db, match_id)["scorer_token"]
-    db.close()
+    match_id, token = long_match(database)
     server, port = serve(database)
     stalled: list[socket.socket] = []
     try:
         phone = Phone(port, match_id, token)
         cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
-        for _ in range(8):
-            stalled.append(_stalled_reader(port, f"/matches/{match_id}/live", cookies, 100))
-        _until_idle(server.pid)  # every worker thread is stuck (and without the fix, for good)
+        stalled = stalled_readers(port, f"/matches/{match_id}/live", cookies)
+        until_idle(server.pid)  # every worker thread is stuck (and without the fix, for good)
         for _ in range(3):  # another phone, again and again
             # the timeout guards against a hang: without the deadline no answer ever came
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=40) as response:

@@ -7,17 +7,16 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
-import socket
+import signal
 import sqlite3
 import subprocess
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from test_durability import SCOREKEEPER, free_port
-from test_server_limits import _phone_session
+
+from tests.servers import START_SECONDS, start_connections, starts_at_once, wait_listening
 
 
 @pytest.fixture
@@ -29,17 +28,8 @@ def redis_url(tmp_path):
     server = subprocess.Popen([found, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
                                "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-                sock.sendall(b"PING\r\n")
-                if sock.recv(64).startswith(b"+PONG"):
-                    break
-        except OSError:
-            pass
-        assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-        time.sleep(0.05)
+    wait_listening(server, port, lambda sock: sock.sendall(b"PING\r\n") or sock.recv(64).startswith(b"+PONG"),
+                   "redis-server")
     yield f"redis://127.0.0.1:{port}"
     server.terminate()
     server.wait(timeout=10)
@@ -50,21 +40,15 @@ def serve_workers(database: Path, workers: int, **settings: str) -> tuple[subpro
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_SECRET_KEY="workers",
                **{f"SCOREKEEPER_{name}": value for name, value in settings.items()})
     server = subprocess.Popen([SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--workers", str(workers)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server, port
-        except OSError:
-            assert server.poll() is None and time.monotonic() < deadline, f"serve did not start: {server.stdout.read()}"
-            time.sleep(0.05)
+                               "--workers", str(workers)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    wait_listening(server, port)
+    return server, port
 
 
 def workers_of(server: subprocess.Popen, count: int) -> list[int]:
     """The server's worker processes, once it has started ``count`` (the socket listens before)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_SECONDS
     while True:
         children = [int(pid) for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()]
         if len(children) >= count or time.monotonic() > deadline:
@@ -72,22 +56,31 @@ def workers_of(server: subprocess.Popen, count: int) -> list[int]:
         time.sleep(0.05)
 
 
-def cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime + stime
+def waiting_to_be_accepted(port: int) -> int:
+    """How many connections wait in the listening socket's queue (its rx_queue in /proc/net/tcp)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, _, state, queues = line.split()[1:5]
+        if int(local.split(":")[1], 16) == port and state == "0A":  # LISTEN
+            return int(queues.split(":")[1], 16)
+    raise AssertionError(f"nothing listens on port {port}")
 
 
-def settled(ticks: dict[int, int]) -> dict[int, int]:
-    """The workers' CPU ticks once they have started up (no tick for 0.5 s): what they use
-    after that is answering requests."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        now = {pid: cpu_ticks(pid) for pid in ticks}
-        if now == ticks:
-            break
-        ticks = now
-    return ticks
+def accepted_by(worker: int, others: list[int], port: int, count: int) -> list[http.client.HTTPConnection]:
+    """``count`` connections that ``worker`` accepts: the other workers are stopped (SIGSTOP)
+    until it has taken every one off the shared socket's queue. Which process the kernel
+    hands a connection to is otherwise up to the kernel (and to how busy the machine is)."""
+    for pid in others:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        connections = start_connections(port, count)
+        deadline = time.monotonic() + START_SECONDS
+        while waiting_to_be_accepted(port):
+            assert time.monotonic() < deadline, f"worker {worker} did not accept its connections"
+            time.sleep(0.05)
+        return connections
+    finally:
+        for pid in others:
+            os.kill(pid, signal.SIGCONT)
 
 
 def test_more_than_one_worker_needs_a_shared_storage_for_the_limits(command, tmp_path, monkeypatch):
@@ -107,35 +100,10 @@ def test_two_workers_hold_one_limit_between_them(tmp_path, redis_url):
     try:
         workers = workers_of(server, 2)
         assert len(workers) == 2, workers
-        before = settled({pid: cpu_ticks(pid) for pid in workers})
-        cookies, token = _phone_session(port)
-        body = urlencode({"csrf_token": token, "game": "third_wheel", "shown_game": "third_wheel",
-                          "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
-                          "setting_target": "33", "setting_deals_each": "2", "setting_overtrick_dealer": "bid",
-                          "setting_overtrick_setter": "other_setter"})
-        gate = threading.Barrier(40)
-        statuses: list[int] = []
-
-        def start() -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            connection.connect()  # a connection of its own: the kernel hands it to one of the two
-            gate.wait()
-            connection.request("POST", "/matches/new", body=body, headers={
-                "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
-                "Referer": f"http://127.0.0.1:{port}/matches/new"})
-            response = connection.getresponse()
-            response.read()
-            statuses.append(response.status)
-            connection.close()
-
-        phones = [threading.Thread(target=start) for _ in range(40)]
-        for phone in phones:
-            phone.start()
-        for phone in phones:
-            phone.join(timeout=120)
-        assert sorted(statuses) == [303] * 10 + [429] * 30
-        worked = {pid: cpu_ticks(pid) - before[pid] for pid in workers}
-        assert all(ticks > 0 for ticks in worked.values()), worked  # both processes answered some
+        first, second = workers
+        # 20 connections to each process, then the 40 starts sent on them at the same moment
+        connections = accepted_by(first, [second], port, 20) + accepted_by(second, [first], port, 20)
+        assert starts_at_once(port, connections) == [303] * 10 + [429] * 30
     finally:
         server.terminate()
         server.wait(timeout=20)
