@@ -116,6 +116,19 @@ def as_scorer(app, match_id: int, client) -> None:
     assert client.get(f"/s/{token}").status_code == 303
 
 
+def stored(app, client, match) -> int:
+    """A match (an engine ``Match``) made straight in the app's database, ``client`` its scorer."""
+    from scorekeeper import store
+
+    db = store.connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, match)
+    finally:
+        db.close()
+    as_scorer(app, match_id, client)
+    return match_id
+
+
 def start(client, game: str, players, **kwargs) -> int:
     response = client.post("/matches/new", data=start_form(game, players, **kwargs))
     assert response.status_code == 303, problems(response)

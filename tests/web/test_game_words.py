@@ -25,13 +25,20 @@ def oddball_hand(**extra) -> dict:
     return {**{f"marbles_{seat}": seat for seat in range(8)}, "weather": "clear", **extra}
 
 
-def test_a_correction_that_moves_later_dealers_says_what_the_new_dealer_does_in_that_game(client):
-    match_id = start(client, "oddball", EIGHT)  # Ann deals hand 1, Bob hand 2, Cy hand 3
+def dealer_moved(client, game: str) -> int:
+    """A match of ``game`` at EIGHT's table whose hand 1 is corrected to Di's deal (out of
+    turn), after three hands: the later dealers move one seat on."""
+    match_id = start(client, game, EIGHT)  # Ann deals hand 1, Bob hand 2, Cy hand 3
     for _ in range(3):
         assert record(client, match_id, **oddball_hand()).status_code == 303
     edit = page_of(client.get(f"/matches/{match_id}/hands/1/edit"))
     data = {k: str(v) for k, v in oddball_hand(dealer=3, version=edit.value("version")).items()}
     assert client.post(f"/matches/{match_id}/hands/1/edit", data=data).status_code == 303
+    return match_id
+
+
+def test_a_correction_that_moves_later_dealers_says_what_the_new_dealer_does_in_that_game(client):
+    match_id = dealer_moved(client, "oddball")
     words = text(client.get(f"/matches/{match_id}"))
     # Di dealt hand 1 out of turn: Ed now deals hand 2 and Fay hand 3; in Oddball the dealer leads
     assert "Hand 2 is now dealt by Ed, who leads there; check it." in words

@@ -6,22 +6,16 @@ import re
 
 import pytest
 
-from scorekeeper import store
 from scorekeeper.games import GAMES
 from scorekeeper.samples import random_match
 
-from .helpers import as_scorer, page_of, version
+from .helpers import page_of, stored, version
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_an_undone_hand_in_the_log_shows_each_players_numbers(app, client, game):
     match = random_match(game, 2, seed=3)
-    db = store.connect(app.config["DATABASE"])
-    try:
-        match_id = store.create_match(db, match)
-    finally:
-        db.close()
-    as_scorer(app, match_id, client)
+    match_id = stored(app, client, match)
     assert client.post(f"/matches/{match_id}/undo", data={"version": version(client, match_id)}).status_code == 303
     page = page_of(client.get(f"/matches/{match_id}/log"))
     before = next(p.text for p in page.find_all("p") if p.text.startswith("Before: "))

@@ -2,21 +2,15 @@
 out by hand from the rules."""
 from __future__ import annotations
 
-from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
 from tests.places import blank_place, place_at
 
-from .helpers import as_scorer, page_of
+from .helpers import page_of, stored
 
 
 def _panel(app, client, match: Match) -> tuple[dict[str, str], list[str], set[str]]:
-    db = store.connect(app.config["DATABASE"])
-    try:
-        match_id = store.create_match(db, match)
-    finally:
-        db.close()
-    as_scorer(app, match_id, client)
+    match_id = stored(app, client, match)
     page = page_of(client.get(f"/matches/{match_id}"))
     seats = {li.text.split(" ", 1)[0]: li.text.split(" ", 1)[1] for li in page.find_all("li", cls="need")}
     out = {li.text.split(" ", 1)[0] for li in page.find_all("li", cls="need") if "out" in li.classes}
@@ -151,12 +145,7 @@ def test_third_rail_most_in_a_hand_and_the_target(app, client):
 
 def test_a_finished_match_has_no_panel(app, client):
     hands = [{"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}]
-    db = store.connect(app.config["DATABASE"])
-    try:
-        match_id = store.create_match(db, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1}, hands=hands))
-    finally:
-        db.close()
-    as_scorer(app, match_id, client)
+    match_id = stored(app, client, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1}, hands=hands))
     assert page_of(client.get(f"/matches/{match_id}")).find("details", cls="needs") is None
 
 

@@ -12,8 +12,8 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import HandContext, Place, Seating
 from tests.oddball import Oddball, OddballShown
 
-from .helpers import page_of, record, start, text
-from .test_game_words import EIGHT, OTHER_GAMES, oddball_hand
+from .helpers import text
+from .test_game_words import OTHER_GAMES, dealer_moved
 
 JAR = "the Jar"
 # the real games' roles at the table ("leads" alone is also the standings' "Hal leads Gus by 3")
@@ -46,12 +46,7 @@ def jarball(monkeypatch) -> str:
 
 
 def test_a_game_s_own_places_and_roles_are_what_its_pages_say(client, jarball):
-    match_id = start(client, jarball, EIGHT)  # Ann deals hand 1, Bob hand 2, Cy hand 3
-    for _ in range(3):
-        assert record(client, match_id, **oddball_hand()).status_code == 303
-    edit = page_of(client.get(f"/matches/{match_id}/hands/1/edit"))
-    data = {k: str(v) for k, v in oddball_hand(dealer=3, version=edit.value("version")).items()}
-    assert client.post(f"/matches/{match_id}/hands/1/edit", data=data).status_code == 303
+    match_id = dealer_moved(client, jarball)
     words = text(client.get(f"/matches/{match_id}"))
     # a correction that moves later dealers says what the new dealer does in this game
     assert "Hand 2 is now dealt by Ed, who pours there; check it." in words

@@ -5,23 +5,13 @@ from __future__ import annotations
 from scorekeeper import store
 from scorekeeper.engine import Match
 
-from .helpers import as_scorer, page_of, record, start, text
-
-
-def _stored(app, client, match: Match) -> int:
-    db = store.connect(app.config["DATABASE"])
-    try:
-        match_id = store.create_match(db, match)
-    finally:
-        db.close()
-    as_scorer(app, match_id, client)
-    return match_id
+from .helpers import page_of, record, start, stored, text
 
 
 def _finished_rail(app, client) -> int:
     # target 1: the first point ends it
     hand = {"scoring_tricks": [2, 1, 1, 0], "other_tricks": [3, 2, 2, 2]}
-    return _stored(app, client, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1, "most_other_tricks_bonus": True},
+    return stored(app, client, Match("third_rail", ["Ann", "Bob", "Cy", "Dee"], {"target": 1, "most_other_tricks_bonus": True},
                               first_dealer=3, hands=[hand], date="2026-11-20"))
 
 

@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper import engine, samples, store
+from scorekeeper import engine, samples
 from scorekeeper.web import create_app
 
-from .helpers import as_scorer, version
+from .helpers import as_scorer, stored, version
 
 WHEEL = {"trump": "wyrms", "mode": "high", "bid": "5", "tricks_0": "5", "tricks_1": "4", "tricks_2": "2"}
 
@@ -61,14 +61,7 @@ class Page(HTMLParser):
 def long_match(app, client):
     """A Third Wheel match that never ends, with ``hands`` recorded hands."""
     def make(hands: int) -> int:
-        sample = samples.long_match("third_wheel", hands, seed=3)
-        db = store.connect(app.config["DATABASE"])
-        try:
-            match_id = store.create_match(db, sample)
-        finally:
-            db.close()
-        as_scorer(app, match_id, client)
-        return match_id
+        return stored(app, client, samples.long_match("third_wheel", hands, seed=3))
     return make
 
 
