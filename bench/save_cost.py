@@ -32,23 +32,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from report import measured, table, write_section
+from saving import first_hands, form_data, save, scoring
 
 from scorekeeper import store
-from scorekeeper.engine import Match, replay
 from scorekeeper.samples import long_match
 from scorekeeper.web import create_app
-from scorekeeper.web.forms import hand_forms
 
 GAME = "third_wheel"
-
-
-def form_data(match: Match, hand: dict) -> dict:
-    """The hand as the record form's fields (what a scorer types)."""
-    result = replay(match)
-    form = hand_forms.make_form(result.played, result.next_place())
-    data = hand_forms.hand_to_data(form.groups, hand)
-    # a ticked box is sent as "y", an unticked one not at all
-    return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
 
 
 def main() -> None:
@@ -91,15 +81,7 @@ def main() -> None:
         app.wsgi_app = timed_app
         client = app.test_client()
         for at in args.at:
-            db = store.connect(app.config["DATABASE"])
-            first = Match(game=GAME, players=sample.players, settings=sample.settings,
-                          first_dealer=sample.first_dealer, hands=sample.hands[:at - 1])
-            match_id = store.create_match(db, first)
-            token = store.get_tokens(db, match_id)["scorer_token"]
-            version = store.get_version(db, match_id)
-            db.close()
-            client.get(f"/s/{token}")
-            client.get(f"/matches/{match_id}")  # the page the scorer saves from
+            match_id, version = scoring(app, client, first_hands(sample, at - 1))
             cpu, wall, size = [], [], []
             in_store.clear()
             in_app.clear()
@@ -108,16 +90,12 @@ def main() -> None:
             # caches cold (more so the longer the match), which is no cost of the app's
             forms = []
             for number in range(at, at + args.saves):
-                before = Match(game=GAME, players=sample.players, settings=sample.settings,
-                               first_dealer=sample.first_dealer, hands=sample.hands[:number - 1])
                 with app.test_request_context():
-                    forms.append(form_data(before, sample.hands[number - 1]))
+                    forms.append(form_data(first_hands(sample, number - 1), sample.hands[number - 1]))
             for number, data in zip(range(at, at + args.saves), forms):
                 data.update(version=str(version), request_key=uuid.uuid4().hex)
                 start, started = time.process_time(), time.perf_counter()
-                response = client.post(f"/matches/{match_id}/hands", data=data,
-                                       headers={"HX-Request": "true", "HX-Target": "match-live",
-                                                "HX-Current-URL": f"http://localhost/matches/{match_id}"})
+                response = save(client, match_id, data)
                 cpu.append(time.process_time() - start)
                 wall.append(time.perf_counter() - started)
                 body = response.get_data()

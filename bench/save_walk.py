@@ -25,11 +25,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper import store  # noqa: E402
-from scorekeeper.engine import Match, replay  # noqa: E402
+from saving import first_hands, form_data, save, scoring  # noqa: E402
+
 from scorekeeper.samples import long_match  # noqa: E402
 from scorekeeper.web import create_app  # noqa: E402
-from scorekeeper.web.forms import hand_forms  # noqa: E402
 
 PACKAGE = str(ROOT / "scorekeeper")
 
@@ -79,14 +78,6 @@ class Walk:
         return count
 
 
-def form_data(match: Match, hand: dict) -> dict:
-    """The hand as the record form's fields (what a scorer types)."""
-    result = replay(match)
-    form = hand_forms.make_form(result.played, result.next_place())
-    data = hand_forms.hand_to_data(form.groups, hand)
-    return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="third_wheel")
@@ -111,21 +102,12 @@ def main() -> None:
 
         app.view_functions["hands.record"] = walked
         client = app.test_client()
-        db = store.connect(app.config["DATABASE"])
-        before = Match(game=args.game, players=sample.players, settings=sample.settings,
-                       first_dealer=sample.first_dealer, hands=sample.hands[:args.at - 1])
-        match_id = store.create_match(db, before)
-        token = store.get_tokens(db, match_id)["scorer_token"]
-        version = store.get_version(db, match_id)
-        db.close()
-        client.get(f"/s/{token}")
-        client.get(f"/matches/{match_id}")  # the page the scorer saves from
+        before = first_hands(sample, args.at - 1)
+        match_id, version = scoring(app, client, before)
         with app.test_request_context():
             data = form_data(before, sample.hands[args.at - 1])
         data.update(version=str(version), request_key=uuid.uuid4().hex)
-        response = client.post(f"/matches/{match_id}/hands", data=data,
-                               headers={"HX-Request": "true", "HX-Target": "match-live",
-                                        "HX-Current-URL": f"http://localhost/matches/{match_id}"})
+        response = save(client, match_id, data)
         if response.status_code != 200 or f"Hand {args.at} saved".encode() not in response.get_data():
             sys.exit(f"hand {args.at} was not saved: {response.status_code}")
     entered = Counter(walk.stops)
