@@ -4,7 +4,6 @@ phone's session, starts sent at once, a long match, and clients that never read.
 from __future__ import annotations
 
 import http.client
-import math
 import re
 import socket
 import subprocess
@@ -13,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
+
+from waitress.adjustments import Adjustments
 
 from scorekeeper import store
 from scorekeeper.samples import long_settings, random_match
@@ -37,6 +38,19 @@ def wait_listening(server: subprocess.Popen, port: int, ready: Callable[[socket.
         assert server.poll() is None, f"{what} ended before it listened (exit code {server.returncode})"
         assert time.monotonic() < deadline, f"{what} did not listen on port {port} in {START_SECONDS} s"
         time.sleep(0.05)
+
+
+def until(done: Callable[[], bool], progress: Callable[[], object], what: str, still: float = 60) -> None:
+    """Wait until ``done()``; fail only once ``progress()`` has not changed for ``still``
+    seconds. On a busy machine the work takes longer but still moves: a fixed deadline
+    failed there although nothing was wrong."""
+    last, moved = progress(), time.monotonic()
+    while not done():
+        now = progress()
+        if now != last:
+            last, moved = now, time.monotonic()
+        assert time.monotonic() - moved < still, f"{what}: no progress for {still} s (at {now})"
+        time.sleep(0.1)
 
 
 def phone_session(port: int) -> tuple[str, str]:
@@ -102,24 +116,30 @@ def long_match(database: Path, hands: int = 1000) -> tuple[int, str]:
 
 
 # What one stalled client must leave unsent at the server: more than the 1 MiB the server
-# holds for a client, plus what the kernel's buffers take in (a few MiB on loopback).
-STALLED_BYTES = 32 * 1024 * 1024
+# holds for a client, plus what the kernel's buffers take in (up to 4 MiB on loopback,
+# net.ipv4.tcp_wmem), in the requests the server reads at once (waitress's recv_bytes):
+# waitress reads no further request while any answer waits to be sent, so a client whose
+# first requests' answers all fit in those buffers is left idle, never stalled.
+STALLED_BYTES = 8 * 1024 * 1024
 
 
-def stalled_readers(port: int, path: str, cookies: str, clients: int = 8) -> list[socket.socket]:
+def stalled_readers(port: int, path: str, cookie: str, clients: int = 8) -> list[socket.socket]:
     """``clients`` sockets that each pipeline GETs of ``path`` and never read an answer
-    (their receive buffers made small, so the answers pile up at the server). How many GETs
-    each sends follows from the answer's size, measured first: STALLED_BYTES in all."""
-    size = len(raw_get(port, path, cookies))
-    assert size > 10_000, f"{path} answers only {size} bytes: not a page"
-    requests = math.ceil(STALLED_BYTES / size)
+    (their receive buffers made small, so the answers pile up at the server). The answer's
+    size is measured first: the GETs the server reads at once must ask for STALLED_BYTES."""
+    request = f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode()
+    size = len(raw_get(port, path, cookie))
+    at_once = Adjustments.recv_bytes // len(request)
+    assert at_once * size > STALLED_BYTES, (
+        f"{at_once} answers of {size} bytes ({path}) are less than {STALLED_BYTES} bytes: a longer match, "
+        "or a shorter request (only the cookies the page needs)")
     stalled = []
     for _ in range(clients):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.settimeout(60)  # a guard against a hang: the server reads the requests as they come
         sock.connect(("127.0.0.1", port))
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookies}\r\n\r\n".encode() * requests)
+        sock.sendall(request * at_once * 2)
         stalled.append(sock)
     return stalled
 
