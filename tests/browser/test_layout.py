@@ -83,6 +83,32 @@ def counts_legend(game: str) -> str | None:
     return next(g.legend for g in described.shown.hand_form(ctx) if g.kind == "counts")
 
 
+# The hand list in its box wider than the box: layout_problems forgives a box that swipes
+# sideways (a score sheet's grid), but a hand list fits the screen, a long name broken in it.
+SWIPES = """() => [...document.querySelectorAll('.table-wrap')].filter(w => w.scrollWidth > w.clientWidth + 1)
+    .map(w => `${w.firstElementChild.id} swipes: ${w.scrollWidth} px in ${w.clientWidth} px`)"""
+
+
+def hand_list_swipes(page) -> list[str]:
+    """The hand list's box wider than the box, on a page that shows the hand list (SWIPES)."""
+    return page.evaluate(SWIPES) if page.locator("#hand-table").count() else []
+
+
+VIEWPORTS = {"320px": NARROW, "390px": PHONE, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}
+
+
+def opened(browser, live_server, mode: str, state: dict | None = None):
+    """A browser context in ``mode`` (its viewport; at 200% text the browser's text size set
+    on a first page), the session ``state`` if given, and its page."""
+    context = browser.new_context(viewport=VIEWPORTS[mode], is_mobile=mode != "tablet", has_touch=True,
+                                  storage_state=state)
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    if mode == "200% text":
+        text_size(page, 200)
+    return context, page
+
+
 @pytest.fixture(scope="module")
 def matches(browser, live_server):
     """One match of each game, and a browser context whose session scores them all."""
@@ -102,13 +128,8 @@ def matches(browser, live_server):
 @pytest.mark.parametrize("mode", ["320px", "390px", "200% text", "landscape", "tablet"])
 def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches, mode):
     ids, state, finished, watcher = matches
-    viewport = {"320px": NARROW, "390px": PHONE, "200% text": PHONE, "landscape": LANDSCAPE, "tablet": TABLET}[mode]
-    context = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True, storage_state=state)
-    page = context.new_page()
+    context, page = opened(browser, live_server, mode, state)
     try:
-        page.goto(f"{live_server}/")
-        if mode == "200% text":
-            text_size(page, 200)
         found = {}
         paths = ["/", "/matches/new", "/referee", "/import", f"/matches/{finished}", "/players"] + STATS + [
             p for game, i in ids for p in pages_of(game, i)]
@@ -117,7 +138,8 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
             page.goto(live_server + path)
             if "versus" in path:
                 page.screenshot(path=str(SCREENSHOTS / f"layout-versus-{mode}-{len(found)}.png"), full_page=False)
-            problems = layout_problems(page) + covered_controls(page)
+            # the scoreboard's hand list fits too (a long name broken in it), as on the earlier hands
+            problems = layout_problems(page) + covered_controls(page) + hand_list_swipes(page)
             if problems:
                 found[path] = problems[:5]
             if page.locator("svg.seats").count():
@@ -133,15 +155,11 @@ def test_no_page_scrolls_sideways_or_breaks_a_word(browser, live_server, matches
         assert not found, found
         # the seat picture was among them: each game's scoreboard and big screen
         assert {f"/matches/{i}{end}" for _, i in ids for end in ("", "/screen")} <= set(drawn)
-        watching = browser.new_context(viewport=viewport, is_mobile=mode != "tablet", has_touch=True)
+        watching, tab = opened(browser, live_server, mode)
         try:
-            tab = watching.new_page()
-            tab.goto(live_server + "/")
-            if mode == "200% text":
-                text_size(tab, 200)
             tab.goto(watcher)
             assert tab.locator(".live-status").count() == 1
-            assert layout_problems(tab) == []
+            assert layout_problems(tab) + hand_list_swipes(tab) == []
         finally:
             watching.close()
     finally:
@@ -212,12 +230,6 @@ def long_matches(browser, live_server):
     return ids, state
 
 
-# The hand list in its box wider than the box: layout_problems forgives a box that swipes
-# sideways (a score sheet's grid), but a hand list fits the screen, a long name broken in it.
-SWIPES = """() => [...document.querySelectorAll('.table-wrap')].filter(w => w.scrollWidth > w.clientWidth + 1)
-    .map(w => `${w.firstElementChild.id} swipes: ${w.scrollWidth} px in ${w.clientWidth} px`)"""
-
-
 def earlier_pages(ids: list[int]) -> list[str]:
     return [f"/matches/{i}/hands?page={n}" for i in ids for n in (1, 2)]
 
@@ -225,19 +237,14 @@ def earlier_pages(ids: list[int]) -> list[str]:
 @pytest.mark.parametrize("mode", ["320px", "200% text", "landscape"])
 def test_the_earlier_hands_of_a_long_match_fit(browser, live_server, long_matches, mode):
     ids, state = long_matches
-    viewport = {"320px": NARROW, "200% text": PHONE, "landscape": LANDSCAPE}[mode]
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True, storage_state=state)
-    page = context.new_page()
+    context, page = opened(browser, live_server, mode, state)
     try:
-        page.goto(f"{live_server}/")
-        if mode == "200% text":
-            text_size(page, 200)
         found = {}
         for path in earlier_pages(ids):
             page.goto(live_server + path)
             assert page.locator("#hand-table tbody.hand").count() == (50 if path.endswith("1") else EARLIER - 50)
             page.locator("#hand-table details.why > summary").first.click()  # a hand's why, names in its lines
-            problems = layout_problems(page) + covered_controls(page) + page.evaluate(SWIPES)
+            problems = layout_problems(page) + covered_controls(page) + hand_list_swipes(page)
             if problems:
                 found[path] = problems[:5]
         page.goto(f"{live_server}{earlier_pages(ids)[0]}")
