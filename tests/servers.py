@@ -144,6 +144,16 @@ def stalled_readers(port: int, path: str, cookie: str, clients: int = 8) -> list
     return stalled
 
 
+def every_thread_stalled(server: subprocess.Popen, port: int, match_id: int, phone) -> list[socket.socket]:
+    """Eight stalled readers of the scorer's own board (``phone``'s), one per worker thread,
+    once the server has stopped working on them: every thread then waits for its client."""
+    # the scorer's device cookie alone (the page's only need): a short request
+    device = f"scorekeeper_device={phone.cookies['scorekeeper_device']}"
+    stalled = stalled_readers(port, f"/matches/{match_id}/live", device)
+    until_idle(server.pid)
+    return stalled
+
+
 def raw_get(port: int, path: str, cookies: str) -> bytes:
     """One whole answer to a GET of ``path``, head and body, as a stalled client is sent it."""
     with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:

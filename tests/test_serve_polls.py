@@ -10,7 +10,7 @@ import time
 import pytest
 from test_durability import HANDS, Phone, make_matches, serve
 
-from tests.servers import long_match, stalled_readers, until_idle
+from tests.servers import every_thread_stalled, long_match
 
 
 def head_of(sock: socket.socket) -> str:
@@ -67,10 +67,7 @@ def test_an_unchanged_poll_is_answered_while_every_worker_thread_is_busy(tmp_pat
     try:
         phone = Phone(port, match_id, token)
         cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
-        # the scorer's device cookie alone (the page's only need): a short request
-        device = f"scorekeeper_device={phone.cookies['scorekeeper_device']}"
-        stalled = stalled_readers(port, f"/matches/{match_id}/live", device)
-        until_idle(server.pid)  # every worker thread is held (for STALLED_READER_SECONDS)
+        stalled = every_thread_stalled(server, port, match_id, phone)  # every worker thread is held (for STALLED_READER_SECONDS)
         with socket.create_connection(("127.0.0.1", port), timeout=60) as page, \
                 socket.create_connection(("127.0.0.1", port), timeout=60) as watcher:
             page.sendall(f"GET /matches/{match_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookies}\r\n\r\n".encode())

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 from test_durability import Phone, serve  # the real server on a temp database, started and listening
 
-from tests.servers import long_match, stalled_readers, start_connections, starts_at_once, until_idle
+from tests.servers import every_thread_stalled, long_match, start_connections, starts_at_once
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -107,10 +107,7 @@ def test_sockets_that_pipeline_big_answers_and_never_read_do_not_lock_anyone_out
     stalled: list[socket.socket] = []
     try:
         phone = Phone(port, match_id, token)
-        # the scorer's device cookie alone (the page's only need): a short request
-        device = f"scorekeeper_device={phone.cookies['scorekeeper_device']}"
-        stalled = stalled_readers(port, f"/matches/{match_id}/live", device)
-        until_idle(server.pid)  # every worker thread is stuck (and without the fix, for good)
+        stalled = every_thread_stalled(server, port, match_id, phone)  # every worker thread is stuck (and without the fix, for good)
         for _ in range(3):  # another phone, again and again
             # the timeout guards against a hang: without the deadline no answer ever came
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=40) as response:
