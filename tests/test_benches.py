@@ -120,13 +120,24 @@ def test_long_matches_bench_prints_the_cost_of_every_expensive_get(tmp_path):
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
-def test_tables_bench_finds_a_break_point(tmp_path):
+def test_tables_bench_finds_the_break_point_of_one_worker_and_of_two(tmp_path):
     out = run_bench("tables.py", tmp_path / "performance.md")
-    assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
-    assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
-    written = (tmp_path / "performance.md").read_text()
-    assert re.search(r"^\| 3 \| [\d,]+ \| [\d.]+ / [\d.]+ ms \|", written, re.M), written
-    assert re.search(r"^Break point: \*\*(\d+|below the first step) tables\*\*", written, re.M), written
+    for workers in (1, 2):
+        # the first step's figures: tables, requests/s, poll p50 and p95, ..., the client's CPU beside the server's
+        assert re.search(rf"^\s+{workers}\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out
+        assert re.search(rf"^break point: (\d+|below the first step) tables \(workers {workers};", out, re.M), out
+        assert re.search(rf"^saturation, workers {workers}: [\d,]+ unchanged polls/s, server [\d.]+ .*client [\d.]+ "
+                         rf"cores \([\d.]+ ms a poll\), 0 errors, \d+ bytes an answer", out, re.M), out
+        written = section(tmp_path / "performance.md", f"tables --workers {workers}")
+        assert re.search(r"^\| 3 \| [\d,]+ \| [\d.]+ / [\d.]+ ms \|", written, re.M), written
+        assert re.search(r"^Break point: \*\*(\d+|below the first step) tables\*\*", written, re.M), written
+        assert re.search(r"^Saturation .*: \*\*[\d,]+ polls/s\*\*, server [\d.]+", written, re.M), written
+    assert re.search(r"^break point, workers 2 / workers 1: .* tables = .*; saturation [\d,]+ / [\d,]+ polls/s = "
+                     r"[\d.]+x$", out, re.M), out
+    assert re.search(r"^bound on \d+ cores shared with the client: workers 1 at most 1 core / [\d.]+ ms = [\d,]+ "
+                     r"polls/s; workers 2 at most \d+ cores / \([\d.]+ server \+ [\d.]+ client ms\) = [\d,]+ polls/s: "
+                     r"at most [\d.]+x$", out, re.M), out
+    assert "- break point, workers 2 / workers 1" in section(tmp_path / "performance.md", "tables --workers 2")
 
 
 def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):

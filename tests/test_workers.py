@@ -72,6 +72,22 @@ def workers_of(server: subprocess.Popen, count: int) -> list[int]:
         time.sleep(0.05)
 
 
+def sockets_of(pids: list[int]) -> dict[int, int]:
+    """How many sockets each process holds open, once that stays the same for 0.2 s (a
+    connection its client closed is closed by the server a moment later)."""
+    def count() -> dict[int, int]:
+        return {pid: sum(os.readlink(fd).startswith("socket:") for fd in Path(f"/proc/{pid}/fd").iterdir())
+                for pid in pids}
+
+    seen, deadline = count(), time.monotonic() + 10
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if (now := count()) == seen:
+            break
+        seen = now
+    return seen
+
+
 def cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime + stime
@@ -145,3 +161,36 @@ def test_two_workers_hold_one_limit_between_them(tmp_path, redis_url):
         assert db.execute("select count(*) from matches").fetchone()[0] == 10
     finally:
         db.close()
+
+
+def test_unchanged_polls_keep_their_connections_with_two_workers(tmp_path, redis_url):
+    """Each worker answers a phone's unchanged polls as one process does (tests/test_serve_polls.py):
+    304 on the connection it keeps, whichever of the two the kernel handed the connection to."""
+    from test_durability import HANDS, Phone, make_matches
+    from test_serve_polls import poll
+
+    database = tmp_path / "db.sqlite"
+    (match_id, token), = make_matches(database, 1)
+    server, port = serve_workers(database, 2, RATELIMIT_STORAGE_URI=redis_url, WRITES_PER_MINUTE="100000")
+    try:
+        workers = workers_of(server, 2)
+        assert len(workers) == 2, workers
+        phone = Phone(port, match_id, token)
+        assert phone.save(HANDS[0], "k" * 22)
+        before = sockets_of(workers)
+        phones = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(24)]
+        try:
+            for _ in range(5):
+                for sock in phones:  # each phone's scorer page and board, on its one connection
+                    for path in (f"/matches/{match_id}/live", f"/matches/{match_id}/board"):
+                        head = poll(sock, path, phone.cookies, phone.version)
+                        assert head.startswith("HTTP/1.1 304 ") and "Connection: close" not in head, head
+            # the phones' connections, each held by the worker that accepted it
+            held = {pid: count - before[pid] for pid, count in sockets_of(workers).items()}
+        finally:
+            for sock in phones:
+                sock.close()
+        assert sum(held.values()) == 24 and all(count > 0 for count in held.values()), held
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
