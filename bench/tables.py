@@ -329,6 +329,16 @@ def summary(runs: dict[int, tuple[list[dict], dict]]) -> list[str]:
                      f"{flood_one['cpu_per_request']:.3f} ms = {alone:,.0f} polls/s; workers {workers} at most {cpus} "
                      f"cores / ({flood['cpu_per_request']:.3f} server + {flood['client_per_request']:.3f} client ms) = "
                      f"{shared:,.0f} polls/s: at most {shared / alone:.2f}x")
+        if base and found:  # the same bound for the tables' mix, from the steps each held last
+            held_one = next(s for s in runs[one][0] if s["tables"] == base)
+            held = next(s for s in runs[workers][0] if s["tables"] == found)
+            lines.append(f"the tables' mix at the break points: workers {one} {held_one['cpu_per_request']:.3f} ms a "
+                         f"request; workers {workers} {held['cpu_per_request']:.3f} server + "
+                         f"{held['client_per_request']:.3f} client ms: at most {cpus} x "
+                         f"{held_one['cpu_per_request']:.3f} / {held['cpu_per_request'] + held['client_per_request']:.3f} "
+                         f"= {cpus * held_one['cpu_per_request'] / (held['cpu_per_request'] + held['client_per_request']):.2f}x "
+                         f"(one worker may pass one core a little: its threads wait for the disk and the network "
+                         f"without the GIL)")
     return lines
 
 
