@@ -16,8 +16,9 @@ measured in turn and the break points' ratio printed.
 The load client is Debian's ``wrk`` (C and LuaJIT) running ``bench/tables.lua``: one keep-alive
 connection per wrk thread (``--connections``), each sending its tables' requests on their
 schedule. The client runs on the same machine as the server and takes CPU from it, so its
-own CPU a request is printed beside the server's; the asyncio client this bench had before
-took about as much CPU a request as the server and was the bound at 4,500 tables.
+own CPU a request is printed beside the server's (wrk's is about a quarter of the server's;
+the asyncio client this bench had before took 1.3 to 1.5 times wrk's, and its two processes
+fell behind first on a busy machine).
 
 After the steps, each server's saturation is measured: every connection sends unchanged
 polls one after another for ``--flood-seconds`` as fast as they are answered (requests/s,
@@ -389,7 +390,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.tables, args.seconds, args.save_every, args.poll_every, args.connections = "3,6", 2, 0.7, 0.5, 4
-        args.warmup, args.flood_seconds = 1, 1
+        args.warmup, args.flood_seconds = 0, 1
     if shutil.which("wrk") is None:
         raise SystemExit("the load client is wrk: apt-get install -y wrk")
     counts = [int(n) for n in args.workers.split(",")]
