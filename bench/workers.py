@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from report import commit, machine, write_section  # noqa: E402
-from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, wait_for  # noqa: E402
+from report import commit, machine, write_section
+from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, wait_for
 
 TABLE_REQUESTS_PER_SECOND = 5 / 3 + 1 / 120
 
