@@ -31,16 +31,19 @@ BLOB_DOWNLOADS = "; connect-src 'self' blob:"
 
 
 class Phone:
-    """The app on this phone, with its data in ``folder``."""
+    """The app on this phone, with its data in ``folder``; ``server``: the address of the
+    server it was kept from (what it records is sent there), None for a static build."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, server: str | None = None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.app = create_app({
             "DATABASE": str(self.folder / "scorekeeper.sqlite"),
             "SECRET_KEY": self._secret_key(),
             "OFFLINE": True,  # no rate limits (one phone, its own data), no compression (nothing goes over a network)
-            "PHONE_FOLDER": str(self.folder),  # what it sends the server is kept there too (phone_sync.py)
+            "PHONE_FOLDER": str(self.folder),
+            # with a server, what it sends there is kept in the folder too (phone_sync.py)
+            "PHONE_SERVER": server,
         })
         try:
             self.cookies: dict[str, str] = json.loads((self.folder / COOKIES).read_text())
@@ -92,9 +95,10 @@ class Phone:
         os.utime(path)
 
 
-def start(folder: str) -> Phone:
-    """Called by the service worker once Pyodide has the packages and the phone's folder."""
-    return Phone(folder)
+def start(folder: str, server: str | None = None) -> Phone:
+    """Called by the service worker once Pyodide has the packages and the phone's folder
+    (``server``: sync.js's ``serverOf``, None for a static build)."""
+    return Phone(folder, server)
 
 
 def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], bytes]:

@@ -67,7 +67,7 @@ async function boot() {
   pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, DATA);
   await sync(pyodide, true);
   const module = pyodide.pyimport("scorekeeper.phone");
-  const phone = module.start(DATA);
+  const phone = module.start(DATA, serverOf(SCOPE));
   await sync(pyodide, false);
   return { pyodide, module, phone, compiled, ms: Math.round(performance.now() - started) };
 }
