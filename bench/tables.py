@@ -94,6 +94,14 @@ def add_tables(database: Path, tables: list[dict], count: int) -> None:
     tables += added
 
 
+def make_tables(database: Path, count: int) -> list[dict]:
+    """``count`` tables on a new database, each with its version (bench/workers.py's)."""
+    tables: list[dict] = []
+    add_tables(database, tables, count)
+    current_versions(database, tables)
+    return tables
+
+
 def current_versions(database: Path, tables: list[dict]) -> None:
     """Each table's version now: every phone starts a step having seen its match as it is."""
     from scorekeeper import store
@@ -106,12 +114,18 @@ def current_versions(database: Path, tables: list[dict]) -> None:
         db.close()
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_of(pid: int) -> float:
+    """The CPU seconds the process has used (user and system)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU seconds the processes have used together (bench/workers.py's too)."""
+    return sum(cpu_of(pid) for pid in pids)
 
 
 def server_pids(server: subprocess.Popen) -> list[int]:
@@ -188,11 +202,11 @@ def wrk(port: int, folder: Path, tables: list[dict], login: tuple[str, str], arg
 
 def timed(pids: list[int], run) -> tuple[dict, list[float], float]:
     """``run()``'s figures, with the CPU seconds of each server process and the wall time."""
-    before = [cpu_seconds(pid) for pid in pids]
+    before = [cpu_of(pid) for pid in pids]
     began = time.monotonic()
     figures = run()
     elapsed = time.monotonic() - began
-    return figures, [cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)], elapsed
+    return figures, [cpu_of(pid) - b for pid, b in zip(pids, before, strict=True)], elapsed
 
 
 def step(pids: list[int], run, count: int, load: float) -> dict:
