@@ -19,6 +19,7 @@ Marbles may also be counted by kind: glass and clay 1 each, a steelie 2.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -58,6 +59,14 @@ MOST = 9  # marbles a player may hold
 ENV = {"SCOREKEEPER_EXTRA_GAMES": __name__,
        "PYTHONPATH": os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[1]),
                                                  os.environ.get("PYTHONPATH")) if p)}
+
+
+@dataclass(frozen=True)
+class LastHand:
+    """Why the game ended (``Ending.own``): ``hand`` was the last, the leaders on ``best``."""
+
+    hand: int
+    best: int
 
 
 class OddballRules(Rules):
@@ -102,9 +111,7 @@ class OddballRules(Rules):
         if not last or place.hands_played < last:
             return Ending(None)
         best = max(place.totals)
-        leaders = [s for s, t in enumerate(place.totals) if t == best]
-        return Ending(leaders, f"hand {last} was the last; {name_list([table.players[s] for s in leaders])} "
-                               f"{'has' if len(leaders) == 1 else 'share'} the most marbles, {best}")
+        return Ending([s for s, t in enumerate(place.totals) if t == best], own=LastHand(last, best))
 
     def hands_left(self, place: HandContext) -> int | None:
         settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
@@ -151,6 +158,14 @@ def _held(counted: dict[str, int]) -> int:
 
 class OddballShown(Shown):
     """Its own fields, a guide line, a sheet line, a tally of rounds, a marble counter."""
+
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        last = ending.own
+        if not isinstance(last, LastHand):  # the game goes on: nothing to say
+            return super().ending_words(ending, place)
+        leaders = ending.winners or []
+        return (f"hand {last.hand} was the last; {name_list([place.players[s] for s in leaders])} "
+                f"{'has' if len(leaders) == 1 else 'share'} the most marbles, {last.best}")
 
     rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
 

@@ -443,20 +443,18 @@ class HandContext:
 @dataclass(frozen=True)
 class Ending:
     """The end-of-game check after a hand: the winning seats (None: the game goes
-    on) and, where there is something to say, why: as facts of the shared target rule
-    (``by_target``, which ``Shown.ending_words`` says) or in a game's own words (``why``)."""
+    on) and, where there is something to say, why, as facts ``Shown.ending_words`` says:
+    the shared target rule's (``by_target``) or the game's own (``own``)."""
 
     winners: list[int] | None
-    why: str | None = None
     by_target: TargetEnd | None = None
     # A game's own end facts (its end rule is not the shared target's), which its
     # ``Shown.ending_words`` says.
     own: Any = None
 
-    def __init__(self, winners: list[int] | None, why: str | None = None, by_target: TargetEnd | None = None,
-                 own: Any = None):
+    def __init__(self, winners: list[int] | None, by_target: TargetEnd | None = None, own: Any = None):
         # as HandContext's: a replay makes one after every hand
-        self.__dict__.update(winners=winners, why=why, by_target=by_target, own=own)
+        self.__dict__.update(winners=winners, by_target=by_target, own=own)
 
 
 @dataclass(frozen=True)
@@ -558,28 +556,33 @@ class Figure:
 
 @dataclass(frozen=True)
 class NextDeal:
-    """Who deals the next hand, and why."""
+    """Who deals the next hand, and why, as facts ``Shown.next_deal_words`` says: ``own``
+    None when the deal passes left as usual, else the game's own reason (Third Hand's
+    higher hand score)."""
 
     seat: int
-    why: str = "the deal passes left"
+    own: Any = None
 
-    def __init__(self, seat: int, why: str = "the deal passes left"):
+    def __init__(self, seat: int, own: Any = None):
         # as HandContext's: a replay makes one for every hand
-        self.__dict__.update(seat=seat, why=why)
+        self.__dict__.update(seat=seat, own=own)
 
 
 @dataclass(frozen=True)
 class Event:
     """Something in a scored hand worth naming where the hand is shown (its row, the
     save notice, the printed sheet), not only in its explanation: a bag penalty, a nil
-    made or lost, a contract failed or doubled. ``text`` names whose it is ("Ann's nil
-    on the dummy made"); ``points``, where it has its own, what it scored; ``on_sheet``
-    False where the game's score sheet columns already show it (a "failed" cell)."""
+    made or lost, a contract failed or doubled. ``what`` is the game's own fact (the rules'
+    ``hand_events``); ``text`` its words, whose it is ("Ann's nil on the dummy made"), which
+    the engine fills in from ``Shown.event_words``; ``points``, where it has its own, what it
+    scored; ``on_sheet`` False where the game's score sheet columns already show it (a
+    "failed" cell)."""
 
-    text: str
+    what: Any
     seat: int | None = None
     points: int | None = None
     on_sheet: bool = True
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -634,11 +637,6 @@ class Target:
         """The least total that ends the game."""
         return self.points + 1 if self.past else self.points
 
-    @property
-    def words(self) -> str:
-        """ "Playing past 500", "Playing to 100"."""
-        return f"Playing {'past' if self.past else 'to'} {self.points}"
-
 
 @dataclass(frozen=True)
 class ProgressFacts:
@@ -669,9 +667,10 @@ class Rules:
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
-    needs, the progress and the ending come back as facts ``Shown`` words (a game's own
-    end rule gives its own facts in ``Ending.own``). (The next deal and a deal out of turn
-    still carry their explanation's words.)"""
+    needs, the progress, the ending and the next deal come back as facts ``Shown`` words
+    (a game's own end rule gives its own facts in ``Ending.own``, its own reason for the
+    next dealer in ``NextDeal.own``). (A hand's explanation and warnings, in ``Scored``,
+    and a broken rule's text, in ``Problem``, are still words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -709,14 +708,11 @@ class Rules:
         """Who deals after the hand ``ctx`` places, which scored ``scored``."""
         return NextDeal(ctx.table.left_of(ctx.dealt_by))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who
-        then held which role (a clause for the explanation, after "Ann dealt this hand
-        out of turn (it was Bob's deal): ")."""
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
-                "was first after the dealer")
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """What a scored hand did beyond its points, worth naming on its row, as facts
+        (``Event.what``, which ``Shown.event_words`` says; ``scored``: what ``score_hand``
+        made of it). None by default."""
+        return []
 
     def ending(self, place: HandContext) -> Ending:
         """Whether the game is over after a hand, and why (or why not), told where the match
@@ -732,11 +728,6 @@ class Rules:
         dealing in turn from its dealer (none once the match is over), when they fix one;
         else None. The engine asks it and puts the answer in the places it builds."""
         return None
-
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """What a scored hand did beyond its points, worth naming on its row (``scored``:
-        what ``score_hand`` made of it). None by default."""
-        return []
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         """A random valid hand for the place ``ctx`` gives it, as a table might record it
@@ -878,13 +869,37 @@ class Shown:
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        """One thing the hand ``ctx`` places did (``Rules.hand_events``), in words, whose it
+        is first ("Ann's bid of 5 failed (took 3)"), without its points."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {event.what!r}")
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who
+        then held which role (a clause for the explanation, after "Ann dealt this hand
+        out of turn (it was Bob's deal): ")."""
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
+                "was first after the dealer")
+
+    # the reason the deal passes on as usual (``NextDeal.own`` None)
+    deal_passes: ClassVar[str] = "the deal passes left"
+
+    def next_deal_words(self, deal: NextDeal, ctx: HandContext) -> str:
+        """Why ``deal.seat`` deals next, after the hand ``ctx`` places: the deal passing on,
+        or the game's own reason (``deal.own``), which a game that gives one says."""
+        if deal.own is not None:
+            raise NotImplementedError(f"{type(self).__name__} gives no words for {deal.own!r}")
+        return self.deal_passes
+
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         """Why the game ended after a hand, or why it goes on (``place``: where the match stands
-        after it), for the explanation: the shared target rule's facts in words, else the
-        game's own ``why``."""
+        after it), for the explanation: the shared target rule's facts in words (a game with
+        its own end rule says its ``own`` facts)."""
         found = ending.by_target
         if found is None:
-            return ending.why
+            return None
         if found.outcome == "short":
             return None  # most hands: no names to join (a replay asks after every hand)
         players, target = place.players, found.target
@@ -911,7 +926,8 @@ class Shown:
         place, target = facts.place, facts.target
         lines: list[str] = []
         if target is not None:
-            lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
+            lines.append(f"Playing {'past' if target.past else 'to'} {target.points}"
+                         + (": the lowest total wins" if target.low_wins else ""))
             if not place.finished and facts.to_go is not None and facts.to_go > 0:
                 lines.append(f"{facts.to_go} more ends it" if target.low_wins else f"leader needs {facts.to_go} more")
         played = place.hands_played

@@ -76,6 +76,32 @@ class SpadesEnd:
     best: int
 
 
+@dataclass(frozen=True)
+class BidFailed:
+    """A hand's event: the player's team took fewer tricks than the player's ``bid``."""
+
+    bid: int
+    took: int
+
+
+@dataclass(frozen=True)
+class NilPlayed:
+    """A hand's event: the player's nil on the hand ``holder`` plays (their own, a
+    partner's, the dummy), ``outcome`` "made", "lost" (its hand took ``tricks``) or
+    "not applied" (the other team's hand)."""
+
+    holder: int | str
+    outcome: str
+    tricks: int
+
+
+@dataclass(frozen=True)
+class BagPenalty:
+    """A hand's event: the player's bags reached ``bags``, which costs the bag penalty."""
+
+    bags: int
+
+
 class DummySpadesRules(Rules):
     """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
     nils, bags and their penalty, the target and the optional losing floor."""
@@ -149,12 +175,6 @@ class DummySpadesRules(Rules):
         leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
         return Ending(list(leaders) if len(leaders) == 1 else None, own=SpadesEnd(reached, fallen, leaders, best))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        order = bidding_order(dealer, table.seats)
-        return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
-
     def most_in_a_hand(self, place: HandContext) -> int | None:
         settings = place.settings
         # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
@@ -179,7 +199,7 @@ class DummySpadesRules(Rules):
         declarer = scored.extra["declarer"]
         nils = hand.get("nils") or [[]] * table.seats
         events = []
-        for seat, name in enumerate(table.players):
+        for seat in range(table.seats):
             team = team_of(seat, declarer, table.seats)
             left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
             taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
@@ -187,30 +207,49 @@ class DummySpadesRules(Rules):
             # contract's own test, without building its explanation: a replay runs this for every hand
             over = taken - bid if taken >= bid else 0
             if taken < bid:  # the sheet shows the bid and its -10 per trick bid
-                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
-                                    on_sheet=False))
+                events.append(Event(BidFailed(bid, taken), seat, -10 * bid, on_sheet=False))
             for holder in nils[seat]:
                 nil_points, _ = nil(seat, holder, team, hand, table)
-                whose = (f"{name}'s nil (own hand)" if holder == seat else
-                         f"{name}'s nil on {hand_name(holder, table)}")
+                tricks = tricks_of(holder, hand)
                 if nil_points is None:
-                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
+                    events.append(Event(NilPlayed(holder, "not applied", tricks), seat))
                 elif nil_points > 0:
-                    events.append(Event(f"{whose} made", seat, nil_points))
+                    events.append(Event(NilPlayed(holder, "made", tricks), seat, nil_points))
                 else:
-                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
-                                        nil_points))
+                    events.append(Event(NilPlayed(holder, "lost", tricks), seat, nil_points))
             if state[seat] + over == scored.extra["bags"][seat]:
                 continue  # no penalty took bags away
             lost, _, line = bag_penalty(seat, state[seat] + over, table)
             if line:
-                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
+                events.append(Event(BagPenalty(state[seat] + over), seat, -lost))
         return events
 
 
 class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        order = bidding_order(dealer, table.seats)
+        return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        table, what = ctx.table, event.what
+        assert event.seat is not None  # every event of this game is a player's
+        name = table.players[event.seat]
+        if isinstance(what, BidFailed):
+            return f"{name}'s bid of {what.bid} failed (took {what.took})"
+        if isinstance(what, BagPenalty):
+            return f"{name}'s bags reached {what.bags}: bag penalty"
+        assert isinstance(what, NilPlayed)
+        whose = f"{name}'s nil (own hand)" if what.holder == event.seat else f"{name}'s nil on {hand_name(what.holder, table)}"
+        if what.outcome == "not applied":
+            return f"{whose} not applied (the other team's hand)"
+        if what.outcome == "made":
+            return f"{whose} made"
+        return f"{whose} lost ({plural(what.tricks, 'trick')})"
 
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:

@@ -75,9 +75,6 @@ class ScorePadRules(Rules):
         points = list(hand["points"])
         return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, points)])
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
-
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
         settings, totals = place.settings, place.totals
@@ -143,6 +140,9 @@ def _side(facts: NeedsFacts) -> str:
 
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
 
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:

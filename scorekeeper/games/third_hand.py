@@ -229,6 +229,24 @@ class CatchUp:
     triple: int
 
 
+@dataclass(frozen=True)
+class HandScores:
+    """Why the next dealer deals (``NextDeal.own``): the two hand ``scores`` of the hand just
+    played, seat order; the higher deals, a tie passes the deal to the non-dealer."""
+
+    first: int
+    second: int
+
+
+@dataclass(frozen=True)
+class ContractPlayed:
+    """A hand's event: the holder's contract at ``rank``, ``made`` or failed, ``doubled`` or not."""
+
+    rank: str
+    made: bool
+    doubled: bool
+
+
 class ThirdHandRules(Rules):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
@@ -324,22 +342,13 @@ class ThirdHandRules(Rules):
         doubled = ", doubled because both bid face up" if None not in bids else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
-                "non-dealer (bid first)")
-
     def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         table, dealer = ctx.table, ctx.dealt_by
         first, second = scored.scores
         if first == second:
-            return NextDeal(table.left_of(dealer), f"the hand scores tied at {first}, so the deal passes "
-                                                   "to the non-dealer")
-        seat = 0 if first > second else 1
-        high, low = max(first, second), min(first, second)
-        return NextDeal(seat, f"{table.players[seat]} had the higher hand score ({high} to {low})")
+            return NextDeal(table.left_of(dealer), HandScores(first, second))
+        return NextDeal(0 if first > second else 1, HandScores(first, second))
 
 
 # --- trick referee --------------------------------------------------------------
@@ -384,17 +393,36 @@ class ThirdHandRules(Rules):
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A doubled contract, and a failed one, named with its holder."""
-        table = ctx.table
         holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
         if holder is None or (made and not doubled):
             return []
-        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
-        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
+        return [Event(ContractPlayed(hand["bids"][holder], bool(made), bool(doubled)), holder,
+                      on_sheet=False)]  # its Contract column
 
 
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
+                "non-dealer (bid first)")
+
+    def next_deal_words(self, deal: NextDeal, ctx: HandContext) -> str:
+        scores = deal.own
+        assert isinstance(scores, HandScores)  # the game's one reason: the hand scores
+        if scores.first == scores.second:
+            return f"the hand scores tied at {scores.first}, so the deal passes to the non-dealer"
+        high, low = max(scores.first, scores.second), min(scores.first, scores.second)
+        return f"{ctx.players[deal.seat]} had the higher hand score ({high} to {low})"
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        what = event.what
+        assert isinstance(what, ContractPlayed) and event.seat is not None  # the game's one event
+        contract = f"{ctx.players[event.seat]}'s {what.rank} contract{', doubled,' if what.doubled else ''}"
+        return f"{contract} {'made' if what.made else 'failed'}"
 
     # --- what each player needs: how the player behind catches up -----------------
     def hand_needs(self, facts: NeedsFacts) -> list[str]:

@@ -315,11 +315,6 @@ class ThirdRailRules(Rules):
             return f"{tied}, so each of them scores 2 more."
         return f"{tied}; with a tie nobody scores the bonus."
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
-
     def most_in_a_hand(self, place: HandContext) -> int | None:
         settings, seats = place.settings, place.seats
         # every scoring trick, and the bonus for the most other tricks when it is played
@@ -339,6 +334,11 @@ class ThirdRailShown(Shown):
     the guide to the scoring tricks, and the sheet's scoring and other tricks."""
 
     field_words: ClassVar[dict[str, str]] = {"winners": "trick winners"}
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, ctx: HandContext) -> list[str]:

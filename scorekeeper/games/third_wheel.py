@@ -120,6 +120,14 @@ class WheelEnd:
     best: int
 
 
+@dataclass(frozen=True)
+class BidFailed:
+    """A hand's event: the dealer took fewer tricks (``took``) than the ``bid``."""
+
+    bid: int
+    took: int
+
+
 class ThirdWheelRules(Rules):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
@@ -189,13 +197,6 @@ class ThirdWheelRules(Rules):
         # Ruling: the deal count is fixed, so players tied for highest share the win.
         return Ending(list(leaders), own=WheelEnd(reached, (), leaders, best))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        s1 = table.left_of(dealer)
-        return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
-                f"{names[table.left_of(s1)]} were the setters")
-
     def hands_left(self, place: HandContext) -> int | None:
         settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
         deals = settings.get("deals_each")
@@ -226,12 +227,11 @@ class ThirdWheelRules(Rules):
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
-        table, dealer = ctx.table, ctx.dealt_by
+        dealer = ctx.dealt_by
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took >= bid:
             return []
-        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
-                      on_sheet=False)]  # the sheet's Result column says "missed"
+        return [Event(BidFailed(bid, took), dealer, on_sheet=False)]  # the sheet's Result column says "missed"
 
 
 # --- scoring the three outcomes ----------------------------------------------
@@ -240,6 +240,18 @@ class ThirdWheelRules(Rules):
 class ThirdWheelShown(Shown):
     """How Third Wheel is shown: the calls and the bid in the setters' and dealer's
     names, the bid's outcome on the sheet, the calls in the seat picture."""
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        s1 = table.left_of(dealer)
+        return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
+                f"{names[table.left_of(s1)]} were the setters")
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        what = event.what
+        assert isinstance(what, BidFailed) and event.seat is not None  # the game's one event
+        return f"{ctx.players[event.seat]}'s bid of {what.bid} failed (took {what.took})"
 
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:

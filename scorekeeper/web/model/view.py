@@ -13,7 +13,6 @@ from ...games import GAMES, base
 from ...games.base import (
     Game,
     HandContext,
-    NextDeal,
     SheetCell,
     SheetColumn,
     Table,
@@ -130,7 +129,7 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     if not result.hands or result.next_dealer is None:
         return None
     last = result.hands[-1]
-    if last.next_why and last.next_why != NextDeal(0).why:
+    if last.next_deal is not None and last.next_deal.own is not None:
         return last.next_why
     if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
         return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
