@@ -298,6 +298,19 @@ class TrickTally:
     mark: TrickMark | None = None
     choice: TallyChoice | None = None
     notes: tuple[str, ...] = ()
+    # What the game calls one of the things tapped, and more than one (the pages say "Trick 3
+    # of 16", "Record trick by trick" in these words; the plural, when empty, adds an "s").
+    unit: str = "trick"
+    unit_plural: str = ""
+
+    @property
+    def units(self) -> str:
+        return self.unit_plural or f"{self.unit}s"
+
+    @property
+    def a_unit(self) -> str:
+        """ "a trick", "an end"."""
+        return f"{'an' if self.unit[:1].lower() in 'aeiou' else 'a'} {self.unit}"
 
     def marked(self, number: int) -> bool:
         """Whether trick ``number`` (from 1) carries the game's mark."""

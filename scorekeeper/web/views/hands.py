@@ -215,7 +215,7 @@ def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status
                "by_tally": by_tally is not None, "as_counts": _as_counts(info, number),
                "posted": request.method == "POST",
                "tally_url": url_for("tally.tally", match_id=info.id, hand=number) if by_tally else None,
-               "tricks_recorded": len(by_tally[0]) if by_tally else 0}
+               "tricks_recorded": len(by_tally[0]) if by_tally else 0, "tally": tally}
     return partials.render_page_or_partial("edit_hand.html", **context), status
 
 

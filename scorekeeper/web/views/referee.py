@@ -305,6 +305,6 @@ def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None
     return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
-            "tally": game.shown.trick_tally(result.next_place()) is not None}
+            "tally": game.shown.trick_tally(result.next_place())}
 
 
