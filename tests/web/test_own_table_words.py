@@ -24,6 +24,11 @@ REAL_ROLES = re.compile(r"\b(dummy|declares?|bids? (first|second|last)|who leads
 
 
 class JarballShown(OddballShown):
+    deal_passes = "the jar passes on"
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        return f"{ctx.players[ctx.dealt_by]} poured instead"
+
     def table_guide(self, ctx: HandContext, hand: dict | None = None) -> list[str]:
         return [f"{ctx.players[ctx.dealt_by]} pours the marbles into {JAR}."]
 
@@ -72,6 +77,11 @@ def test_a_game_s_own_places_and_roles_are_what_its_pages_say(client, jarball):
     # a correction that moves later dealers says what the new dealer does in this game
     assert "Hand 2 is now dealt by Ed, who pours there; check it." in words
     assert JAR in words and "holds the marbles" in words and "pours" in words
+    # the rules say who deals next and that Di dealt out of turn; the game's Shown says it
+    why = text(client.get(f"/matches/{match_id}/hands/1/why"))
+    assert "Di dealt this hand out of turn (it was Ann's deal): Di poured instead." in why, why
+    assert "Ed deals next: the jar passes on from Di." in why, why
+    assert "Fay deals next: the jar passes on." in text(client.get(f"/matches/{match_id}/hands/2/why"))
     m = f"/matches/{match_id}"
     for url in (m, f"{m}/hands/1/edit", f"{m}/board", f"{m}/live", f"{m}/screen", f"{m}/print", f"{m}/log",
                 f"{m}/tally", f"{m}/undo"):
