@@ -352,7 +352,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal, next_why)
         shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
-                                  scored.warnings, next_why, deal, events, place=shown))
+                                  [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
+                                  events, place=shown))
         if deal is not None:
             dealer = deal.seat
     if problems:

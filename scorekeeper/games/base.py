@@ -375,8 +375,9 @@ class Scored:
     explanation: list[str]
     extra: dict = field(default_factory=dict)
     state: Any = None
-    # Things a scorer may have meant otherwise (scored as recorded, never refused).
-    warnings: list[str] = field(default_factory=list)
+    # Things a scorer may have meant otherwise (scored as recorded, never refused), as the
+    # game's facts (Dummy Hand Spades' ``ZeroBid``), which its ``Shown.warning_words`` says.
+    warnings: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -683,8 +684,8 @@ class Rules:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
     needs, the progress, the ending and the next deal come back as facts ``Shown`` words
     (a game's own end rule gives its own facts in ``Ending.own``, its own reason for the
-    next dealer in ``NextDeal.own``). (A hand's explanation and warnings, in ``Scored``,
-    and a broken rule's text, in ``Problem``, are still words.)"""
+    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``). (A hand's
+    explanation, in ``Scored``, and a broken rule's text, in ``Problem``, are still words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -887,6 +888,11 @@ class Shown:
         """One thing the hand ``ctx`` places did (``Rules.hand_events``), in words, whose it
         is first ("Ann's bid of 5 failed (took 3)"), without its points."""
         raise NotImplementedError(f"{type(self).__name__} gives no words for {event.what!r}")
+
+    def warning_words(self, warning: Any, ctx: HandContext) -> str:
+        """One thing the scorer of the hand ``ctx`` places may have meant otherwise
+        (``Scored.warnings``), in words."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {warning!r}")
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who

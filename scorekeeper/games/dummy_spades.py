@@ -96,6 +96,14 @@ class NilPlayed:
 
 
 @dataclass(frozen=True)
+class ZeroBid:
+    """A hand's warning: the player at ``seat`` bid 0 without a nil on their own hand, which
+    scores as a contract of 0 (a scorer who meant nil did not tick it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class BagPenalty:
     """A hand's event: the player's bags reached ``bags``, which costs the bag penalty."""
 
@@ -234,6 +242,11 @@ class DummySpadesShown(Shown):
         names = table.players
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
+
+    def warning_words(self, warning: Any, ctx: HandContext) -> str:
+        assert isinstance(warning, ZeroBid)  # the game's one warning
+        name = ctx.players[warning.seat]
+        return f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
 
     def event_words(self, event: Event, ctx: HandContext) -> str:
         table, what = ctx.table, event.what
@@ -725,12 +738,11 @@ def _each_with(names: tuple[str, ...], totals: list[int], seats: list[int], one:
         " (" + ", ".join(f"{names[s]} {totals[s]}" for s in seats) + ")"
 
 
-def zero_bid_warnings(hand: dict, table: Table) -> list[str]:
+def zero_bid_warnings(hand: dict, table: Table) -> list[ZeroBid]:
     """A team bid of 0 without a nil on one's own hand is scored as a contract of 0,
     which a scorer who meant nil gets silently wrong."""
     nils = hand.get("nils") or [[]] * table.seats
-    return [f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
-            for seat, name in enumerate(table.players) if hand["bids"][seat] == 0 and seat not in nils[seat]]
+    return [ZeroBid(seat) for seat in range(table.seats) if hand["bids"][seat] == 0 and seat not in nils[seat]]
 
 
 def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:
