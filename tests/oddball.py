@@ -29,6 +29,7 @@ from scorekeeper.games.base import (
     FieldGroup,
     Game,
     HandContext,
+    HandOutput,
     Place,
     Problem,
     Rules,
@@ -200,7 +201,7 @@ class OddballShown(Shown):
                           choice=TallyChoice("weather", "Weather this hand", "clear", (("fog", "", ""),)),
                           notes=tuple(notes))
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         # a rainbow is the dealer's: named with the hand it fell on and, where known, who dealt
         # it, so a summary shows whether a page was told the hand's own place (the match log's)
         parts = [str(hand.get("weather", ""))]
