@@ -365,6 +365,7 @@ class GameSettings:
     # the game's defaults, bound by its declaration: for a mapping that leaves a setting out
     _defaults: ClassVar[dict[str, Any]] = {}
     _names: ClassVar[tuple[str, ...]] = ()
+    _slot: ClassVar[str] = "_settings_record"  # where a table keeps this record (``at``)
 
     @classmethod
     def of(cls, settings: Mapping[str, Any]) -> Self:
@@ -377,11 +378,12 @@ class GameSettings:
 
     @classmethod
     def at(cls, table: Table) -> Self:
-        """The record of a table's settings, made once per table (a replay asks for it every hand)."""
-        made = table.__dict__.get("_settings_record")
-        if type(made) is not cls:
-            made = cls.of(table.settings)
-            table.__dict__["_settings_record"] = made
+        """The record of a table's settings, made once per table (a replay asks for it several
+        times a hand: kept in the table under the record's own name, found in one lookup)."""
+        try:
+            made: Self = table.__dict__[cls._slot]
+        except KeyError:
+            made = table.__dict__[cls._slot] = cls.of(table.settings)
         return made
 
     @classmethod
@@ -393,6 +395,7 @@ class GameSettings:
             raise TypeError(f"{cls.__name__}: fields {', '.join(names) or 'none'} must be the game's settings, "
                             f"in order: {', '.join(declared) or 'none'}")
         cls._names, cls._defaults = names, {s.name: s.default for s in settings}
+        cls._slot = f"_settings_record_{cls.__module__}.{cls.__qualname__}"
 
 
 @dataclass(frozen=True)
@@ -752,6 +755,15 @@ class Rules:
         """The score that ends the game under these settings, if one does."""
         return None
 
+    def target_at(self, table: Table) -> Target | None:
+        """``target`` of a table's settings, found once per table: the end check asks after every
+        hand, and a game reads its settings through its typed record (``GameSettings``)."""
+        found = table.__dict__.get("_target")
+        if found is None or found[0] is not self:
+            found = (self, self.target(table.settings))
+            table.__dict__["_target"] = found
+        return found[1]
+
     def lowest_wins(self, settings: dict) -> bool:
         """Whether the lowest total wins with these settings (with a target or without):
         the standings then list it first."""
@@ -793,7 +805,7 @@ class Rules:
         """Whether the game is over after a hand, and why (or why not), told where the match
         stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target(place.settings)
+        target = self.target_at(place.table)
         if target is None:
             return Ending(None)
         return target_ending(place.totals, target)
