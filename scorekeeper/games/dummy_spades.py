@@ -655,7 +655,8 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     team = team_of(seat, declarer, table.seats)
     nils = (hand.get("nils") or [[]] * table.seats)[seat]
     # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
-    left_out = [] if SpadesSettings.at(table).nil_tricks_count else [h for h in team if h in nils and tricks_of(h, hand)]
+    counted = SpadesSettings.at(table).nil_tricks_count
+    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
     taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
     points, line, over = contract(seat, hand, team, left_out, taken, bags, table)
     parts, lines = [points], [line]
