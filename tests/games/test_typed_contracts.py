@@ -11,10 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.engine import replay
+from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, GameSettings, Setting, Table
+from scorekeeper.games.base import (
+    POINTS,
+    TOTAL,
+    Game,
+    GameSettings,
+    HandContext,
+    HandOutput,
+    Problem,
+    Rules,
+    Scored,
+    Setting,
+    SheetColumn,
+    SheetLayout,
+    Shown,
+    Table,
+)
 from scorekeeper.samples import random_match
+from scorekeeper.web.model import view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,3 +112,57 @@ def test_games_read_their_settings_as_typed_fields_not_string_keys():
     own = [path for path in sorted((ROOT / "scorekeeper" / "games").glob("*.py"))
            if path.stem in GAMES or path.stem == "base"]
     assert lines_matching(own, SETTING_BY_KEY) == []
+
+
+@dataclasses.dataclass(frozen=True)
+class PebblesOutput(HandOutput):
+    kept: list[int]  # named unlike the count it gives: the pages must not need the two to match
+
+    def seat_counts(self) -> list[int]:
+        return self.kept
+
+
+@dataclasses.dataclass(frozen=True)
+class PebblesSettings(GameSettings):
+    per_hand: int
+
+
+class PebblesRules(Rules):
+    """Everyone scores 1 a hand and keeps ``per_hand`` pebbles more."""
+
+    def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
+        return []
+
+    def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
+        kept = [ctx.number * PebblesSettings.at(ctx.table).per_hand] * ctx.seats
+        return Scored([1] * ctx.seats, ["one each"], PebblesOutput(kept))
+
+
+class PebblesShown(Shown):
+    seat_counter = "pebbles"
+
+    def sheet_layout(self, place: HandContext) -> SheetLayout:
+        return SheetLayout((), (POINTS, TOTAL, SheetColumn("pebbles", "Peb", "pebbles kept")))
+
+    def sheet_rules(self, place: HandContext) -> list[str]:
+        return ["Everyone scores 1 a hand."]
+
+
+class Pebbles(Game):
+    key, title, summary = "pebbles", "Pebbles", "everyone keeps pebbles"
+    min_players, max_players = 2, 4
+    settings = (Setting("per_hand", 3, "Pebbles a hand", "kept by each player every hand", minimum=1),)
+    settings_type = PebblesSettings
+    output_type = PebblesOutput
+    rules = PebblesRules()
+    shown = PebblesShown()
+
+
+def test_the_pages_read_a_count_per_seat_through_the_record_whatever_its_field_is_named(monkeypatch):
+    game = Pebbles()
+    monkeypatch.setitem(GAMES, game.key, game)
+    result = replay(Match("pebbles", ["Ann", "Bob"], {"per_hand": 2}, 0, [{}, {}]))
+    assert result.hands[-1].as_json()["kept"] == [4, 4]  # the rescore output names the field as declared
+    assert view.seat_counter(game, result.hands[-1]) == ["4 pebbles", "4 pebbles"]
+    sheet = view.blank_sheet("pebbles", result.settings, list(result.players), 2, result=result)
+    assert [[cell.text for cell in seat] for seat in sheet["carried"]["seats"]] == [["", "2", "4"], ["", "2", "4"]]
