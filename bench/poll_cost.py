@@ -97,7 +97,7 @@ def main() -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-# (game, hands the page shows before the poll): a short match, and one past the 50 hands a page lists
+# (game, hands played before the poll): a short match, and one past the 50 hands a page lists
 CHANGED = (("third_wheel", 12), ("third_wheel", 60), ("dummy_spades", 12))
 
 
@@ -130,7 +130,7 @@ def changed_polls(app: Flask, database: str, polls: int, markdown: str | None, l
                 for _ in range(polls):
                     client.get(url, headers=headers).close()
                 best = min(best, (time.process_time() - began) / polls)
-            name = f"{game}, {held} hands shown, {label}"
+            name = f"{game}, {held} hands played, {label}"
             print(f"{name:<52}{best * 1000:>14.3f}{size:>8,}")
             rows.append([game, f"{held}", label, f"{best * 1000:.2f} ms", f"{size:,}"])
     print(f"load average (1 min): {os.getloadavg()[0]:.1f}")
@@ -139,7 +139,7 @@ def changed_polls(app: Flask, database: str, polls: int, markdown: str | None, l
             f"### A scorer's changed poll's CPU (`bench/poll_cost.py`)\n\n{measured(load)}; the best of 5 runs of "
             f"{polls:,} polls of a scorer's page one hand behind (another phone saved a hand), through Flask's "
             "test client, no network, not compressed.\n\n"
-            + table(["game", "hands on the page", "answer", "CPU / poll", "bytes"], rows)))
+            + table(["game", "hands played", "answer", "CPU / poll", "bytes"], rows)))
 
 
 if __name__ == "__main__":

@@ -147,8 +147,8 @@ def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):
     assert re.search(r"^answered in front \(WSGI\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
     # a scorer's changed poll: in parts, and the whole page as before, with their sizes
-    assert re.search(r"^third_wheel, 60 hands shown, in parts\s+[\d.]+\s+[\d,]+$", out, re.M), out
-    assert re.search(r"^third_wheel, 60 hands shown, whole page \(before\)\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^third_wheel, 60 hands played, in parts\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^third_wheel, 60 hands played, whole page \(before\)\s+[\d.]+\s+[\d,]+$", out, re.M), out
     assert re.search(r"^\| third_wheel \| 12 \| in parts \| [\d.]+ ms \| [\d,]+ \|$",
                      section(tmp_path / "performance.md", "poll_changed"), re.M)
 
