@@ -3,12 +3,14 @@ shows (htmx out-of-band swaps by id), not the whole page; the whole page when th
 too far behind or a hand it shows changed. Real HTTP through the Flask test client."""
 from __future__ import annotations
 
+import dataclasses
+
 from scorekeeper import store
 from scorekeeper.samples import long_settings, random_match
 from scorekeeper.web.model.view import HANDS_SHOWN
 
 from .helpers import Page, as_scorer, page_of, record, start, totals
-from .test_sharing import WHEEL
+from .test_sharing import WHEEL, tokens
 
 # what a scorer's page shows that one new hand changes, swapped in by id
 PARTS = ("totals", "needs-panel", "match-banner", "again-slot", "match-guide", "match-record", "match-notice",
@@ -109,29 +111,38 @@ def test_the_whole_page_when_too_far_behind_or_a_hand_it_shows_changed(app, clie
     assert "HX-Reswap" in poll(client, match_id, since + 10).headers
 
 
-def test_a_long_matchs_page_moves_its_last_hands_on(app, client):
-    """The page lists the last HANDS_SHOWN hands: the answer adds the new one, takes the
-    first away and says which hands the earlier-hands pages hold."""
+def long_match(app, client):
+    """A match of HANDS_SHOWN + 2 hands that this client may score, and the hand another
+    phone saves next."""
     played = HANDS_SHOWN + 3
     sample = random_match("third_wheel", played, seed=3, settings=long_settings("third_wheel", 1000))
     assert len(sample.hands) == played
     start(client, "third_wheel", ["Ann", "Bob", "Cy"])  # this phone's device
     db = store.connect(app.config["DATABASE"])
     try:
-        sample_before = type(sample)(game=sample.game, players=sample.players, settings=sample.settings,
-                                     first_dealer=sample.first_dealer, hands=sample.hands[:-1])
-        match_id = store.create_match(db, sample_before)
+        match_id = store.create_match(db, dataclasses.replace(sample, hands=sample.hands[:-1]))
     finally:
         db.close()
     as_scorer(app, match_id, client)
+    return match_id, sample.hands[-1]
+
+
+def another_phone_saves(app, match_id: int, hand: dict) -> None:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        store.add_hand(db, match_id, hand)
+    finally:
+        db.close()
+
+
+def test_a_long_matchs_page_moves_its_last_hands_on(app, client):
+    """The page lists the last HANDS_SHOWN hands: the answer adds the new one, takes the
+    first away and says which hands the earlier-hands pages hold."""
+    match_id, hand = long_match(app, client)
     held = page_of(client.get(f"/matches/{match_id}"))
     since = shown_version(held)
     assert rows(held)[0] == "hand-3" and "(3 to 52)" in held.find(id="earlier-hands").text
-    db = store.connect(app.config["DATABASE"])
-    try:
-        store.add_hand(db, match_id, sample.hands[-1])
-    finally:
-        db.close()
+    another_phone_saves(app, match_id, hand)
     answer = poll(client, match_id, since)
     assert answer.headers["HX-Reswap"] == "none"
     parts = page_of(answer)
@@ -140,3 +151,19 @@ def test_a_long_matchs_page_moves_its_last_hands_on(app, client):
     assert "(4 to 53)" in parts.find(id="earlier-hands").text
     whole = page_of(client.get(f"/matches/{match_id}/live?since={since}", headers={"HX-Request": "true"}))
     assert after == as_drawn(whole) and parts.find(id="earlier-hands").text == whole.find(id="earlier-hands").text
+
+
+def test_a_watchers_board_of_a_long_match_moves_its_last_hands_on_too(app, client):
+    match_id, hand = long_match(app, client)
+    watcher = app.test_client()
+    watcher.get(f"/w/{tokens(app, match_id)['watcher_token']}")
+    board = f"/matches/{match_id}/board"
+    held = page_of(watcher.get(board))
+    since = shown_version(held)
+    another_phone_saves(app, match_id, hand)
+    answer = watcher.get(board, headers={"If-None-Match": f'W/"v{since}"', "HX-Request": "true"})
+    assert answer.headers["HX-Reswap"] == "none"
+    parts = page_of(answer)
+    whole = page_of(watcher.get(board))
+    assert swapped(held, parts) == as_drawn(whole) and rows(whole)[0] == "hand-4"
+    assert parts.find(id="earlier-hands").text == whole.find(id="earlier-hands").text

@@ -263,7 +263,10 @@ def _board_update(match_id: int, version: int) -> str | None:
     if context["broken"] or context["info"].version != version or context["board"]["finished"] \
             or context["board"]["last_number"] != number:
         return None
-    html = render_template("partial/board_update.html", **context)
+    parts = _new_hands_only(context, number - 1)  # a long match: its last hands move on
+    if parts is None:
+        return None
+    html = render_template("partial/board_update.html", **parts, **context)
     cache.put(key, html)
     return html
 
