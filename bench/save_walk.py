@@ -10,6 +10,15 @@ the walk makes a stop there; a stop in a module the walk was in before and left 
 it. Library code (Flask, Jinja, WTForms, sqlite) is walked through, not counted: a template that
 calls back into a module is a stop in that module. Prints the stops, the modules, the returns
 and the modules entered most often. Counts, not times: the same on any machine.
+
+Beside it, issue 27's measure, the walk of the code's call structure (``CallTree``): the tree of
+the distinct functions the save calls, from the view down (each function once, at its first call;
+Flask, Jinja and WTForms walked through, so a template's call into a module is a call of the view
+that rendered it), walked depth first. Each call from one project module into another is a stop;
+a stop in a module the walk was in before is a return. Inside ``web/`` a module is a file; the
+engine, the games, the store and ``names`` are each one stop, not walked into (how the engine
+folds a hand or the store writes it is their own walk). The same walk into every file is printed
+after it.
 """
 from __future__ import annotations
 
@@ -19,7 +28,7 @@ import tempfile
 import uuid
 from collections import Counter
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,12 +80,65 @@ class Walk:
     @property
     def returns(self) -> int:
         """Stops in a module the walk had already been in and left."""
-        seen: set[str] = set()
-        count = 0
-        for module in self.stops:
-            count += module in seen
-            seen.add(module)
-        return count
+        return returns(self.stops)
+
+
+class CallTree:
+    """The distinct functions of the project a run calls, each with the functions it calls
+    (in the order first called), whatever library or template code lies between them."""
+
+    def __init__(self) -> None:
+        self.calls: dict[CodeType, list[CodeType]] = {}
+        self.root: CodeType | None = None
+
+    @staticmethod
+    def own(code: CodeType) -> bool:
+        return code.co_filename.startswith(PACKAGE) and code.co_filename.endswith(".py")
+
+    def profile(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call" or not self.own(frame.f_code):
+            return
+        caller = frame.f_back  # the nearest project frame out: library code is walked through
+        while caller is not None and not self.own(caller.f_code):
+            caller = caller.f_back
+        code = frame.f_code
+        self.calls.setdefault(code, [])
+        if self.root is None:
+            self.root = code
+        elif caller is not None and caller.f_code in self.calls:
+            called = self.calls[caller.f_code]
+            if code not in called and code is not caller.f_code:
+                called.append(code)
+
+    def walk(self, into_every_file: bool = False) -> list[str]:
+        """The modules the walk stops in, in order (the first: the root's own)."""
+        def module(code: CodeType) -> str:
+            name = code.co_filename[len(PACKAGE) + 1:-3].replace("/", ".")
+            return name if into_every_file or name.split(".")[0] == "web" else name.split(".")[0]
+
+        assert self.root is not None
+        stops, seen = [module(self.root)], set()
+
+        def visit(code: CodeType) -> None:
+            seen.add(code)
+            for called in self.calls[code]:
+                if called in seen:
+                    continue  # each function walked once
+                here, there = module(code), module(called)
+                if there != here:
+                    stops.append(there)
+                    if not into_every_file and there.split(".")[0] != "web":
+                        seen.add(called)  # the engine's, a game's, the store's own walk
+                        continue
+                visit(called)
+
+        visit(self.root)
+        return stops
+
+
+def returns(stops: list[str]) -> int:
+    """Stops in a module the walk had been in before (each module's first stop is not one)."""
+    return len(stops) - len(set(stops))
 
 
 def form_data(match: Match, hand: dict) -> dict:
@@ -97,13 +159,18 @@ def main() -> None:
         args.at = 3
     sample = long_match(args.game, args.at, seed=8)
     walk = Walk()
+    tree = CallTree()
+
+    def both(frame: FrameType, event: str, arg: Any) -> None:
+        walk.profile(frame, event, arg)
+        tree.profile(frame, event, arg)
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "WTF_CSRF_ENABLED": False,
                           "SECRET_KEY": "bench"})
         view = app.view_functions["hands.record"]
 
         def walked(*a: Any, **k: Any) -> Any:
-            sys.setprofile(walk.profile)
+            sys.setprofile(both)
             try:
                 return view(*a, **k)
             finally:
@@ -135,6 +202,11 @@ def main() -> None:
     print(f"the view (web.views.hands) hands off {len(walk.handoffs)} times to {len(handed)} modules: "
           + ", ".join(f"{module} {count}" for module, count in handed.most_common()))
     print("entered most: " + ", ".join(f"{module} {count}" for module, count in entered.most_common(6)))
+    structure, every_file = tree.walk(), tree.walk(into_every_file=True)
+    print(f"the call structure (issue 27's measure): {len(structure)} stops in {len(set(structure))} modules, "
+          f"{returns(structure)} returns; walked into every file: {len(every_file)} stops in "
+          f"{len(set(every_file))} modules, {returns(every_file)} returns")
+    print("the call structure's walk: " + " > ".join(structure))
     print("walk: " + " > ".join(walk.stops))
 
 

@@ -160,3 +160,10 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
                      out, re.M), out
     assert re.search(r"^the view \(web.views.hands\) hands off \d+ times to \d+ modules: .*\bweb\.model\.entries 1\b", out, re.M), out
+    # issue 27's measure: the walk of the call structure, the record view's module among its stops
+    found = re.search(r"^the call structure \(issue 27's measure\): (\d+) stops in (\d+) modules, (\d+) returns; "
+                      r"walked into every file: (\d+) stops in (\d+) modules, (\d+) returns$", out, re.M)
+    assert found, out
+    stops, modules, back = (int(n) for n in found.groups()[:3])
+    assert back == stops - modules and int(found[4]) >= stops, out
+    assert re.search(r"^the call structure's walk: web\..* > web\.views\.hands > ", out, re.M), out
