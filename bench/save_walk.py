@@ -1,6 +1,6 @@
 """The walk of a saved hand through the code: how often it moves from one module to another.
 
-    .venv/bin/python bench/save_walk.py [--game third_wheel] [--at 10]
+    .venv/bin/python bench/save_walk.py [--game third_wheel] [--at 10] [--preview] [--tree]
 
 Builds a match of ``--at`` hands in a temporary database and saves the next hand through the
 Flask test client exactly as htmx sends the form (as ``bench/save_cost.py`` does), with
@@ -18,7 +18,8 @@ that rendered it), walked depth first. Each call from one project module into an
 a stop in a module the walk was in before is a return. Inside ``web/`` a module is a file; the
 engine, the games, the store and ``names`` are each one stop, not walked into (how the engine
 folds a hand or the store writes it is their own walk). The same walk into every file is printed
-after it.
+after it. ``--preview`` walks the preview of that hand instead (``hands.preview``, the form sent
+as it is typed), ``--tree`` prints the call structure as a tree of functions.
 """
 from __future__ import annotations
 
@@ -110,6 +111,23 @@ class CallTree:
             if code not in called and code is not caller.f_code:
                 called.append(code)
 
+    def tree(self) -> list[str]:
+        """The walk as an indented tree of functions, ``*`` marking a call into another module."""
+        assert self.root is not None
+        lines, seen = [self.root.co_qualname], set()
+
+        def visit(code: CodeType, depth: int) -> None:
+            seen.add(code)
+            for called in self.calls[code]:
+                if called not in seen:
+                    mark = "*" if called.co_filename != code.co_filename else " "
+                    where = called.co_filename[len(PACKAGE) + 1:-3].replace("/", ".")
+                    lines.append(f"{'  ' * depth}{mark}{where}.{called.co_qualname}")
+                    visit(called, depth + 1)
+
+        visit(self.root, 1)
+        return lines
+
     def walk(self, into_every_file: bool = False) -> list[str]:
         """The modules the walk stops in, in order (the first: the root's own)."""
         def module(code: CodeType) -> str:
@@ -153,6 +171,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="third_wheel")
     parser.add_argument("--at", type=int, default=10, help="the hand saved (the match holds the hands before it)")
+    parser.add_argument("--preview", action="store_true", help="walk the hand's preview instead of its save")
+    parser.add_argument("--tree", action="store_true", help="also print the call structure as a tree of functions")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs")
     args = parser.parse_args()
     if args.smoke:
@@ -167,7 +187,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "WTF_CSRF_ENABLED": False,
                           "SECRET_KEY": "bench"})
-        view = app.view_functions["hands.record"]
+        endpoint = "hands.preview" if args.preview else "hands.record"
+        view = app.view_functions[endpoint]
 
         def walked(*a: Any, **k: Any) -> Any:
             sys.setprofile(both)
@@ -176,7 +197,7 @@ def main() -> None:
             finally:
                 sys.setprofile(None)
 
-        app.view_functions["hands.record"] = walked
+        app.view_functions[endpoint] = walked
         client = app.test_client()
         db = store.connect(app.config["DATABASE"])
         before = Match(game=args.game, players=sample.players, settings=sample.settings,
@@ -190,13 +211,14 @@ def main() -> None:
         with app.test_request_context():
             data = form_data(before, sample.hands[args.at - 1])
         data.update(version=str(version), request_key=uuid.uuid4().hex)
-        response = client.post(f"/matches/{match_id}/hands", data=data,
-                               headers={"HX-Request": "true", "HX-Target": "match-live",
+        response = client.post(f"/matches/{match_id}/hands" + ("/preview" if args.preview else ""), data=data,
+                               headers={"HX-Request": "true", "HX-Target": "preview" if args.preview else "match-live",
                                         "HX-Current-URL": f"http://localhost/matches/{match_id}"})
-        if response.status_code != 200 or f"Hand {args.at} saved".encode() not in response.get_data():
-            sys.exit(f"hand {args.at} was not saved: {response.status_code}")
+        done = b"If saved:" if args.preview else f"Hand {args.at} saved".encode()
+        if response.status_code != 200 or done not in response.get_data():
+            sys.exit(f"hand {args.at} was not {'previewed' if args.preview else 'saved'}: {response.status_code}")
     entered = Counter(walk.stops)
-    print(f"{args.game}, hand {args.at} saved: {len(walk.stops)} stops in {len(entered)} modules, "
+    print(f"{args.game}, hand {args.at} {'previewed' if args.preview else 'saved'}: {len(walk.stops)} stops in {len(entered)} modules, "
           f"{walk.returns} returns to a module already left")
     handed = Counter(walk.handoffs)
     print(f"the view (web.views.hands) hands off {len(walk.handoffs)} times to {len(handed)} modules: "
@@ -208,6 +230,8 @@ def main() -> None:
           f"{len(set(every_file))} modules, {returns(every_file)} returns")
     print("the call structure's walk: " + " > ".join(structure))
     print("walk: " + " > ".join(walk.stops))
+    if args.tree:
+        print("\n".join(tree.tree()))
 
 
 if __name__ == "__main__":

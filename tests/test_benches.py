@@ -16,10 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def run_bench(name: str, markdown: Path | None = None) -> str:
+def run_bench(name: str, markdown: Path | None = None, more: tuple[str, ...] = ()) -> str:
     from tests.oddball import ENV  # the benches iterate the registry: the tests' own game too
 
-    extra = ["--markdown", str(markdown)] if markdown else []
+    extra = (["--markdown", str(markdown)] if markdown else []) + list(more)
     done = subprocess.run([sys.executable, str(BENCH / name), "--smoke", *extra], capture_output=True, text=True,
                           timeout=300, cwd=BENCH.parent, env=dict(os.environ, **ENV))
     assert done.returncode == 0, f"bench/{name} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -166,4 +166,12 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     assert found, out
     stops, modules, back = (int(n) for n in found.groups()[:3])
     assert back == stops - modules and int(found[4]) >= stops, out
-    assert re.search(r"^the call structure's walk: web\..* > web\.views\.hands > ", out, re.M), out
+    walked = re.search(r"^the call structure's walk: (.*)$", out, re.M)
+    assert walked, out
+    # the view calls its service and answers: nothing calls back into the view's module
+    assert walked[1].split(" > ").count("web.views.hands") == 1, out
+    preview = run_bench("save_walk.py", more=("--preview",))
+    assert re.search(r"^third_wheel, hand 3 previewed: \d+ stops", preview, re.M), preview
+    # the preview is one service (the check, and the page model's referee address and seat picture)
+    assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
+                     preview, re.M), preview
