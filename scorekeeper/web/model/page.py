@@ -100,8 +100,10 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 
 def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
-                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
-    """The whole match page: scoreboard plus the form for the next hand (the
+                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1,
+                       guide_dealer: int | None = None) -> dict[str, Any]:
+    """The whole match page: scoreboard, the table guide (for the dealer the form names,
+    ``guide_dealer``, when someone dealt out of turn) plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
     info = info or load(match_id)
     try:
@@ -117,7 +119,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
                                      dealer_name=result.players[result.next_dealer or 0])
     return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
-            "live": live_context(info, scorer)}
+            "live": live_context(info, scorer), "guide": table_guide(info, guide_dealer)}
 
 
 def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
@@ -331,11 +333,6 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
         if known:
             params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
-
-
-def has_referee(game: str) -> bool:
-    """Whether the game has a trick referee (the match page links to it only then)."""
-    return game in GAMES and GAMES[game].referee is not None
 
 
 def table_guide(info: Info, dealer: int | None = None) -> dict | None:

@@ -60,9 +60,9 @@ def record_form(info: page.Info) -> ResponseReturnValue:
     entry = entries.form_for(info, number, formdata=request.form)
     entry.form.validate()
     entry.problems = {}
-    context = page.scoreboard_context(match_id, info=info, entry=entry)
-    return partials.render_page_or_partial("match.html", guide_dealer=hand_forms.whole(request.form.get("dealer", "")),
-                                           **context)
+    context = page.scoreboard_context(match_id, info=info, entry=entry,
+                                      guide_dealer=hand_forms.whole(request.form.get("dealer", "")))
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:

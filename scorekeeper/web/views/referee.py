@@ -130,8 +130,7 @@ def referee_of(game: str) -> Referee:
     return found
 
 
-# the match page's guide and its referee link are the page model's (templates name them so)
-bp.add_app_template_global(page.has_referee, "has_referee")
+# the match page's table guide is the page model's: a page whose view did not build it asks here
 bp.add_app_template_global(page.table_guide, "table_guide_for")
 
 
