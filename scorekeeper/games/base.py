@@ -373,7 +373,8 @@ class Table:
     players: tuple[str, ...]
     settings: dict
 
-    @property
+    # cached: a replay asks for it several times a hand, and the players never change
+    @functools.cached_property
     def seats(self) -> int:
         return len(self.players)
 

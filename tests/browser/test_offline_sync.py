@@ -94,7 +94,7 @@ def reload_until(page, selector: str, words: str, tries: int = 40) -> None:
 def keep_app(phone_launch, server: Server):
     context, page = phone_launch()
     page.goto(server.url + "/offline/")
-    expect(page.locator("#where")).to_contain_text("On this phone only", timeout=READY_MS)
+    expect(page.locator("#where")).to_contain_text("On this phone, no network needed", timeout=READY_MS)
     return context, page
 
 

@@ -16,6 +16,7 @@ from scorekeeper.phone import Phone
 from .helpers import page_of, record
 
 ROOT = "http://localhost/offline/"
+SERVER = "http://localhost/"  # sync.js's serverOf(ROOT): the app was kept from this server
 
 
 def words(html: str) -> str:
@@ -77,8 +78,25 @@ def server_hands(client, page: str) -> list[list[int]]:
     return [h["points"] for h in client.get(f"/sync/match?scorer={token.group(1)}").get_json()["match"]["hands"]]
 
 
+def test_the_page_says_where_the_app_stands_with_a_server_or_without(tmp_path):
+    """A static build has no server: the page says so and offers nothing to send. An app kept
+    from a server says its records go there, never "no server" (issue 29 item 6)."""
+    alone = Phone(str(tmp_path / "alone"))
+    match_id = start_pad(alone)
+    save_hand(alone, match_id, (10, 20))
+    assert "On this phone only: no server, no network needed." in words(get(alone, "/"))
+    page = words(get(alone, f"/matches/{match_id}"))
+    assert "With the server" not in page and "wait to be sent" not in page and "waits to be sent" not in page
+
+    kept = Phone(str(tmp_path / "kept"), SERVER)
+    match_id = start_pad(kept)
+    page = words(get(kept, f"/matches/{match_id}"))
+    assert "no server" not in page
+    assert "On this phone, no network needed: what is recorded here goes to the server when it is in reach." in page
+
+
 def test_a_match_started_on_the_phone_reaches_the_server_once_and_its_hands_follow(tmp_path, app, client):
-    phone = Phone(str(tmp_path / "phone"))
+    phone = Phone(str(tmp_path / "phone"), SERVER)
     match_id = start_pad(phone)
     save_hand(phone, match_id, (10, 20))
     assert "1 hand waits to be sent, with the match" in " ".join(get(phone, f"/matches/{match_id}").split())
@@ -103,7 +121,7 @@ def test_a_match_started_on_the_phone_reaches_the_server_once_and_its_hands_foll
 
 
 def test_when_another_phone_recorded_meanwhile_both_versions_are_shown_and_nothing_is_lost(tmp_path, app, client):
-    phone = Phone(str(tmp_path / "phone"))
+    phone = Phone(str(tmp_path / "phone"), SERVER)
     match_id = start_pad(phone)
     save_hand(phone, match_id, (10, 20))
     assert carry(phone, client) == [201]
@@ -144,7 +162,7 @@ def test_a_server_match_copied_onto_the_phone_goes_on_there_and_its_hands_come_b
     assert "Keep a copy on this phone" in share
     assert client.get(f"/offline/take?scorer={links['scorer_token']}").status_code == 404  # not kept yet: said
 
-    phone = Phone(str(tmp_path / "phone"))
+    phone = Phone(str(tmp_path / "phone"), SERVER)
     status = phone.handle("GET", f"/take?scorer={links['scorer_token']}", ROOT, [], b"")[0]
     assert status == 303
     assert carry(phone, client) == [200]  # the server's match, copied

@@ -1,4 +1,4 @@
-"""On the phone's own app only (``PHONE_FOLDER``): where its matches stand with the server
+"""On the phone's own app only, kept from a server (``PHONE_SERVER``): where its matches stand with the server
 (phone_sync.py keeps it), said on the home page and on each match's page, and the
 table's choice when another phone recorded on the server meanwhile: both versions shown,
 hand by hand from where they part; continue with the server's (its scorer link) or keep
