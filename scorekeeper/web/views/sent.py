@@ -52,10 +52,10 @@ def versions(mine: Match, server_doc: Any) -> list[Version]:
 
 
 def where(match_id: int, hands: int) -> phone_sync.Where:
-    return phone_sync.where(current_app.config["PHONE_FOLDER"], match_id, hands)
+    return phone_sync.where(current_app.config["PHONE_FOLDER"], get_db(), match_id, hands)
 
 
-def waiting() -> tuple[int, int]:
+def waiting() -> tuple[int, int, int]:
     return phone_sync.waiting(current_app.config["PHONE_FOLDER"], get_db())
 
 
