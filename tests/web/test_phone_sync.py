@@ -29,12 +29,17 @@ def get(phone: Phone, path: str) -> str:
     return body.decode()
 
 
-def post(phone: Phone, path: str, form: dict[str, str]) -> tuple[int, dict[str, str]]:
+def posted(phone: Phone, path: str, form: dict[str, str]) -> tuple[int, dict[str, str], str]:
     from urllib.parse import urlencode
 
-    status, headers, _body = phone.handle("POST", path, ROOT, [("Content-Type", "application/x-www-form-urlencoded")],
-                                          urlencode(form).encode())
-    return status, dict(headers)
+    status, headers, body = phone.handle("POST", path, ROOT, [("Content-Type", "application/x-www-form-urlencoded")],
+                                         urlencode(form).encode())
+    return status, dict(headers), body.decode()
+
+
+def post(phone: Phone, path: str, form: dict[str, str]) -> tuple[int, dict[str, str]]:
+    status, headers, _body = posted(phone, path, form)
+    return status, headers
 
 
 def hidden(page: str, name: str) -> str:
@@ -221,7 +226,16 @@ def test_the_phones_copy_takes_the_hands_another_phone_recorded_on_the_server_th
     assert record(second, server_match, points_0="0", points_1="40").status_code in (200, 303)
     assert record(second, server_match, points_0="3", points_1="3").status_code in (200, 303)
 
+    opened = get(phone, f"/matches/{match_id}")  # the phone's page, before it heard of them
     assert carry(phone, client) == ["pull 200"]
+    # a hand typed on the page opened before is not saved over them: the form says why
+    stale = {"csrf_token": hidden(opened, "csrf_token"), "version": hidden(opened, "version"),
+             "request_key": hidden(opened, "request_key"), "points_0": "9", "points_1": "9"}
+    status, _, body = posted(phone, f"/matches/{match_id}/hands", stale)
+    assert status == 409, status
+    said = words(body)
+    assert "Another phone recorded on the server: this phone took its hands from hand 2 on; totals now Ann 13, " \
+           "Bob 63." in said, said
     page = words(get(phone, f"/matches/{match_id}"))
     assert "On the server too: every hand is there." in page
     assert "Ann 13" in page and "Bob 63" in page, page  # the server's hands 2 and 3, on the phone
