@@ -64,11 +64,13 @@ def save(folder: str | Path, state: dict[str, dict[str, Any]]) -> None:
     os.utime(path)  # IDBFS keeps what changed by its time
 
 
-HAND_CHANGES = ("save", "edit", "undo")  # what the server takes from the phone (sync/changes)
+HAND_CHANGES = ("save", "edit", "undo")
+HEADER_CHANGES = ("setup", "details")  # with the hands, what the server takes from the phone (sync/changes)
 
 
 def _changes(db: store.Database, match_id: int, entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The phone's hands saved, corrected and undone since its copy was last the server's
+    """The phone's hands saved, corrected and undone, and its players & settings and date &
+    note changed, since its copy was last the server's
     (``mine``: the phone's version of the match then), oldest first, one per write: the
     log's entries of one write share its version (a correction that kept the dealers
     logs each later hand it marked)."""
@@ -80,10 +82,13 @@ def _changes(db: store.Database, match_id: int, entry: dict[str, Any]) -> list[d
         writes.setdefault(logged["version"], []).append(logged)
     changes = []
     for version, (first, *more) in sorted(writes.items()):
+        key = first["request_key"] or f"{entry['key']}-v{version}"
+        if first["action"] in HEADER_CHANGES:  # the players, settings or first dealer; the date or note
+            changes.append({"action": first["action"], "request_key": key, **first["after"]})
+            continue
         if first["action"] not in HAND_CHANGES:
-            continue  # a date or note changed on the phone stays there
-        change = {"action": first["action"], "number": first["hand"],
-                  "request_key": first["request_key"] or f"{entry['key']}-v{version}"}
+            continue  # a new link (the phone's own), a delete (then nothing is sent at all)
+        change = {"action": first["action"], "number": first["hand"], "request_key": key}
         if first["action"] != "undo":
             change["hand"] = first["after"]
         if more:
@@ -186,7 +191,11 @@ def _catch_up(db: store.Database, match_id: int, entry: dict[str, Any], answer: 
         return
     try:
         server = parse(answer["match"])
-        if server.hands != store.get_record(db, match_id).match.hands:
+        mine = store.get_record(db, match_id).match
+        if (server.players, server.settings, server.first_dealer) != (mine.players, mine.settings, mine.first_dealer):
+            # names, settings or first dealer changed there (its Players & settings page)
+            store.update_setup(db, match_id, server.players, server.settings, server.first_dealer)
+        if server.hands != mine.hands:
             store.take_hands(db, match_id, server.hands)
     except (MatchError, store.LimitReached) as error:  # not a match this phone's copy can be
         entry["conflict"] = {"match": answer["match"], "problems": getattr(error, "problems", [])}
@@ -268,7 +277,7 @@ class Where:
     watcher: str | None = None
     conflict: dict[str, Any] | None = None
     refused: list[str] | None = None
-    corrections: int = 0  # hands sent already, then corrected or undone on the phone: to send too
+    corrections: int = 0  # sent hands corrected or undone, players & settings or date & note changed: to send too
 
 
 def _unsent(db: store.Database, match_id: int, hands: int, entry: dict[str, Any]) -> tuple[int, int]:

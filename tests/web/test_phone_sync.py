@@ -294,3 +294,47 @@ def test_a_correction_while_another_phone_changed_the_match_shows_both_versions(
     assert status == 303
     assert carry(phone, client) == ["match 201"]
     assert server_hands(client, get(phone, f"/matches/{match_id}")) == [[10, 20], [5, 1]]
+
+
+def test_names_and_settings_changed_on_the_server_reach_the_phones_copy(tmp_path, app, client):
+    """Item 5: the phone's copy follows the server's Players & settings too (a name fixed there)."""
+    from scorekeeper import store
+
+    phone, match_id, token = sent_match(tmp_path, client, (10, 20))
+    db = store.connect(app.config["DATABASE"])
+    try:
+        server_match = store.match_for_token(db, "scorer", token)
+        store.update_setup(db, server_match, ["Ann", "Bea"], {"target": 50}, 0)
+    finally:
+        db.close()
+    assert carry(phone, client) == ["pull 200"]
+    page = words(get(phone, f"/matches/{match_id}"))
+    assert "Score pad: Ann, Bea" in page and "Playing to 50" in page, page
+    assert "On the server too: every hand is there." in page
+    save_hand(phone, match_id, (1, 1))
+    assert carry(phone, client) == ["changes 200"]
+    assert server_hands(client, get(phone, f"/matches/{match_id}")) == [[10, 20], [1, 1]]
+
+
+def test_names_settings_date_and_note_changed_on_the_phone_reach_the_server(tmp_path, app, client):
+    """Item 5: Players & settings and the date & note changed on the phone with no server are
+    sent in order with the hands, so the server's next answer does not take them back."""
+    from scorekeeper import store
+
+    phone, match_id, token = sent_match(tmp_path, client, (10, 20))
+    db = store.connect(str(phone.folder / "scorekeeper.sqlite"))
+    try:
+        store.update_setup(db, match_id, ["Ann", "Bea"], {"target": 50}, 0)
+        store.update_details(db, match_id, "2026-11-20", "garden table")
+    finally:
+        db.close()
+    save_hand(phone, match_id, (1, 1))
+    page = words(get(phone, f"/matches/{match_id}"))
+    assert "On the server too: 1 hand and 2 corrections wait to be sent when it is in reach." in page
+    assert carry(phone, client) == ["changes 200"]
+    server = client.get(f"/sync/match?scorer={token}").get_json()["match"]
+    assert (server["players"], server["settings"]["target"], server["date"], server["note"]) == \
+        (["Ann", "Bea"], 50, "2026-11-20", "garden table")
+    assert [h["points"] for h in server["hands"]] == [[10, 20], [1, 1]]
+    assert carry(phone, client) == ["pull 200"]
+    assert "Score pad: Ann, Bea" in words(get(phone, f"/matches/{match_id}"))

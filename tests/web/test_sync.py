@@ -159,6 +159,11 @@ def test_bad_change_requests_are_refused_saying_where(app, client):
         ({"scorer": token, "version": 1, "changes": [{**save, "hand": None}]}, "changes[0].hand: must be an object"),
         ({"scorer": token, "version": 1, "changes": [{**save, "keep_dealers": "yes"}]}, "changes[0].keep_dealers"),
         ({"scorer": token, "version": 1, "changes": [{**save, "request_key": "x"}]}, "changes[0].request_key"),
+        ({"scorer": token, "version": 1, "changes": [{"action": "setup", "players": "Ann", "settings": {},
+                                                      "first_dealer": 0, "request_key": "change-key-0001"}]},
+         "changes[0].players: must be a list"),
+        ({"scorer": token, "version": 1, "changes": [{"action": "details", "date": 5, "note": None,
+                                                      "request_key": "change-key-0001"}]}, "changes[0].date"),
     ]
     for body, words in cases:
         response = client.post("/sync/changes", json=body)

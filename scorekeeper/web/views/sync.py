@@ -12,10 +12,12 @@ its service worker posts here what the phone's own Python queued (phone_sync.py)
   that saved it. A hand whose key the server has is skipped (a retry); the next hand
   must be the match's next one: if another phone recorded meanwhile, nothing more is
   written and the answer (409) holds the server's match, for the table to choose.
-- ``POST /sync/changes`` {"scorer", "version", "changes": [{"action", "number", "hand",
-  "request_key", "keep_dealers"}]}: what the phone did to a match the server has since it
-  last heard the server's ``version`` of it: hands saved, corrected ("edit") and undone, in
-  order, each with its request key. Each is written with the version it was made on, so
+- ``POST /sync/changes`` {"scorer", "version", "changes": [{"action", "request_key", ...}]}:
+  what the phone did to a match the server has since it last heard the server's
+  ``version`` of it, in order, each with its request key: a hand saved ("save": "number",
+  "hand"), corrected ("edit": "number", "hand", "keep_dealers") or undone ("undo":
+  "number"); the players, settings or first dealer changed ("setup": "players",
+  "settings", "first_dealer"); the date or note ("details": "date", "note"). Each is written with the version it was made on, so
   if another phone changed the match meanwhile nothing more is written and the answer
   (409) holds the server's match; a change whose key the server has is skipped (a retry).
 - ``GET /sync/match?scorer=TOKEN``: the server's match (file, version), for the phone's copy.
@@ -240,7 +242,32 @@ def server_versions() -> ResponseReturnValue:
     return jsonify({"matches": answers})
 
 
-CHANGES = ("save", "edit", "undo")
+CHANGES = ("save", "edit", "undo", "setup", "details")
+
+
+def _hand_problem(sent: dict[str, Any]) -> str | None:
+    number = sent.get("number")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        return f"number: must be a hand number from 1, got {number!r:.40}."
+    if sent["action"] != "undo" and not isinstance(sent.get("hand"), dict):
+        return "hand: must be an object."
+    return None
+
+
+def _header_problem(sent: dict[str, Any]) -> str | None:
+    """What is wrong with a setup or details change's shape (the store checks the values)."""
+    if sent["action"] == "details":
+        for name in ("date", "note"):
+            if not isinstance(sent.get(name), (str, type(None))):
+                return f"{name}: must be text or null."
+        return None
+    if not isinstance(sent.get("players"), list) or not all(isinstance(p, str) for p in sent["players"]):
+        return "players: must be a list of names."
+    if not isinstance(sent.get("settings"), dict):
+        return "settings: must be an object."
+    if not isinstance(sent.get("first_dealer"), int) or isinstance(sent.get("first_dealer"), bool):
+        return "first_dealer: must be a seat number."
+    return None
 
 
 def _sent_changes(raw: Any) -> list[dict[str, Any]] | Response:
@@ -252,11 +279,9 @@ def _sent_changes(raw: Any) -> list[dict[str, Any]] | Response:
         where = f"changes[{index}]"
         if not isinstance(sent, dict) or sent.get("action") not in CHANGES:
             return _refused(400, [f"{where}.action: must be one of {', '.join(CHANGES)}."])
-        number = sent.get("number")
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-            return _refused(400, [f"{where}.number: must be a hand number from 1, got {number!r:.40}."])
-        if sent["action"] != "undo" and not isinstance(sent.get("hand"), dict):
-            return _refused(400, [f"{where}.hand: must be an object."])
+        problem = _header_problem(sent) if sent["action"] in ("setup", "details") else _hand_problem(sent)
+        if problem:
+            return _refused(400, [f"{where}.{problem}"])
         if not isinstance(sent.get("keep_dealers", False), bool):
             return _refused(400, [f"{where}.keep_dealers: must be true or false."])
         key = _key(sent.get("request_key"), f"{where}.request_key")
@@ -273,8 +298,13 @@ def _write_change(db: store.Database, match_id: int, sent: dict[str, Any], versi
     elif sent["action"] == "edit":
         store.edit_hand(db, match_id, sent["number"], sent["hand"], expected_version=version, request_key=key,
                         keep_dealers=sent.get("keep_dealers", False))
-    else:
+    elif sent["action"] == "undo":
         store.undo_last(db, match_id, expected_version=version, request_key=key)
+    elif sent["action"] == "setup":
+        store.update_setup(db, match_id, sent["players"], sent["settings"], sent["first_dealer"],
+                           expected_version=version, request_key=key)
+    else:
+        store.update_details(db, match_id, sent["date"], sent["note"], expected_version=version, request_key=key)
 
 
 @bp.post("/changes")
@@ -303,7 +333,8 @@ def send_changes() -> ResponseReturnValue:
     saved: list[int] = []
     already: list[int] = []
     for index, sent in enumerate(changes):
-        what = {"save": "", "edit": "correction of ", "undo": "undo of "}[sent["action"]] + f"hand {sent['number']}"
+        what = ({"setup": "players & settings", "details": "date & note"}.get(sent["action"])
+                or {"save": "", "edit": "correction of ", "undo": "undo of "}[sent["action"]] + f"hand {sent['number']}")
         try:
             _write_change(db, match_id, sent, version + index)
         except store.AlreadySaved:
