@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from . import store
-from .engine import MatchError
+from .engine import Match, MatchError
 from .matchfile import parse, to_document
 
 STATE = "sync.json"
@@ -180,6 +180,16 @@ def _in_step(db: store.Database, match_id: int, entry: dict[str, Any], answer: d
     entry["mine"] = entry.pop("sending", None) or store.get_version(db, match_id)
 
 
+def _become(db: store.Database, match_id: int, server: Match) -> None:
+    """The phone's copy of the match made the server's: its names, settings and first dealer
+    (changed there on its Players & settings page), then its hands."""
+    mine = store.get_record(db, match_id).match
+    if (server.players, server.settings, server.first_dealer) != (mine.players, mine.settings, mine.first_dealer):
+        store.update_setup(db, match_id, server.players, server.settings, server.first_dealer)
+    if server.hands != mine.hands:
+        store.take_hands(db, match_id, server.hands)
+
+
 def _catch_up(db: store.Database, match_id: int, entry: dict[str, Any], answer: dict[str, Any]) -> None:
     """The server's match changed (another phone recorded there) and the phone has
     nothing of its own to send: its copy takes the server's hands, so it scores on from
@@ -190,13 +200,7 @@ def _catch_up(db: store.Database, match_id: int, entry: dict[str, Any], answer: 
     if "mine" not in entry and store.hand_counts(db, [match_id])[match_id] > entry.get("sent", 0):
         return
     try:
-        server = parse(answer["match"])
-        mine = store.get_record(db, match_id).match
-        if (server.players, server.settings, server.first_dealer) != (mine.players, mine.settings, mine.first_dealer):
-            # names, settings or first dealer changed there (its Players & settings page)
-            store.update_setup(db, match_id, server.players, server.settings, server.first_dealer)
-        if server.hands != mine.hands:
-            store.take_hands(db, match_id, server.hands)
+        _become(db, match_id, parse(answer["match"]))
     except (MatchError, store.LimitReached) as error:  # not a match this phone's copy can be
         entry["conflict"] = {"match": answer["match"], "problems": getattr(error, "problems", [])}
         return
@@ -252,10 +256,26 @@ def received(folder: str | Path, db: store.Database, device: str, item_id: str, 
         _in_step(db, int(match_id), entry, answer)
     elif status == 409:
         entry.pop("sending", None)
-        entry["conflict"] = {"match": answer.get("match"), "problems": answer.get("problems", [])}
+        entry["conflict"] = {"match": answer.get("match"), "problems": answer.get("problems", []),
+                             "version": answer.get("version")}
     else:
         entry.pop("sending", None)
         entry["refused"] = answer.get("problems") or [f"The server answered {status}."]
+    save(folder, state)
+
+
+def take_server_version(folder: str | Path, db: store.Database, match_id: int) -> None:
+    """The table chose the server's version: this phone's copy becomes it (its own hands
+    that differ stay readable in its match log, each save logged with the hand) and it is
+    in step again, scoring on from the server's hands with or without a network.
+    MatchError when this app cannot score the server's version (it says why)."""
+    state = load(folder)
+    entry = state[str(match_id)]
+    _become(db, match_id, parse(entry["conflict"]["match"]))
+    conflict = entry.pop("conflict")
+    entry["version"] = conflict.get("version") or 0  # unknown: the next answer gives the server's match again
+    entry["mine"] = store.get_version(db, match_id)
+    entry.pop("sending", None)
     save(folder, state)
 
 

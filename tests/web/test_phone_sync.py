@@ -338,3 +338,25 @@ def test_names_settings_date_and_note_changed_on_the_phone_reach_the_server(tmp_
     assert [h["points"] for h in server["hands"]] == [[10, 20], [1, 1]]
     assert carry(phone, client) == ["pull 200"]
     assert "Score pad: Ann, Bea" in words(get(phone, f"/matches/{match_id}"))
+
+
+def test_the_table_takes_the_servers_version_on_the_phone_and_scores_on_in_step(tmp_path, app, client):
+    """Item 5: on both versions, the table may take the server's onto the phone: its copy is
+    the server's again (the phone's own hand stays in its log) and what it records next is sent."""
+    phone, match_id, token = sent_match(tmp_path, client, (10, 20))
+    save_hand(phone, match_id, (7, 3))  # the server out of reach for this phone
+    second = app.test_client()
+    server_match = int(second.get(f"/s/{token}").headers["Location"].rsplit("/", 1)[1])
+    assert record(second, server_match, points_0="0", points_1="40").status_code in (200, 303)
+    assert carry(phone, client) == ["changes 409"]
+
+    html = get(phone, f"/matches/{match_id}")
+    status, _ = post(phone, f"/matches/{match_id}/take-server", {"csrf_token": hidden(html, "csrf_token")})
+    assert status == 303
+    page = words(get(phone, f"/matches/{match_id}"))
+    assert "On the server too: every hand is there." in page and "Ann 10" in page and "Bob 60" in page, page
+    log = words(get(phone, f"/matches/{match_id}/log"))
+    assert "Saved hand 2" in log and "{\"points\": [7, 3]}" in log, log  # its own hand, kept there
+    save_hand(phone, match_id, (1, 1))
+    assert carry(phone, client) == ["changes 200"]
+    assert server_hands(client, get(phone, f"/matches/{match_id}")) == [[10, 20], [0, 40], [1, 1]]

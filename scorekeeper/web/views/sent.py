@@ -82,6 +82,21 @@ def keep_copy(match_id: int) -> ResponseReturnValue:
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 
+@bp.post("/matches/<match_id:match_id>/take-server")
+@access.scorer_required
+def take_server(match_id: int) -> ResponseReturnValue:
+    store.get_record(get_db(), match_id)
+    try:
+        phone_sync.take_server_version(current_app.config["PHONE_FOLDER"], get_db(), match_id)
+    except KeyError:
+        flash("There is no server version to take: this match has no conflict with the server.")
+    except (MatchError, store.LimitReached) as error:
+        flash("This phone's app cannot score the server's version: " + " ".join(error.problems))
+    else:
+        flash("This phone goes on with the server's version; its own hands that differed are in the match log.")
+    return redirect(url_for("matches.show", match_id=match_id), 303)
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals.update(sync_where=where, sync_waiting=waiting, sync_versions=versions)
