@@ -360,3 +360,20 @@ def test_the_table_takes_the_servers_version_on_the_phone_and_scores_on_in_step(
     save_hand(phone, match_id, (1, 1))
     assert carry(phone, client) == ["changes 200"]
     assert server_hands(client, get(phone, f"/matches/{match_id}")) == [[10, 20], [0, 40], [1, 1]]
+
+
+def test_a_match_sent_by_an_earlier_version_of_the_app_goes_on_in_step(tmp_path, app, client):
+    """Updates keep the data: a phone whose sync.json an earlier app wrote (hands counted,
+    no versions) sends its later hands as that app did, then goes on in step."""
+    phone, match_id, _token = sent_match(tmp_path, client, (10, 20))
+    state = json.loads((phone.folder / "sync.json").read_text())
+    for name in ("version", "mine"):
+        del state[str(match_id)][name]
+    (phone.folder / "sync.json").write_text(json.dumps(state))
+    save_hand(phone, match_id, (5, 0))
+    assert "1 hand waits to be sent" in words(get(phone, f"/matches/{match_id}"))
+    assert carry(phone, client) == ["hands 200"]
+    assert carry(phone, client) == ["pull 200"]
+    correct(phone, match_id, 1, (11, 20))
+    assert carry(phone, client) == ["changes 200"]
+    assert server_hands(client, get(phone, f"/matches/{match_id}")) == [[11, 20], [5, 0]]
