@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -120,6 +121,28 @@ def out_of_reach(context, server: Server) -> None:
 def back(context, server: Server) -> None:
     server.start()
     context.set_offline(False)
+
+
+class Silent:
+    """A server that takes connections on the server's port and never answers: a laptop
+    asleep, or a network that lets the phone connect but never passes an answer back."""
+
+    def __init__(self, port: int) -> None:
+        self.socket = socket.create_server(("127.0.0.1", port))
+        self.taken: list[socket.socket] = []
+
+    def accept_all(self) -> None:
+        self.socket.settimeout(0.05)
+        try:
+            while True:
+                self.taken.append(self.socket.accept()[0])  # held open, never read, never answered
+        except TimeoutError:
+            pass
+
+    def close(self) -> None:
+        for connection in self.taken:
+            connection.close()
+        self.socket.close()
 
 
 def keep_app(phone_launch, server: Server):
@@ -307,3 +330,30 @@ def test_every_game_played_with_no_server_is_kept_and_reaches_it_with_the_same_s
         page.goto(url)
         expect(page.locator("#sync-state")).to_have_text("On the server too: every hand is there.")
     context.close()  # before the server stops
+
+
+def test_a_server_that_never_answers_holds_up_no_page(phone, server):  # noqa: F811
+    """The phone sends after it answered a tap, outside the app's own queue: a server that
+    takes the connection and never answers leaves every page and save of the phone as quick
+    as with no network at all (item 6: no page waits for a network that is not there)."""
+    context, page = keep_app(phone, server)
+    start_pad(page, server.url + "/offline", ["Ann", "Bob"], target="100")
+    type_points(page, [10, 20])
+    save_hand(page, 1, "Ann +10, Bob +20")
+    reload_until(page, "#sync-state", "On the server too: every hand is there")  # so it asks after each tap
+
+    server.stop()
+    silent = Silent(server.port)
+    try:
+        for number, points in ((2, [1, 2]), (3, [3, 4])):
+            page.reload()  # answered by the phone, however long the server keeps the last question
+            silent.accept_all()
+            wait_htmx(page, "#preview")
+            type_points(page, points)
+            save_hand(page, number, f"Ann +{points[0]}, Bob +{points[1]}")
+            silent.accept_all()
+        expect(page.locator("#sync-state")).to_contain_text("On the server too: 2 hands wait to be sent")
+        assert silent.taken, "the phone never asked the silent server"
+    finally:
+        context.close()
+        silent.close()
