@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Game, HandContext, NextDeal, Problem, Table, is_whole, rule, show
+from .games.base import NO_OUTPUT, Game, HandContext, HandOutput, NextDeal, Problem, Table, is_whole, rule, show
 from .names import read_name, visible
 
 
@@ -56,7 +56,7 @@ class HandResult:
     scores: list[int]
     totals: list[int]
     explanation: list[str]
-    extra: dict = field(default_factory=dict)
+    extra: HandOutput = NO_OUTPUT  # the game's own output fields (its typed record)
     # Why the game ended after this hand, or why it goes on although a target was
     # reached (also the explanation's last line); None when there is nothing to say.
     ending: str | None = None
@@ -82,7 +82,7 @@ class HandResult:
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
                "totals": self.totals, "explanation": self.explanation}
-        out.update(self.extra)
+        out.update(self.extra.as_json())
         return out
 
 

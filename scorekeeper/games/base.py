@@ -23,9 +23,9 @@ import dataclasses
 import functools
 import json
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from . import words
 from .trick_referee import Face, Setup
@@ -352,15 +352,88 @@ class SheetRow:
     seats: list[dict[str, SheetCell]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class GameSettings:
+    """The settings in force at a table as the game's own typed record: each game declares
+    a frozen dataclass of this kind (``Game.settings_type``) with one field per ``Setting``,
+    named and typed as the setting, so its hooks read ``settings.target``, never a string
+    key. The recorded mapping (``Table.settings``, the match file's ``settings``) stays as
+    it is; the record is made from it once the engine has checked every value
+    (``resolve_settings``), which is what makes its types true. The game's declaration
+    gives the defaults of settings a mapping leaves out (``Game.__init_subclass__``)."""
+
+    # the game's defaults, bound by its declaration: for a mapping that leaves a setting out
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _names: ClassVar[tuple[str, ...]] = ()
+    _slot: ClassVar[str] = "_settings_record"  # where a table keeps this record (``at``)
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> Self:
+        """The record of checked ``settings`` (a setting left out: its default)."""
+        made = object.__new__(cls)
+        # as HandContext's: set directly, a frozen dataclass's __init__ goes through object.__setattr__
+        made.__dict__.update({name: settings[name] if name in settings else cls._defaults[name]
+                              for name in cls._names})
+        return made
+
+    @classmethod
+    def at(cls, table: Table) -> Self:
+        """The record of a table's settings, made once per table (a replay asks for it several
+        times a hand: kept in the table under the record's own name, found in one lookup)."""
+        try:
+            made: Self = table.__dict__[cls._slot]
+        except KeyError:
+            made = table.__dict__[cls._slot] = cls.of(table.settings)
+        return made
+
+    @classmethod
+    def declare(cls, settings: Sequence[Setting]) -> None:
+        """Bind the record to the game's settings: one field per setting, no more, no fewer."""
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        declared = tuple(s.name for s in settings)
+        if names != declared:
+            raise TypeError(f"{cls.__name__}: fields {', '.join(names) or 'none'} must be the game's settings, "
+                            f"in order: {', '.join(declared) or 'none'}")
+        cls._names, cls._defaults = names, {s.name: s.default for s in settings}
+        cls._slot = f"_settings_record_{cls.__module__}.{cls.__qualname__}"
+
+
+@dataclass(frozen=True)
+class HandOutput:
+    """What a game's scoring makes of a hand beyond its points, as the game's own typed record
+    (``Game.output_type``; this base, with no fields, for a game that gives nothing more):
+    each field is in the rescore output under its own name, in field order (``as_json``).
+    Pages read it only through what the record declares (``seat_counts``), never by a name."""
+
+    @classmethod
+    def read(cls, extra: HandOutput) -> Self:
+        """``extra`` as this game's record: what every scored hand of the game gives."""
+        if not isinstance(extra, cls):
+            raise TypeError(f"a scored hand's output is a {type(extra).__name__}, not the game's {cls.__name__}")
+        return extra
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as the rescore output gives them (match-format.md: a game's own keys)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def seat_counts(self) -> list[int] | None:
+        """The game's extra running count per seat after the hand (Spades' bags), shown beside
+        the totals as ``Shown.seat_counter`` names it; None for a game without one."""
+        return None
+
+
+NO_OUTPUT = HandOutput()
+
+
 @dataclass
 class Scored:
-    """What one hand is worth. ``extra`` holds the game's own output fields
-    (``bags``, ``declarer``, ``holder``...) exactly as the rescore output names them.
-    ``state`` is the game's running state after this hand (bags, for example)."""
+    """What one hand is worth. ``extra`` holds the game's own output fields as its typed
+    record (``HandOutput``: bags, declarer, holder...), each under the name the rescore
+    output gives it. ``state`` is the game's running state after this hand (bags, for example)."""
 
     scores: list[int]
     explanation: list[str]
-    extra: dict = field(default_factory=dict)
+    extra: HandOutput = NO_OUTPUT
     state: Any = None
     # Things a scorer may have meant otherwise (scored as recorded, never refused).
     warnings: list[str] = field(default_factory=list)
@@ -682,6 +755,15 @@ class Rules:
         """The score that ends the game under these settings, if one does."""
         return None
 
+    def target_at(self, table: Table) -> Target | None:
+        """``target`` of a table's settings, found once per table: the end check asks after every
+        hand, and a game reads its settings through its typed record (``GameSettings``)."""
+        found = table.__dict__.get("_target")
+        if found is None or found[0] is not self:
+            found = (self, self.target(table.settings))
+            table.__dict__["_target"] = found
+        return found[1]
+
     def lowest_wins(self, settings: dict) -> bool:
         """Whether the lowest total wins with these settings (with a target or without):
         the standings then list it first."""
@@ -723,7 +805,7 @@ class Rules:
         """Whether the game is over after a hand, and why (or why not), told where the match
         stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target(place.settings)
+        target = self.target_at(place.table)
         if target is None:
             return Ending(None)
         return target_ending(place.totals, target)
@@ -812,7 +894,8 @@ class Shown:
 
     # How the form names a hand field in its messages, where the key does not read well.
     field_words: ClassVar[dict[str, str]] = {}
-    # An extra per-seat running count (a key of ``Scored.extra``) shown beside the totals.
+    # The name of the game's extra per-seat running count (its ``HandOutput.seat_counts``)
+    # beside the totals, and the key of its score sheet column.
     seat_counter: str | None = None
     # The rules page's template, under templates/ (the game's own page).
     rules_template: str = ""
@@ -844,9 +927,9 @@ class Shown:
         page then shows "Record trick by trick")."""
         return None
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
-        ``extra``: what the engine made of it (empty for a hand not scored)."""
+        ``extra``: what the engine made of it (``NO_OUTPUT`` for a hand not scored)."""
         return []
 
     def table_guide(self, ctx: HandContext) -> list[str]:
@@ -1024,7 +1107,7 @@ class Shown:
         per player), for the match standing at ``place`` (a blank sheet's: ``Game.empty_place``)."""
         return SheetLayout((), (POINTS, TOTAL))
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
         """A scored hand's cells for the columns of ``sheet_layout`` other than the
         points and totals (``extra`` is the engine's output for the hand)."""
         return SheetRow(seats=[{} for _ in range(ctx.seats)])
@@ -1096,11 +1179,11 @@ class Stats:
     # The figures this game keeps per player, in the order the stats page shows them.
     figures: tuple[Figure, ...] = ()
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
         """What one scored hand counts for each player (seat order): fact key -> value
         (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
-        the previous hand's (empty for the first)."""
+        the previous hand's (``NO_OUTPUT`` for the first)."""
         return [{} for _ in range(ctx.seats)]
 
 
@@ -1116,6 +1199,11 @@ class Game:
     min_players: int = 0
     max_players: int = 0
     settings: tuple[Setting, ...] = ()
+    # The settings as the game's typed record (one field per setting: ``GameSettings``), and
+    # what its scoring gives beyond the points (``HandOutput``): declared once, read by the
+    # game's hooks as typed fields and by the pages only through what the records declare.
+    settings_type: ClassVar[type[GameSettings]] = GameSettings
+    output_type: ClassVar[type[HandOutput]] = HandOutput
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
@@ -1128,6 +1216,11 @@ class Game:
     shown: Shown = Shown()
     referee: Referee | None = None
     stats: Stats = Stats()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.settings_type is not GameSettings:  # a game that declares its record binds it to its settings
+            cls.settings_type.declare(cls.settings)
 
     def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
         """What the table calls this game, wherever its name is shown (a title, the
