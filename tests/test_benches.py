@@ -16,10 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def run_bench(name: str, markdown: Path | None = None) -> str:
+def run_bench(name: str, markdown: Path | None = None, more: tuple[str, ...] = ()) -> str:
     from tests.oddball import ENV  # the benches iterate the registry: the tests' own game too
 
-    extra = ["--markdown", str(markdown)] if markdown else []
+    extra = (["--markdown", str(markdown)] if markdown else []) + list(more)
     done = subprocess.run([sys.executable, str(BENCH / name), "--smoke", *extra], capture_output=True, text=True,
                           timeout=300, cwd=BENCH.parent, env=dict(os.environ, **ENV))
     assert done.returncode == 0, f"bench/{name} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -157,6 +157,11 @@ def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):
     assert re.search(r"^read by the connection \(serve\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^answered in front \(WSGI\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
+    # a scorer's changed poll: in parts, and the whole page as before, with their sizes
+    assert re.search(r"^third_wheel, 60 hands played, in parts\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^third_wheel, 60 hands played, whole page \(before\)\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^\| third_wheel \| 12 \| in parts \| [\d.]+ ms \| [\d,]+ \|$",
+                     section(tmp_path / "performance.md", "poll_changed"), re.M)
 
 
 @pytest.mark.browser
@@ -182,3 +187,18 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
                      out, re.M), out
     assert re.search(r"^the view \(web.views.hands\) hands off \d+ times to \d+ modules: .*\bweb\.model\.entries 1\b", out, re.M), out
+    # issue 27's measure: the walk of the call structure, the record view's module among its stops
+    found = re.search(r"^the call structure \(issue 27's measure\): (\d+) stops in (\d+) modules, (\d+) returns; "
+                      r"walked into every file: (\d+) stops in (\d+) modules, (\d+) returns$", out, re.M)
+    assert found, out
+    stops, modules, back = (int(n) for n in found.groups()[:3])
+    assert back == stops - modules and int(found[4]) >= stops, out
+    walked = re.search(r"^the call structure's walk: (.*)$", out, re.M)
+    assert walked, out
+    # the view calls its service and answers: nothing calls back into the view's module
+    assert walked[1].split(" > ").count("web.views.hands") == 1, out
+    preview = run_bench("save_walk.py", more=("--preview",))
+    assert re.search(r"^third_wheel, hand 3 previewed: \d+ stops", preview, re.M), preview
+    # the preview is one service (the check, and the page model's referee address and seat picture)
+    assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
+                     preview, re.M), preview

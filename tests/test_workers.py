@@ -129,28 +129,40 @@ def test_two_workers_hold_one_limit_between_them(tmp_path, redis_url):
                           "player_0": "Ann", "player_1": "Bob", "player_2": "Cy", "first_dealer": "0",
                           "setting_target": "33", "setting_deals_each": "2", "setting_overtrick_dealer": "bid",
                           "setting_overtrick_setter": "other_setter"})
-        gate = threading.Barrier(40)
-        statuses: list[int] = []
 
-        def start() -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            connection.connect()  # a connection of its own: the kernel hands it to one of the two
-            gate.wait()
-            connection.request("POST", "/matches/new", body=body, headers={
-                "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
-                "Referer": f"http://127.0.0.1:{port}/matches/new"})
-            response = connection.getresponse()
-            response.read()
-            statuses.append(response.status)
-            connection.close()
+        def send_round() -> list[int]:
+            """40 starts at once, each on a connection of its own; their answers' statuses."""
+            gate = threading.Barrier(40)
+            statuses: list[int] = []
 
-        phones = [threading.Thread(target=start) for _ in range(40)]
-        for phone in phones:
-            phone.start()
-        for phone in phones:
-            phone.join(timeout=120)
-        assert sorted(statuses) == [303] * 10 + [429] * 30
-        worked = {pid: cpu_ticks(pid) - before[pid] for pid in workers}
+            def start() -> None:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                connection.connect()  # a connection of its own: the kernel hands it to one of the two
+                gate.wait()
+                connection.request("POST", "/matches/new", body=body, headers={
+                    "Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded",
+                    "Referer": f"http://127.0.0.1:{port}/matches/new"})
+                response = connection.getresponse()
+                response.read()
+                statuses.append(response.status)
+                connection.close()
+
+            phones = [threading.Thread(target=start) for _ in range(40)]
+            for phone in phones:
+                phone.start()
+            for phone in phones:
+                phone.join(timeout=120)
+            return statuses
+
+        assert sorted(send_round()) == [303] * 10 + [429] * 30
+        # Whichever worker wakes first accepts a connection: on a busy machine one may take a
+        # whole round. More rounds (every start refused: the limit holds across both) until
+        # each has answered some, as it does at once on a quiet machine.
+        for _ in range(10):
+            worked = {pid: cpu_ticks(pid) - before[pid] for pid in workers}
+            if all(ticks > 0 for ticks in worked.values()):
+                break
+            assert send_round() == [429] * 40
         assert all(ticks > 0 for ticks in worked.values()), worked  # both processes answered some
     finally:
         server.terminate()
