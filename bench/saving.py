@@ -40,8 +40,9 @@ def scoring(app: Flask, client: FlaskClient, match: Match) -> tuple[int, int]:
     return match_id, version
 
 
-def save(client: FlaskClient, match_id: int, data: dict):
-    """The record form posted as htmx sends it from the match's page."""
-    return client.post(f"/matches/{match_id}/hands", data=data,
-                       headers={"HX-Request": "true", "HX-Target": "match-live",
+def save(client: FlaskClient, match_id: int, data: dict, preview: bool = False):
+    """The record form posted as htmx sends it from the match's page (or, ``preview``, as
+    its preview asks what the hand would score)."""
+    return client.post(f"/matches/{match_id}/hands" + ("/preview" if preview else ""), data=data,
+                       headers={"HX-Request": "true", "HX-Target": "preview" if preview else "match-live",
                                 "HX-Current-URL": f"http://localhost/matches/{match_id}"})

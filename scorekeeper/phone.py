@@ -9,9 +9,12 @@ browser never sees the app's cookies (a service worker can neither read a reques
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
+import sys
+import zipfile
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -28,16 +31,19 @@ BLOB_DOWNLOADS = "; connect-src 'self' blob:"
 
 
 class Phone:
-    """The app on this phone, with its data in ``folder``."""
+    """The app on this phone, with its data in ``folder``; ``server``: the address of the
+    server it was kept from (what it records is sent there), None for a static build."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, server: str | None = None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.app = create_app({
             "DATABASE": str(self.folder / "scorekeeper.sqlite"),
             "SECRET_KEY": self._secret_key(),
             "OFFLINE": True,  # no rate limits (one phone, its own data), no compression (nothing goes over a network)
-            "PHONE_FOLDER": str(self.folder),  # what it sends the server is kept there too (phone_sync.py)
+            "PHONE_FOLDER": str(self.folder),
+            # with a server, what it sends there is kept in the folder too (phone_sync.py)
+            "PHONE_SERVER": server,
         })
         try:
             self.cookies: dict[str, str] = json.loads((self.folder / COOKIES).read_text())
@@ -89,9 +95,10 @@ class Phone:
         os.utime(path)
 
 
-def start(folder: str) -> Phone:
-    """Called by the service worker once Pyodide has the packages and the phone's folder."""
-    return Phone(folder)
+def start(folder: str, server: str | None = None) -> Phone:
+    """Called by the service worker once Pyodide has the packages and the phone's folder
+    (``server``: sync.js's ``serverOf``, None for a static build)."""
+    return Phone(folder, server)
 
 
 def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], bytes]:
@@ -99,6 +106,36 @@ def answer(phone: Phone, request: Any) -> tuple[int, list[tuple[str, str]], byte
     body = request.body.to_bytes() if request.body is not None else b""
     return phone.handle(request.method, request.path, request.root,
                         [tuple(pair) for pair in request.headers.to_py()], body)
+
+
+# --- a faster next start: the code this start compiled, kept compiled ---
+
+def compiled_copy(source: str, target: str, root: str, *, beside: bool) -> int:
+    """Copy the zip ``source`` to ``target`` with, for each of its ``.py`` files that this
+    start imported (found at ``root`` + its name), the code compiled by this very Python:
+    beside the source (``name.pyc``, what zipimport reads: the standard library) or in
+    ``__pycache__`` (what a folder's imports read: the app's zip, unpacked). The next start
+    reads them instead of compiling the source again, which was most of a cold start
+    (bench/offline.py). Unchecked hash-based ``.pyc``: the zips of one app version never
+    change, and their unpacked files carry no dates worth checking. Returns the count."""
+    imported = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+    count = 0
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as copy:
+        for info in original.infolist():
+            data = original.read(info)
+            copy.writestr(info, data)
+            if not info.filename.endswith(".py") or root + info.filename not in imported:
+                continue
+            code = compile(data, root + info.filename, "exec", dont_inherit=True)
+            folder, _, name = info.filename.rpartition("/")
+            stem = name[:-3]
+            pyc = (f"{folder}/" if folder else "") + (
+                f"{stem}.pyc" if beside else f"__pycache__/{stem}.{sys.implementation.cache_tag}.pyc")
+            copy.writestr(zipfile.ZipInfo(pyc, date_time=info.date_time),
+                          importlib._bootstrap_external._code_to_hash_pyc(  # type: ignore[attr-defined]
+                              code, importlib.util.source_hash(data), checked=False))
+            count += 1
+    return count
 
 
 # --- what the phone sends the server (phone_sync.py decides; sw.js's sync.js carries) ---

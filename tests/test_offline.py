@@ -100,3 +100,49 @@ def test_the_phone_app_keeps_its_match_across_restarts_without_the_server_only_p
     page = run(location.removeprefix("/app"))
     assert "Score pad" in page and "Ann" in page and "Bob" in page
     assert 'href="/app/matches/new"' in page  # the app's links stay under where the phone mounts it
+
+
+COMPILED_CHECK = r"""
+import sys, zipfile
+from pathlib import Path
+from scorekeeper.phone import compiled_copy
+work = Path(sys.argv[1])
+with zipfile.ZipFile(work / "code.zip", "w") as archive:
+    archive.writestr("tally/__init__.py", "")
+    archive.writestr("tally/add.py", "def add(a, b):\n    return a + b\n")
+    archive.writestr("tally/unused.py", "X = 1\n")
+sys.path.insert(0, str(work / "code.zip"))
+import tally.add
+kept = compiled_copy(str(work / "code.zip"), str(work / "stdlib.zip"), str(work / "code.zip") + "/", beside=True)
+print(kept, sorted(zipfile.ZipFile(work / "stdlib.zip").namelist()))
+"""
+
+LOADED_CHECK = r"""
+import sys, zipfile
+from pathlib import Path
+work = Path(sys.argv[1])
+# what the next start does: the source of add.py is broken on purpose; the compiled copy
+# is read without looking at it, so the import still gives the first start's code
+with zipfile.ZipFile(work / "stdlib.zip") as compiled, zipfile.ZipFile(work / "next.zip", "w") as copy:
+    for info in compiled.infolist():
+        data = compiled.read(info)
+        copy.writestr(info, b"raise SystemExit('the source was compiled again')\n" if info.filename == "tally/add.py" else data)
+sys.path.insert(0, str(work / "next.zip"))
+import tally.add
+print(tally.add.add(2, 3))
+"""
+
+
+def test_the_first_start_keeps_what_it_imported_compiled_and_the_next_start_reads_it(tmp_path):
+    """phone.compiled_copy (sw.js keeps its zips for the next starts): the standard
+    library's zip gets a ``.pyc`` beside each module this start imported, and nothing for
+    what it did not import; a later start reads the ``.pyc`` without compiling the source."""
+    made = subprocess.run([sys.executable, "-c", COMPILED_CHECK, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.split(" ", 1) == [
+        "2", "['tally/__init__.py', 'tally/__init__.pyc', 'tally/add.py', 'tally/add.pyc', 'tally/unused.py']\n"]
+    loaded = subprocess.run([sys.executable, "-c", LOADED_CHECK, str(tmp_path)], capture_output=True, text=True,
+                            timeout=60)
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout == "5\n"

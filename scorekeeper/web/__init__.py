@@ -168,7 +168,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(exports.bp)  # print view, JSON and CSV export, import
     app.register_blueprint(stats.bp)  # players, their statistics, head-to-head
     stats.init_app(app)
-    if app.config.get("PHONE_FOLDER"):  # the phone's own app: where its matches stand with the server
+    if app.config.get("PHONE_SERVER"):  # the phone's own app, kept from a server: where its matches stand there
         from .views import sent
 
         sent.init_app(app)

@@ -3,7 +3,7 @@
 // a build by scorekeeper/offline.py, which fills in the version and the files to keep.
 import { loadPyodide } from "./_phone/pyodide.mjs";
 import createPyodideModule from "./_phone/pyodide.asm.mjs";
-import { sendWaiting, serverOf } from "./_phone/sync.js";
+import { sender, serverOf } from "./_phone/sync.js";
 
 const VERSION = "__VERSION__";
 const CACHE = `scorekeeper-${VERSION}`;
@@ -45,19 +45,46 @@ function sync(pyodide, load) {
   return new Promise((resolve, reject) => pyodide.FS.syncfs(load, (error) => (error ? reject(error) : resolve())));
 }
 
+// The standard library and the app as this phone's first start compiled them (phone.py's
+// compiled_copy), kept beside the runtime: later starts skip compiling (about two thirds of
+// a cold start). Absent until the first start has made them; a new version makes its own.
+const COMPILED_STDLIB = new URL("_phone/compiled/python_stdlib.zip", SCOPE).href;
+const COMPILED_APP = new URL("_phone/compiled/app.zip", SCOPE).href;
+
 async function boot() {
   const started = performance.now();
-  const pyodide = await loadPyodide({ indexURL: new URL("_phone/", SCOPE).href, createPyodideModule });
-  const zip = await (await kept(new URL("_phone/app.zip", SCOPE).href)).arrayBuffer();
+  const cache = await caches.open(CACHE);
+  const compiled = Boolean(await cache.match(COMPILED_STDLIB)) && Boolean(await cache.match(COMPILED_APP));
+  const pyodide = await loadPyodide({
+    indexURL: new URL("_phone/", SCOPE).href, createPyodideModule,
+    ...(compiled ? { stdLibURL: COMPILED_STDLIB } : {}),
+  });
+  const zip = new Uint8Array(await (await kept(compiled ? COMPILED_APP : new URL("_phone/app.zip", SCOPE).href)).arrayBuffer());
   pyodide.unpackArchive(zip, "zip", { extractDir: "/app" });
+  if (!compiled) pyodide.FS.writeFile("/tmp/app.zip", zip);  // the source of the compiled copy
   pyodide.runPython("import sys; sys.path.insert(0, '/app')");
   pyodide.FS.mkdirTree(DATA);
   pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, DATA);
   await sync(pyodide, true);
   const module = pyodide.pyimport("scorekeeper.phone");
-  const phone = module.start(DATA);
+  const phone = module.start(DATA, serverOf(SCOPE));
   await sync(pyodide, false);
-  return { pyodide, module, phone, ms: Math.round(performance.now() - started) };
+  return { pyodide, module, phone, compiled, ms: Math.round(performance.now() - started) };
+}
+
+// After the first start has answered: keep what it compiled for the next starts. Python
+// runs one thing at a time, so a request that comes meanwhile waits (once per version).
+async function keepCompiled(ready) {
+  if (ready.compiled) return;
+  const { pyodide, module } = ready;
+  const stdlib = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
+  module.compiled_copy.callKwargs(stdlib, "/tmp/python_stdlib.compiled.zip", stdlib + "/", { beside: true });
+  module.compiled_copy.callKwargs("/tmp/app.zip", "/tmp/app.compiled.zip", "/app/", { beside: false });
+  const cache = await caches.open(CACHE);
+  const zipped = { headers: { "Content-Type": "application/zip" } };
+  await cache.put(COMPILED_STDLIB, new Response(pyodide.FS.readFile("/tmp/python_stdlib.compiled.zip"), zipped));
+  await cache.put(COMPILED_APP, new Response(pyodide.FS.readFile("/tmp/app.compiled.zip"), zipped));
+  ready.compiled = true;
 }
 
 let app = null;
@@ -70,6 +97,21 @@ function start() {
 }
 
 let turn = Promise.resolve();  // one request at a time: each is saved before the next begins
+
+// fn(module, phone) in that queue, the phone's storage saved after it (sync.js's sending)
+function python(fn) {
+  const mine = turn.then(async () => {
+    const { pyodide, module, phone } = await start();
+    const result = fn(module, phone);
+    await sync(pyodide, false);
+    return result;
+  });
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+const server = serverOf(SCOPE);
+const sendSoon = server ? sender(server, python) : () => {};
 
 async function answer(request, path) {
   const body = new Uint8Array(await request.arrayBuffer());
@@ -84,11 +126,7 @@ async function answer(request, path) {
     return new Response(empty ? null : content, { status, headers: answerHeaders });
   });
   turn = mine.catch(() => undefined);
-  const server = serverOf(SCOPE);
-  if (server) {  // then what waits for the server, in the same queue (sync.js)
-    turn = turn.then(() => start()).then((ready) => sendWaiting(server, ready, () => sync(ready.pyodide, false)))
-      .catch((error) => console.warn("Sending to the server waits:", error));
-  }
+  mine.then(sendSoon, () => undefined);  // then what waits for the server (sync.js), outside this queue
   try {
     return await mine;
   } catch (error) {
@@ -111,7 +149,12 @@ self.addEventListener("fetch", (event) => {
 // The first page asks once the worker is installed: it shows the app when Python answers.
 self.addEventListener("message", (event) => {
   event.waitUntil(start().then(
-    (ready) => event.source.postMessage({ ready: true, ms: ready.ms, version: VERSION }),
+    (ready) => {
+      event.source.postMessage({ ready: true, ms: ready.ms, version: VERSION });
+      const compiling = turn.then(() => keepCompiled(ready));
+      turn = compiling.catch((error) => console.warn("The compiled copy waits for the next start:", error));
+      return turn;
+    },
     (error) => event.source.postMessage({ error: String(error) }),
   ));
 });
