@@ -117,12 +117,15 @@ def compiled_copy(source: str, target: str, root: str, *, beside: bool) -> int:
     ``__pycache__`` (what a folder's imports read: the app's zip, unpacked). The next start
     reads them instead of compiling the source again, which was most of a cold start
     (bench/offline.py). Unchecked hash-based ``.pyc``: the zips of one app version never
-    change, and their unpacked files carry no dates worth checking. Returns the count."""
+    change, and their unpacked files carry no dates worth checking. Every file of the copy
+    is stored, not deflated: it stays on the phone, and a start reads it unpacked. Returns
+    the count of ``.pyc``."""
     imported = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
     count = 0
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as copy:
         for info in original.infolist():
             data = original.read(info)
+            info.compress_type = zipfile.ZIP_STORED  # read as it is: no inflating at each start
             copy.writestr(info, data)
             if not info.filename.endswith(".py") or root + info.filename not in imported:
                 continue
@@ -135,6 +138,27 @@ def compiled_copy(source: str, target: str, root: str, *, beside: bool) -> int:
                           importlib._bootstrap_external._code_to_hash_pyc(  # type: ignore[attr-defined]
                               code, importlib.util.source_hash(data), checked=False))
             count += 1
+    return count
+
+
+def imported_modules() -> list[str]:
+    """The modules this start imported from files (the app's, its packages', the standard
+    library's): a snapshot of Pyodide's memory is made with them imported (sw.js keepSnapshot)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name != "__main__" and getattr(module, "__file__", None))
+
+
+def import_again(names: Any) -> int:
+    """Import ``names`` (imported_modules of another start), before the snapshot is made.
+    One that fails is left out: it is imported when needed, as without a snapshot. Returns
+    the count imported."""
+    count = 0
+    for name in names:
+        try:
+            importlib.import_module(name)
+            count += 1
+        except Exception:  # a snapshot without it still starts faster
+            continue
     return count
 
 
