@@ -146,6 +146,9 @@ def main() -> int:
             }
             return false;
         }""", timeout=WAIT_MS, polling=250)
+        # Chromium writes a cache entry this large to disk a little after put() resolves: a
+        # browser closed at once can lose it (seen here), a phone's stays open far longer
+        page.wait_for_timeout(3000)
         context.close()
 
         context, page = launch(True)

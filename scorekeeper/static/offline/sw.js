@@ -123,6 +123,7 @@ async function fromSnapshot(cache) {
     return await runtime({ stdLibURL: COMPILED_STDLIB, _loadSnapshot: snapshot });
   } catch (error) {
     console.warn("The snapshot could not be read; Python starts without it:", error);
+    step(`snapshot not read (${error})`);
     await cache.delete(SNAPSHOT);
     return null;
   } finally {
@@ -203,7 +204,7 @@ async function keepSnapshot(ready) {
   unzip(maker.FS, new Uint8Array(await (await kept(COMPILED_APP)).arrayBuffer()), "/app/");
   addApp(maker);
   const phone = maker.pyimport("scorekeeper.phone");
-  phone.import_again(names);
+  phone.import_again(names, "/tmp/snapshot-phone");
   phone.destroy();
   await cache.put(SNAPSHOT, new Response(maker.makeMemorySnapshot(), { headers: { "Content-Type": "application/octet-stream" } }));
   ready.snapshot = true;
