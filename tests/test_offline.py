@@ -45,6 +45,8 @@ def test_the_build_holds_the_runtime_the_app_and_a_worker_naming_its_files(tmp_p
     assert not tops & {"waitress", "flask_compress", "limits"}  # the server's own, not the phone's
     assert "scorekeeper/templates/match.html" in names and "scorekeeper/static/app.css" in names
     assert not [name for name in names if name.endswith((".so", ".pyc")) or "/pyodide/" in name]
+    # nor what the phone never imports: WTForms' translations, sqlite-utils' command line
+    assert not [name for name in names if name.startswith(("wtforms/locale/", "sqlite_utils/cli.py"))]
     worker = (site / "sw.js").read_text()
     assert "__VERSION__" not in worker and "__FILES__" not in worker
     assert '"_phone/app.zip"' in worker and '"_phone/pyodide.asm.wasm"' in worker
