@@ -101,8 +101,8 @@ def breakdown(context, page) -> str:
     origin, steps = worker.evaluate("[performance.timeOrigin, self.startSteps]")
     shift = origin - page_origin
     lines, before = [], 0.0
-    for at, name in sorted([(shift, "worker started")] + [(at + shift, name) for name, at in steps]
-                           + [(at, name) for name, at in page_steps]):
+    noted = [(shift, "worker started")] + [(at + shift, name) for name, at in steps] + [(at, name) for name, at in page_steps]
+    for at, name in sorted(noted, key=lambda step: step[0]):  # stable: steps of the same ms keep their order
         lines.append(f"  {at:7.0f} ms  {name}  (+{at - before:.0f})")
         before = at
     return "\n".join(lines)
@@ -112,8 +112,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--saves", type=int, default=20)
     parser.add_argument("--breakdown", action="store_true", help="where each cold start's time goes")
-    parser.add_argument("--smoke", action="store_true", help="one save: checks the bench runs")
+    parser.add_argument("--smoke", action="store_true", help="one save, with the breakdown: checks the bench runs")
     args = parser.parse_args()
+    args.breakdown = args.breakdown or args.smoke
     saves = 1 if args.smoke else args.saves
 
     work = Path(tempfile.mkdtemp(prefix="offline-bench-"))

@@ -117,7 +117,7 @@ async function fromSnapshot(cache) {
   const kept = await cache.match(SNAPSHOT);
   if (!kept) return null;
   const snapshot = new Uint8Array(await kept.arrayBuffer());
-  step("snapshot read from the cache");
+  step(`snapshot read from the cache (${(snapshot.length / 1e6).toFixed(1)} MB)`);
   memoryWanted = snapshot.length;
   try {
     return await runtime({ stdLibURL: COMPILED_STDLIB, _loadSnapshot: snapshot });
