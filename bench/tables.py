@@ -1,31 +1,36 @@
 """Tables: how many tables one ``scorekeeper serve`` holds, and with ``--workers N``.
 
-    .venv/bin/python bench/tables.py [--tables 300,600,1200,...] [--workers 1] [--seconds 15]
+    .venv/bin/python bench/tables.py [--workers 1,2] [--tables 1500,3000,...] [--seconds 15]
                                      [--markdown docs/performance.md]
 
 A table is what issue 28 counts: its scorer saves a hand every ``--save-every`` seconds
 (120) and polls its own page every ``--poll-every`` seconds (3), and four watchers poll
 the board as often, each with the ETag of the version it last saw, as the pages do.
 The real ``scorekeeper serve`` runs on a temporary database holding every table's match
-(with ``--workers`` > 1, beside a real ``redis-server`` for the rate limits); the load
-client is ``--clients`` processes of asyncio, each with its share of ``--connections``
-keep-alive connections, sending every request on its schedule. Each step runs
+(with ``--workers`` > 1, beside a real ``redis-server`` for the rate limits). Each step runs
 ``--seconds`` with more tables, one after another on the same server, until a step misses
-the goals: poll p95 under 100 ms, no request sent more than 1 s late, no errors.
-The break point printed is the last step that met them.
+the goals: p95 under 100 ms (of every request: wrk does not tell which request an answer is to,
+and saves are 1 in 200), no request sent more than 1 s late, no errors. The break
+point printed is the last step that met them; with several ``--workers`` counts, each is
+measured in turn and the break points' ratio printed.
 
-The client runs on the same machine as the server and takes CPU from it: on a 2-core
-machine shared with others the figures move a lot; the load average is printed with each.
+The load client is Debian's ``wrk`` (C and LuaJIT) running ``bench/tables.lua``: ``--client-threads``
+threads (one per core), each sending its share of the tables' requests on their schedule over
+its share of ``--connections`` keep-alive connections. The client runs on the same machine
+as the server and takes CPU from it, so its own CPU a request is printed beside the server's
+(wrk's is about a quarter of the server's; the asyncio client this bench had before took 1.3
+to 1.5 times wrk's, and its two processes fell behind first on a busy machine).
+
+After the steps, each server's saturation is measured: every connection sends unchanged
+polls one after another for ``--flood-seconds`` as fast as they are answered (requests/s,
+and the cores the server and the client used). What two workers can hold against one is
+bound by it, and on a machine whose cores the client shares, by the cores left to the server:
+the bench prints that bound from the measured CPU a request.
 """
 from __future__ import annotations
 
 import argparse
-import asyncio
-import datetime
-import heapq
-import multiprocessing
 import os
-import random
 import re
 import shutil
 import socket
@@ -35,13 +40,11 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlencode
 
-from report import commit, machine, write_section
+from report import machine, measured, write_section
 
 SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
-HANDS = [{"trump": t, "mode": m, "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b), "tricks_2": "0"}
-         for t, m, b in (("wyrms", "high", 5), ("moons", "low", 3), ("knots", "high", 7), ("suns", "low", 0))]
+CLIENT_SCRIPT = Path(__file__).with_name("tables.lua")
 POLL_P95_MS = 100
 LATE_MS = 1000
 
@@ -64,8 +67,9 @@ def wait_for(port: int, process: subprocess.Popen, what: str) -> None:
             time.sleep(0.05)
 
 
-def make_tables(database: Path, count: int) -> list[dict]:
-    """``count`` matches, each with its scorer's device and four watchers' (their cookies)."""
+def add_tables(database: Path, tables: list[dict], count: int) -> None:
+    """Matches added to ``tables`` up to ``count``, each with its scorer's device and four
+    watchers' (their cookies); the server may be running (each step adds the tables it needs)."""
     from scorekeeper import store
     from scorekeeper.engine import Match
     from scorekeeper.samples import long_settings
@@ -73,189 +77,59 @@ def make_tables(database: Path, count: int) -> list[dict]:
 
     db = store.connect(str(database))
     db.execute("PRAGMA synchronous = OFF")  # a throwaway database, filled fast
-    tables = []
+    added = []
     try:
-        for _ in range(count):
+        for _ in range(count - len(tables)):
             match_id = store.create_match(db, Match(game="third_wheel", players=["Ann", "Bob", "Cy"],
                                                     settings=long_settings("third_wheel", 10_000)))
-            tables.append({"match": match_id, "version": store.get_version(db, match_id),
-                           "scorer": uuid.uuid4().hex, "watchers": [uuid.uuid4().hex for _ in range(4)]})
+            added.append({"match": match_id, "scorer": uuid.uuid4().hex,
+                          "watchers": [uuid.uuid4().hex for _ in range(4)]})
         with store.writing(db):
-            for table in tables:
+            for table in added:
                 grant_in(db, store.device_key(table["scorer"]), table["match"], score=True, how="bench")
                 for watcher in table["watchers"]:
                     grant_in(db, store.device_key(watcher), table["match"], watch=True, how="bench")
     finally:
         db.close()
+    tables += added
+
+
+def make_tables(database: Path, count: int) -> list[dict]:
+    """``count`` tables on a new database, each with its version (bench/workers.py's)."""
+    tables: list[dict] = []
+    add_tables(database, tables, count)
+    current_versions(database, tables)
     return tables
 
 
-# --- the load client (one process of many) ------------------------------------------------
+def current_versions(database: Path, tables: list[dict]) -> None:
+    """Each table's version now: every phone starts a step having seen its match as it is."""
+    from scorekeeper import store
 
-class Connection:
-    def __init__(self, port: int):
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-        self.opened = 0
-
-    async def request(self, head: bytes, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
-        for attempt in (1, 2):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-                self.opened += 1
-            assert self.reader is not None
-            try:
-                self.writer.write(head + body)
-                raw = await self.reader.readuntil(b"\r\n\r\n")
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.close()
-                if attempt == 2:
-                    raise
-                continue
-            lines = raw.decode("latin-1").split("\r\n")
-            status = int(lines[0].split()[1])
-            headers = {}
-            for line in lines[1:]:
-                if ":" in line:
-                    name, value = line.split(":", 1)
-                    headers[name.strip().lower()] = value.strip()
-            data = b""
-            if "content-length" in headers:
-                data = await self.reader.readexactly(int(headers["content-length"]))
-            elif headers.get("transfer-encoding") == "chunked":
-                while True:
-                    size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
-                    data += await self.reader.readexactly(size + 2)
-                    if size == 0:
-                        break
-            if headers.get("connection", "").lower() == "close":
-                self.close()
-            return status, headers, data
-        raise AssertionError("unreachable")
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+    db = store.connect(str(database))
+    try:
+        for table in tables:
+            table["version"] = store.get_version(db, table["match"])
+    finally:
+        db.close()
 
 
-def client_process(port: int, tables: list[dict], session: str, csrf: str, args: dict, seconds: float,
-                   connections: int, seed: int, out: multiprocessing.Queue) -> None:
-    out.put(asyncio.run(_client(port, tables, session, csrf, args, seconds, connections, seed)))
-
-
-async def _client(port: int, tables: list[dict], session: str, csrf: str, args: dict, seconds: float,
-                  connections: int, seed: int) -> dict:
-    rng = random.Random(seed)
-    began = time.monotonic() + 0.5
-    end = began + seconds
-    due: list[tuple[float, int, str, dict, int]] = []  # (when, order, kind, table, watcher)
-    order = 0
-    for table in tables:
-        table.setdefault("etags", [table["version"]] * 4)
-        table.setdefault("saves", 0)
-        heapq.heappush(due, (began + rng.uniform(0, args["save_every"]), order, "save", table, -1))
-        heapq.heappush(due, (began + rng.uniform(0, args["poll_every"]), order + 1, "live", table, -1))
-        for w in range(4):
-            heapq.heappush(due, (began + rng.uniform(0, args["poll_every"]), order + 2 + w, "board", table, w))
-        order += 6
-    samples: dict[str, list[float]] = {"poll unchanged": [], "poll changed": [], "save": []}
-    late: list[float] = []
-    errors: list[str] = []
-    pool = [Connection(port) for _ in range(connections)]
-
-    async def one(kind: str, table: dict, watcher: int, conn: Connection) -> None:
-        match = table["match"]
-        if kind == "save":
-            hand = HANDS[table["saves"] % len(HANDS)]
-            body = urlencode(dict(hand, csrf_token=csrf, version=table["version"],
-                                  request_key=uuid.uuid4().hex)).encode()
-            head = (f"POST /matches/{match}/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    f"Cookie: scorekeeper_device={table['scorer']}; session={session}\r\nHX-Request: true\r\n"
-                    f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
-                    f"Referer: http://127.0.0.1:{port}/matches/{match}\r\n\r\n").encode()
-            status, _, _ = await conn.request(head, body)
-            if status != 200:
-                raise RuntimeError(f"save: {status}")
-            table["version"] += 1
-            table["saves"] += 1
-            return
-        device = table["scorer"] if kind == "live" else table["watchers"][watcher]
-        seen = table["version"] if kind == "live" else table["etags"][watcher]
-        head = (f"GET /matches/{match}/{kind} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Cookie: scorekeeper_device={device}\r\nHX-Request: true\r\n"
-                f'If-None-Match: W/"v{seen}"\r\n\r\n').encode()
-        status, headers, _ = await conn.request(head)
-        if status == 304:
-            return
-        if status != 200:
-            raise RuntimeError(f"{kind}: {status}")
-        if kind == "board":
-            table["etags"][watcher] = int(re.search(r"v(\d+)", headers.get("etag", "v0")).group(1))
-
-    async def worker(conn: Connection) -> None:
-        while due:
-            when, n, kind, table, watcher = heapq.heappop(due)
-            if when >= end:
-                return
-            if kind == "save":
-                every = args["save_every"]
-            else:
-                every = args["poll_every"]
-            heapq.heappush(due, (when + every, n, kind, table, watcher))
-            wait = when - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            sent = time.monotonic()
-            late.append(sent - when)
-            before = table["version"] if kind != "board" else table["etags"][watcher]
-            try:
-                await one(kind, table, watcher, conn)
-            except Exception as error:  # counted, and the run goes on
-                errors.append(f"{kind}: {type(error).__name__}: {error}")
-                conn.close()
-                continue
-            took = time.monotonic() - sent
-            if kind == "save":
-                samples["save"].append(took)
-            elif kind == "board" and table["etags"][watcher] != before:
-                samples["poll changed"].append(took)
-            else:
-                samples["poll unchanged"].append(took)
-
-    await asyncio.gather(*(worker(conn) for conn in pool))
-    for conn in pool:
-        conn.close()
-    return {"samples": samples, "late": late, "errors": errors, "opened": sum(c.opened for c in pool),
-            "tables": {t["match"]: {"version": t["version"], "etags": t["etags"], "saves": t["saves"]}
-                       for t in tables}}
-
-
-# --- the steps ------------------------------------------------------------------------------
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    k = (len(ordered) - 1) * p / 100
-    low = int(k)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
+def cpu_of(pid: int) -> float:
+    """The CPU seconds the process has used (user and system)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    """The CPU seconds the processes have used together (bench/workers.py's too)."""
+    return sum(cpu_of(pid) for pid in pids)
 
 
 def server_pids(server: subprocess.Popen) -> list[int]:
+    """The server's process and its workers (``serve --workers N`` forks them)."""
     try:
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
     except OSError:
@@ -276,43 +150,79 @@ def session_of(port: int) -> tuple[str, str]:
     return session, re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
 
 
-def step(port: int, server: subprocess.Popen, tables: list[dict], session: str, csrf: str, args) -> dict:
-    clients = min(args.clients, len(tables))
-    shares = [tables[k::clients] for k in range(clients)]
-    out: multiprocessing.Queue = multiprocessing.Queue()
-    settings = {"save_every": args.save_every, "poll_every": args.poll_every}
-    load_before = os.getloadavg()[0]
-    cpu_before, began = cpu_seconds(server_pids(server)), time.monotonic()
-    processes = [multiprocessing.Process(target=client_process, args=(
-        port, share, session, csrf, settings, args.seconds, max(1, args.connections // clients), k, out))
-        for k, share in enumerate(shares)]
-    for process in processes:
-        process.start()
-    results = [out.get() for _ in processes]
-    for process in processes:
-        process.join()
+# --- the load client: wrk -----------------------------------------------------------------
+
+def wrk(port: int, folder: Path, tables: list[dict], login: tuple[str, str], args, seconds: int,
+        flood: bool = False) -> dict:
+    """One run of wrk with ``bench/tables.lua`` over ``tables``: each wrk thread takes every
+    ``threads``-th table and sends its requests on its share of the connections. Returns its
+    figures and its own CPU seconds."""
+    threads = max(1, min(args.client_threads, args.connections, len(tables)))
+    for k in range(threads):
+        (folder / f"tables-{k}.txt").write_text("".join(
+            f"{t['match']} {t['version']} {t['scorer']} {' '.join(t['watchers'])}\n" for t in tables[k::threads]))
+    env = dict(os.environ, TABLES_DIR=str(folder), TABLES_POLL_EVERY=str(args.poll_every),
+               TABLES_SAVE_EVERY=str(args.save_every), TABLES_SESSION=login[0], TABLES_CSRF=login[1],
+               TABLES_FLOOD="1" if flood else "0")
+    result = folder / "result.txt"
+    result.unlink(missing_ok=True)
+    connections = max(threads, args.connections // threads * threads)  # wrk gives each thread as many
+    client = subprocess.Popen(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s",
+                               "--timeout", "10s", "-s", str(CLIENT_SCRIPT), f"http://127.0.0.1:{port}/"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert client.stdout is not None
+    said = client.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(client.pid, 0)
+    client.returncode = os.waitstatus_to_exitcode(status)
+    if client.returncode != 0 or not result.exists():
+        raise SystemExit(f"wrk failed ({client.returncode}):\n{said}")
+    figures: dict = {"late_max": 0.0, "late_over": 0, "sent": 0, "saved": 0, "unchanged": 0, "answered": 0, "errors": 0,
+                     "first_errors": [], "closed": 0, "client_cpu": usage.ru_utime + usage.ru_stime}
+    for row in result.read_text().splitlines():
+        name, *values = row.split(" ")
+        if name == "thread":
+            sent, late_over, late_max, saved, unchanged, answered, errors, closed = values
+            figures["late_over"] += int(late_over)
+            figures["late_max"] = max(figures["late_max"], float(late_max))
+            for key, value in (("sent", sent), ("saved", saved), ("unchanged", unchanged), ("answered", answered),
+                               ("errors", errors), ("closed", closed)):
+                figures[key] += int(value)
+        elif name == "error":
+            figures["first_errors"].append(" ".join(values))
+        else:
+            figures[name] = float(values[0])
+    if figures["socket_errors"]:
+        figures["first_errors"].append(f"{figures['socket_errors']:.0f} socket errors (connect, read, write, timeout)")
+    # the script reads no answer in a flood: wrk's count of those of 400 and over stands
+    figures["errors"] = int(figures["socket_errors"] + (figures["status_errors"] if flood else figures["errors"]))
+    return figures
+
+
+# --- the steps ------------------------------------------------------------------------------
+
+def timed(pids: list[int], run) -> tuple[dict, list[float], float]:
+    """``run()``'s figures, with the CPU seconds of each server process and the wall time."""
+    before = [cpu_of(pid) for pid in pids]
+    began = time.monotonic()
+    figures = run()
     elapsed = time.monotonic() - began
-    cpu = cpu_seconds(server_pids(server)) - cpu_before
-    merged: dict = {"samples": {}, "late": [], "errors": [], "opened": 0}
-    for result in results:
-        for kind, values in result["samples"].items():
-            merged["samples"].setdefault(kind, []).extend(values)
-        merged["late"] += result["late"]
-        merged["errors"] += result["errors"]
-        merged["opened"] += result["opened"]
-        for table in tables:
-            if table["match"] in result["tables"]:
-                table.update(result["tables"][table["match"]])
-    polls = merged["samples"]["poll unchanged"] + merged["samples"]["poll changed"]
-    requests = len(polls) + len(merged["samples"]["save"])
-    merged.update(tables=len(tables), requests=requests, per_second=requests / args.seconds,
-                  poll_p95=percentile(polls, 95) * 1000, poll_p50=percentile(polls, 50) * 1000,
-                  save_p95=percentile(merged["samples"]["save"], 95) * 1000,
-                  late_max=max(merged["late"], default=0) * 1000, cores=cpu / elapsed,
-                  load=load_before, cpu_per_request=cpu / max(requests, 1) * 1000)
-    merged["held"] = (merged["poll_p95"] < POLL_P95_MS and merged["late_max"] <= LATE_MS
-                      and not merged["errors"])
-    return merged
+    return figures, [cpu_of(pid) - b for pid, b in zip(pids, before, strict=True)], elapsed
+
+
+def step(pids: list[int], run, count: int, load: float) -> dict:
+    """One step's figures; ``pids``: the server's processes (with ``redis-server`` when the limits are there)."""
+    figures, cpu, elapsed = timed(pids, run)
+    requests = int(figures["requests"])
+    figures.update(tables=count, per_second=requests / figures["duration"], cores=sum(cpu) / elapsed,
+                   changed=max(0, figures["answered"] - figures["saved"]),
+                   bytes_per_answer=figures["bytes"] / max(requests, 1),
+                   worker_cores=[c / elapsed for c in cpu],
+                   client_cores=figures["client_cpu"] / elapsed, load=load,
+                   cpu_per_request=sum(cpu) / max(requests, 1) * 1000,
+                   client_per_request=figures["client_cpu"] / max(requests, 1) * 1000)
+    figures["held"] = (figures["p95"] < POLL_P95_MS and figures["late_max"] <= LATE_MS
+                       and not figures["errors"] and requests > 0)
+    return figures
 
 
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
@@ -326,11 +236,11 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
     return redis, f"redis://127.0.0.1:{port}"
 
 
-def run(args) -> list[dict]:
+def run(args, workers: int, workdir: Path, tables: list[dict]) -> tuple[list[dict], dict]:
+    """The steps for ``serve --workers {workers}``, then its saturation; ``tables`` grows as steps need."""
     counts = [int(n) for n in args.tables.split(",")]
-    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-tables-"))
     database = workdir / "tables.sqlite"
-    tables = make_tables(database, max(counts))
+    add_tables(database, tables, counts[0])
     port = free_port()
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_SECRET_KEY="tables",
                SCOREKEEPER_WRITES_PER_MINUTE="100000000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000000",
@@ -341,24 +251,35 @@ def run(args) -> list[dict]:
         command = [sys.executable, "-m", "scorekeeper.cli", "serve"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--threads", str(args.threads)]
     redis = None
-    if args.workers > 1:
+    if workers > 1:
         redis, env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = start_redis(workdir)
-        command += ["--workers", str(args.workers)]
+        command += ["--workers", str(workers)]
     # in the temp folder: a checkout's own folder would come first on sys.path for ``-m``
     server = subprocess.Popen(command, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    steps = []
+    steps: list[dict] = []
     try:
         wait_for(port, server, "scorekeeper serve")
-        session, csrf = session_of(port)
+        login = session_of(port)
+        pids = server_pids(server) + ([redis.pid] if redis else [])
         if args.warmup:  # the first step's load, not counted: each match's first replay and board, cold caches
-            step(port, server, tables[:counts[0]], session, csrf, argparse.Namespace(**dict(vars(args),
-                                                                                     seconds=args.warmup)))
+            current_versions(database, tables)
+            wrk(port, workdir, tables[:counts[0]], login, args, args.warmup)
         for count in counts:
-            result = step(port, server, tables[:count], session, csrf, args)
+            add_tables(database, tables, count)
+            current_versions(database, tables)
+            load = os.getloadavg()[0]
+            result = step(pids, lambda count=count: wrk(port, workdir, tables[:count], login, args, args.seconds),
+                          count, load)
             steps.append(result)
-            print(line(result), flush=True)
+            print(line(workers, result), flush=True)
             if not result["held"]:
+                for error in result["first_errors"][:3]:
+                    print(f"    {error}")
                 break
+        current_versions(database, tables)
+        load = os.getloadavg()[0]
+        flood = step(pids, lambda: wrk(port, workdir, tables[:counts[0]], login, args, args.flood_seconds,
+                                         flood=True), counts[0], load)
     finally:
         server.terminate()
         try:
@@ -368,18 +289,26 @@ def run(args) -> list[dict]:
         if redis is not None:
             redis.terminate()
             redis.wait(timeout=10)
-        shutil.rmtree(workdir, ignore_errors=True)
-    return steps
+    return steps, flood
 
 
-HEADER = (f"{'tables':>7}{'req/s':>8}{'poll p50':>10}{'p95 ms':>8}{'save p95':>10}{'late max':>10}"
-          f"{'server cores':>14}{'ms CPU/req':>12}{'conns':>7}{'errors':>8}{'load':>6}  held")
+HEADER = (f"{'workers':>7}{'tables':>7}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'late max':>10}"
+          f"{'server cores':>14}{'ms CPU/req':>12}{'client cores':>14}{'client ms/req':>15}{'changed':>9}"
+          f"{'closed':>8}{'errors':>8}{'load':>6}  held  each process's cores")
 
 
-def line(r: dict) -> str:
-    return (f"{r['tables']:>7}{r['per_second']:>8.0f}{r['poll_p50']:>10.1f}{r['poll_p95']:>8.1f}{r['save_p95']:>10.1f}"
-            f"{r['late_max']:>10.0f}{r['cores']:>14.2f}{r['cpu_per_request']:>12.3f}{r['opened']:>7}"
-            f"{len(r['errors']):>8}{r['load']:>6.1f}  {'yes' if r['held'] else 'NO'}")
+def line(workers: int, r: dict) -> str:
+    return (f"{workers:>7}{r['tables']:>7}{r['per_second']:>8.0f}{r['p50']:>8.1f}{r['p95']:>8.1f}"
+            f"{r['late_max']:>10.0f}{r['cores']:>14.2f}{r['cpu_per_request']:>12.3f}"
+            f"{r['client_cores']:>14.2f}{r['client_per_request']:>15.3f}{r['changed']:>9}{r['closed']:>8}"
+            f"{r['errors']:>8}{r['load']:>6.1f}  {'yes' if r['held'] else 'NO ':4}  {cores(r)}")
+
+
+def cores(r: dict) -> str:
+    """The server's cores, and each process's when there are several (the parent, each worker and
+    redis-server: how the kernel shared the connections between the workers)."""
+    each = r["worker_cores"]
+    return f"{r['cores']:.2f}" + (f" ({'+'.join(f'{c:.2f}' for c in each)})" if len(each) > 1 else "")
 
 
 def break_point(steps: list[dict]) -> int | None:
@@ -387,53 +316,121 @@ def break_point(steps: list[dict]) -> int | None:
     return max(held) if held else None
 
 
-def markdown(args, steps: list[dict]) -> str:
-    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def saturation_line(workers: int, flood: dict) -> str:
+    return (f"saturation, workers {workers}: {flood['per_second']:,.0f} unchanged polls/s, server {cores(flood)} "
+            f"cores ({flood['cpu_per_request']:.3f} ms CPU a poll), client {flood['client_cores']:.2f} cores "
+            f"({flood['client_per_request']:.3f} ms a poll), {flood['errors']} errors, "
+            f"{flood['bytes_per_answer']:.0f} bytes an answer, load {flood['load']:.1f}")
+
+
+def summary(runs: dict[int, tuple[list[dict], dict]]) -> list[str]:
+    """The break points' and saturations' ratios to one worker's, and the bound the machine's
+    cores put on them. One worker answers every unchanged poll in one thread (its main loop), so
+    it answers at most one core's worth: 1 / its CPU a poll. N workers share the machine's cores
+    with the client: at most cores / (their CPU a poll + the client's)."""
+    lines = []
+    ordered = sorted(runs)
+    one = ordered[0]
+    cpus = os.cpu_count() or 1
+    for workers in ordered[1:]:
+        base, found = break_point(runs[one][0]), break_point(runs[workers][0])
+        ratio = f"{found / base:.2f}x" if base and found else "not shown (no step held)"
+        flood, flood_one = runs[workers][1], runs[one][1]
+        alone = 1000 / flood_one["cpu_per_request"]
+        shared = cpus * 1000 / (flood["cpu_per_request"] + flood["client_per_request"])
+        lines.append(f"break point, workers {workers} / workers {one}: {found} / {base} tables = {ratio}; "
+                     f"saturation {flood['per_second']:,.0f} / {flood_one['per_second']:,.0f} polls/s = "
+                     f"{flood['per_second'] / flood_one['per_second']:.2f}x")
+        lines.append(f"bound on {cpus} cores shared with the client: workers {one} at most 1 core / "
+                     f"{flood_one['cpu_per_request']:.3f} ms = {alone:,.0f} polls/s; workers {workers} at most {cpus} "
+                     f"cores / ({flood['cpu_per_request']:.3f} server + {flood['client_per_request']:.3f} client ms) = "
+                     f"{shared:,.0f} polls/s: at most {shared / alone:.2f}x")
+        if base and found:  # the same bound for the tables' mix, from the steps each held last
+            held_one = next(s for s in runs[one][0] if s["tables"] == base)
+            held = next(s for s in runs[workers][0] if s["tables"] == found)
+            lines.append(f"the tables' mix at the break points: workers {one} {held_one['cpu_per_request']:.3f} ms a "
+                         f"request; workers {workers} {held['cpu_per_request']:.3f} server + "
+                         f"{held['client_per_request']:.3f} client ms: at most {cpus} x "
+                         f"{held_one['cpu_per_request']:.3f} / {held['cpu_per_request'] + held['client_per_request']:.3f} "
+                         f"= {cpus * held_one['cpu_per_request'] / (held['cpu_per_request'] + held['client_per_request']):.2f}x "
+                         f"(one worker may pass one core a little: its threads wait for the disk and the network "
+                         f"without the GIL)")
+    return lines
+
+
+def markdown(args, runs: dict[int, tuple[list[dict], dict]], workers: int) -> str:
+    steps, flood = runs[workers]
     found = break_point(steps)
-    rows = "\n".join(f"| {s['tables']:,} | {s['per_second']:,.0f} | {s['poll_p50']:.1f} / {s['poll_p95']:.1f} ms | "
-                     f"{s['save_p95']:.1f} ms | {s['late_max']:,.0f} ms | {s['cores']:.2f} | "
-                     f"{s['cpu_per_request']:.3f} ms | {len(s['errors'])} | {s['load']:.1f} | "
-                     f"{'yes' if s['held'] else 'no'} |" for s in steps)
-    return (f"### Tables one server holds (`bench/tables.py --workers {args.workers}`)\n\n"
-            f"Measured {when}, commit {commit()}, {machine()}; `scorekeeper serve --workers {args.workers} "
-            f"--threads {args.threads}`, load client on the same machine ({args.clients} processes, "
-            f"{args.connections} keep-alive connections), {args.seconds:g} s a step after {args.warmup:g} s of the first "
-            f"step's load not counted. Load average before each "
-            f"step in the table.\n\n"
-            f"| tables | requests/s | poll p50 / p95 | save p95 | latest request | server cores | server CPU / "
-            f"request | errors | load | held |\n|---|---|---|---|---|---|---|---|---|---|\n{rows}\n\n"
+    rows = "\n".join(f"| {s['tables']:,} | {s['per_second']:,.0f} | {s['p50']:.1f} / {s['p95']:.1f} ms | "
+                     f"{s['late_max']:,.0f} ms | {cores(s)} | {s['cpu_per_request']:.3f} ms | "
+                     f"{s['client_cores']:.2f} | {s['client_per_request']:.3f} ms | {s['changed']:,} | "
+                     f"{s['errors']} | {s['load']:.1f} | {'yes' if s['held'] else 'no'} |" for s in steps)
+    text = (f"### Tables one server holds (`bench/tables.py --workers {workers}`)\n\n"
+            f"{measured(steps[0]['load'] if steps else flood['load'])}; `scorekeeper serve --workers {workers} "
+            f"--threads {args.threads}`, load client `wrk` with `bench/tables.lua` on the same machine "
+            f"({args.client_threads} threads, {args.connections} keep-alive connections), {args.seconds:g} s a step "
+            f"after {args.warmup:g} s of the first step's load not counted. Latencies are of every request (saves "
+            f"are 1 in 200); load average before each step in the table.\n\n"
+            f"| tables | requests/s | p50 / p95 | latest request | server cores | server CPU / request | "
+            f"client cores | client CPU / request | changed polls | errors | load | held |\n"
+            f"|---|---|---|---|---|---|---|---|---|---|---|---|\n{rows}\n\n"
             f"Break point: **{found if found is not None else 'below the first step'} tables** (the last step "
-            f"with poll p95 under {POLL_P95_MS} ms, no request more than {LATE_MS / 1000:g} s late, no errors).\n")
+            f"with p95 under {POLL_P95_MS} ms, no request more than {LATE_MS / 1000:g} s late, no errors).\n\n"
+            f"Saturation ({args.flood_seconds:g} s of unchanged polls sent as fast as they are answered): "
+            f"**{flood['per_second']:,.0f} polls/s**, server {cores(flood)} cores "
+            f"({flood['cpu_per_request']:.3f} ms CPU a poll), client {flood['client_cores']:.2f} cores "
+            f"({flood['client_per_request']:.3f} ms a poll), load {flood['load']:.1f}.\n")
+    if workers != min(runs):
+        text += "\n" + "\n".join(f"- {entry}" for entry in summary({min(runs): runs[min(runs)],
+                                                                     workers: runs[workers]})) + "\n"
+    return text
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", default="300,600,900,1200,1800,2400,3000,3600,4500",
+    parser.add_argument("--tables", default="1500,3000,4500,6000,8000,10000,12000,14000,16000,18000,20000",
                         help="the steps: tables at each, comma-separated")
-    parser.add_argument("--workers", type=int, default=1, help="scorekeeper serve --workers")
+    parser.add_argument("--workers", default="1,2", help="scorekeeper serve --workers, each in turn (comma-separated)")
     parser.add_argument("--threads", type=int, default=8, help="scorekeeper serve --threads")
-    parser.add_argument("--seconds", type=float, default=15, help="length of each step")
+    parser.add_argument("--seconds", type=int, default=15, help="length of each step (whole seconds)")
     parser.add_argument("--save-every", type=float, default=120, help="seconds between a table's saves")
     parser.add_argument("--poll-every", type=float, default=3, help="seconds between one phone's polls")
-    parser.add_argument("--warmup", type=float, default=5, help="seconds of the first step's load before it, not counted")
-    parser.add_argument("--clients", type=int, default=2, help="load client processes")
-    parser.add_argument("--connections", type=int, default=64, help="keep-alive connections, all clients together")
+    parser.add_argument("--warmup", type=int, default=5, help="seconds of the first step's load before it, not counted")
+    parser.add_argument("--flood-seconds", type=int, default=10, help="length of the saturation run")
+    parser.add_argument("--connections", type=int, default=64, help="keep-alive connections, all threads together")
+    parser.add_argument("--client-threads", type=int, default=os.cpu_count() or 1, help="wrk's threads")
     parser.add_argument("--source", help="serve this checkout's code instead (a folder holding scorekeeper/)")
     parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs")
     args = parser.parse_args()
     if args.smoke:
-        args.tables, args.seconds, args.save_every, args.poll_every, args.connections = "3,6", 1.5, 0.7, 0.5, 4
-        args.warmup = 0.5
+        args.tables, args.seconds, args.save_every, args.poll_every, args.connections = "3,6", 2, 0.7, 0.5, 4
+        args.warmup, args.flood_seconds = 0, 1
+    if shutil.which("wrk") is None:
+        raise SystemExit("the load client is wrk: apt-get install -y wrk")
+    counts = [int(n) for n in args.workers.split(",")]
     print(f"scorekeeper serve --workers {args.workers} --threads {args.threads}; {machine()}; "
-          f"load average {os.getloadavg()[0]:.1f}; each step {args.seconds:g} s")
+          f"load average {os.getloadavg()[0]:.1f}; each step {args.seconds:g} s; client wrk, "
+          f"{args.client_threads} threads, {args.connections} connections")
     print(HEADER)
-    steps = run(args)
-    found = break_point(steps)
-    print(f"break point: {found if found is not None else 'below the first step'} tables "
-          f"(workers {args.workers}; poll p95 < {POLL_P95_MS} ms, none late > {LATE_MS / 1000:g} s, no errors)")
+    runs = {}
+    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-tables-"))
+    tables: list[dict] = []
+    try:
+        for workers in counts:
+            runs[workers] = run(args, workers, workdir, tables)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    for workers, (steps, flood) in runs.items():
+        found = break_point(steps)
+        print(f"break point: {found if found is not None else 'below the first step'} tables "
+              f"(workers {workers}; p95 < {POLL_P95_MS} ms, none late > {LATE_MS / 1000:g} s, no errors)")
+        print(saturation_line(workers, flood))
+    for entry in summary(runs):
+        print(entry)
     if args.markdown:
-        write_section(Path(args.markdown), f"tables --workers {args.workers}", markdown(args, steps))
+        for workers in runs:
+            write_section(Path(args.markdown), f"tables --workers {workers}", markdown(args, runs, workers))
 
 
 if __name__ == "__main__":

@@ -42,8 +42,10 @@ LUA = """
 requests = {}
 local paths = {%(paths)s}
 for i, p in ipairs(paths) do
-  requests[i] = wrk.format("GET", p[1], {["Cookie"] = "scorekeeper_device=" .. p[2], ["HX-Request"] = "true",
-                                          ["If-None-Match"] = p[3]})
+  -- the Host by name: wrk.format adds wrk's own only once the script has loaded, and a poll
+  -- without one is not answered by the connection (it goes through the threads and Flask)
+  requests[i] = wrk.format("GET", p[1], {["Host"] = "%(host)s", ["Cookie"] = "scorekeeper_device=" .. p[2],
+                                          ["HX-Request"] = "true", ["If-None-Match"] = p[3]})
 end
 counter = 0
 request = function()
@@ -60,14 +62,14 @@ end
 """
 
 
-def lua_script(tables: list[dict], folder: Path) -> Path:
+def lua_script(tables: list[dict], folder: Path, host: str) -> Path:
     paths = []
     for table in tables:
         etag = f'W/"v{table["version"]}"'
         paths.append(f'{{"/matches/{table["match"]}/live", "{table["scorer"]}", \'{etag}\'}}')
         paths += [f'{{"/matches/{table["match"]}/board", "{watcher}", \'{etag}\'}}' for watcher in table["watchers"]]
     script = folder / "polls.lua"
-    script.write_text(LUA % {"paths": ",\n".join(paths)})
+    script.write_text(LUA % {"paths": ",\n".join(paths), "host": host})
     return script
 
 
@@ -86,7 +88,7 @@ def saturate(workers: int, tables: list[dict], database: Path, workdir: Path, ar
         redis, env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = start_redis(workdir)
         command += ["--workers", str(workers)]
     server = subprocess.Popen(command, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    script = lua_script(tables, workdir)
+    script = lua_script(tables, workdir, f"127.0.0.1:{port}")
     try:
         wait_for(port, server, "scorekeeper serve")
         url = f"http://127.0.0.1:{port}"

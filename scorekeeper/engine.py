@@ -13,7 +13,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES
-from .games.base import Game, HandContext, NextDeal, Problem, Table, is_whole, rule, show
+from .games.base import (
+    NO_OUTPUT,
+    Event,
+    Game,
+    HandContext,
+    HandOutput,
+    NextDeal,
+    Problem,
+    Scored,
+    Table,
+    is_whole,
+    rule,
+    show,
+)
 from .names import read_name, visible
 
 
@@ -56,7 +69,7 @@ class HandResult:
     scores: list[int]
     totals: list[int]
     explanation: list[str]
-    extra: dict = field(default_factory=dict)
+    extra: HandOutput = NO_OUTPUT  # the game's own output fields (its typed record)
     # Why the game ended after this hand, or why it goes on although a target was
     # reached (also the explanation's last line); None when there is nothing to say.
     ending: str | None = None
@@ -64,8 +77,11 @@ class HandResult:
     # Why the next hand's dealer deals it (None once the game is over); not in the
     # rescore output, which gives the seat only.
     next_why: str | None = None
+    # The same as the rules' facts (None once the game is over): ``own`` None when the
+    # deal passes on as usual.
+    next_deal: NextDeal | None = None
     # What the hand did beyond its points, as the game names it (a bag penalty, a nil
-    # made; ``Game.hand_events``), worked out when first asked for: a replay scores every
+    # made; ``Rules.hand_events`` worded by ``Shown.event_words``), worked out when first asked for: a replay scores every
     # hand, a page names few. Not in the rescore output, which has the explanation.
     events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
@@ -82,7 +98,7 @@ class HandResult:
     def as_json(self) -> dict:
         out = {"number": self.number, "dealer": self.dealer, "scores": self.scores,
                "totals": self.totals, "explanation": self.explanation}
-        out.update(self.extra)
+        out.update(self.extra.as_json())
         return out
 
 
@@ -336,7 +352,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         in_turn, dealer = dealer, hand.get("dealer", dealer)  # place.dealer (above)
         dealt[dealer] += 1
         scored = rules.score_hand(hand, place)
-        events = functools.partial(rules.hand_events, hand, place, scored)
+        events = functools.partial(named_events, game, hand, place, scored)
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         # the end check is told where the match stands after the hand (no dealer yet)
@@ -345,10 +361,12 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         winners = ending.winners
         why = shown_by.ending_words(ending, after)
         deal = None if winners is not None else rules.next_deal(place, scored)
-        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal)
+        next_why = None if deal is None else shown_by.next_deal_words(deal, place)
+        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal, next_why)
         shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
-                                  scored.warnings, None if deal is None else deal.why, events, place=shown))
+                                  [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
+                                  events, place=shown))
         if deal is not None:
             dealer = deal.seat
     if problems:
@@ -372,22 +390,28 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     )
 
 
+def named_events(game: Game, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+    """What the hand did beyond its points (the rules' facts), each with the game's words."""
+    return [dataclasses.replace(event, text=game.shown.event_words(event, ctx))
+            for event in game.rules.hand_events(hand, ctx, scored)]
+
+
 def what_happens_next(game: Game, ctx: HandContext, in_turn: int, ending: str | None,
-                      deal: NextDeal | None) -> list[str]:
+                      deal: NextDeal | None, next_why: str | None) -> list[str]:
     """The explanation's last lines: a deal out of turn and what it meant in the game,
-    then the end of the game or who deals next, each with its reason."""
+    then the end of the game or who deals next, each with its reason (``next_why``: the
+    game's words for ``deal``)."""
     names, dealer = ctx.players, ctx.dealt_by
     lines = []
     if dealer != in_turn:
         lines.append(f"{names[dealer]} dealt this hand out of turn (it was {names[in_turn]}'s deal): "
-                     f"{game.rules.dealt_out_of_turn(ctx)}.")
+                     f"{game.shown.dealt_out_of_turn(ctx)}.")
     if deal is None:
         lines.append(f"Game over: {ending}.")
     else:
         why = f"{ending[:1].upper()}{ending[1:]}. " if ending else ""
         # after a deal out of turn "the deal passes left" would not say from whom
-        reason = f"{deal.why} from {names[dealer]}" if dealer != in_turn and deal.why == NextDeal(0).why \
-            else deal.why
+        reason = f"{next_why} from {names[dealer]}" if dealer != in_turn and deal.own is None else next_why
         lines.append(f"{why}{names[deal.seat]} deals next: {reason}.")
     return lines
 

@@ -201,9 +201,13 @@ def serve(app: Flask, host: str, port: int, threads: int) -> None:
     server.run()
 
 
-def listening_sockets(host: str, port: int) -> list[socket.socket]:
-    """Bound, listening sockets for ``host``:``port`` (one per address of the host name),
-    made before the worker processes, which all accept on them."""
+def listening_sockets(host: str, port: int, own_queue: bool = False) -> list[socket.socket]:
+    """Bound, listening sockets for ``host``:``port`` (one per address of the host name).
+    With ``own_queue``, bound with ``SO_REUSEPORT``: each worker process gets its own set on the
+    same port, and the kernel spreads new connections over them by their addresses. One socket
+    shared by every worker does not: each new connection wakes them all and the first to accept
+    takes it, so phones connecting one after another all went to the same worker, which then
+    kept their kept-alive polls for good while the other idled (tests/test_workers.py)."""
     sockets = []
     seen = set()
     for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
@@ -213,6 +217,8 @@ def listening_sockets(host: str, port: int) -> list[socket.socket]:
         seen.add(address)
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if own_queue:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         sock.bind(address)
@@ -221,28 +227,36 @@ def listening_sockets(host: str, port: int) -> list[socket.socket]:
     return sockets
 
 
-def _worker(make_app: Callable[[], Flask], sockets: list[socket.socket], threads: int) -> None:
+def _worker(make_app: Callable[[], Flask], sockets: list[socket.socket], others: list[socket.socket],
+            threads: int) -> None:
     """One worker process: its own app (its own database connections, replay and board
-    caches; the limits in the shared storage), accepting on the shared sockets."""
+    caches; the limits in the shared storage), accepting on its own sockets."""
     _exit_on_sigterm()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches every process: the parent stops them
+    for sock in others:  # the other workers' queues: held open here, a queue outlives its worker
+        sock.close()
     server = _server(make_app(), threads, sockets=sockets)
     server.run()
 
 
 def serve_workers(make_app: Callable[[], Flask], host: str, port: int, threads: int, workers: int) -> int:
     """``workers`` processes on one database, each one waitress with ``threads`` threads,
-    sharing the listening sockets (the kernel hands each new connection to one of them).
+    each with its own listening sockets on the same port (the kernel hands each new connection
+    to one of them, see ``listening_sockets``).
     Every process has its own app; the database (SQLite in WAL mode: writes queue for its
     lock, across processes as across threads) and the rate limits (a shared storage, see
     ``security.Limits``) are shared. Returns when they have stopped: after Ctrl+C or
     SIGTERM, or when one of them ended (then the others are stopped too)."""
-    sockets = listening_sockets(host, port)
+    # every worker's sockets bound before any starts: a port already taken fails here, at once
+    queues = [listening_sockets(host, port, own_queue=True) for _ in range(workers)]
     context = multiprocessing.get_context("fork")  # each worker starts from this process, its app built
-    processes = [context.Process(target=_worker, args=(make_app, sockets, threads), name=f"scorekeeper worker {n}")
-                 for n in range(workers)]
+    processes = [context.Process(target=_worker, args=(make_app, mine, [s for q in queues if q is not mine for s in q],
+                                                       threads), name=f"scorekeeper worker {n}")
+                 for n, mine in enumerate(queues)]
     for process in processes:
         process.start()
+    for sock in (s for q in queues for s in q):  # the workers hold them; this process accepts nothing
+        sock.close()
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

@@ -19,6 +19,7 @@ Marbles may also be counted by kind: glass and clay 1 each, a steelie 2.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,7 +29,9 @@ from scorekeeper.games.base import (
     Ending,
     FieldGroup,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     Place,
     Problem,
     Rules,
@@ -60,6 +63,14 @@ ENV = {"SCOREKEEPER_EXTRA_GAMES": __name__,
                                                  os.environ.get("PYTHONPATH")) if p)}
 
 
+@dataclass(frozen=True)
+class LastHand:
+    """Why the game ended (``Ending.own``): ``hand`` was the last, the leaders on ``best``."""
+
+    hand: int
+    best: int
+
+
 class OddballRules(Rules):
     """Marbles count; the last hand (if any) ends it; no target."""
 
@@ -83,7 +94,8 @@ class OddballRules(Rules):
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table, dealer = ctx.table, ctx.dealt_by
-        factor = table.settings["fog_factor"] if hand["weather"] == "fog" and table.settings["fog_doubles"] else 1
+        settings = OddballSettings.at(table)
+        factor = settings.fog_factor if hand["weather"] == "fog" and settings.fog_doubles else 1
         marbles = hand["marbles"] if "marbles" in hand else rounds_won(hand["rounds"], table.seats)[0]
         scores = [count * factor for count in marbles]
         lines = [f"{name} held {count} marble{'' if count == 1 else 's'}: {count * factor}"
@@ -98,17 +110,15 @@ class OddballRules(Rules):
 
     def ending(self, place: HandContext) -> Ending:
         table = place.table
-        last = table.settings["last_hand"]
+        last = OddballSettings.at(table).last_hand
         if not last or place.hands_played < last:
             return Ending(None)
         best = max(place.totals)
-        leaders = [s for s, t in enumerate(place.totals) if t == best]
-        return Ending(leaders, f"hand {last} was the last; {name_list([table.players[s] for s in leaders])} "
-                               f"{'has' if len(leaders) == 1 else 'share'} the most marbles, {best}")
+        return Ending([s for s, t in enumerate(place.totals) if t == best], own=LastHand(last, best))
 
     def hands_left(self, place: HandContext) -> int | None:
-        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
-        last = settings.get("last_hand")
+        settings, dealt, next_dealer = OddballSettings.at(place.table), list(place.dealt), place.dealer
+        last = settings.last_hand
         if not is_whole(last) or not last:
             return None
         return 0 if next_dealer is None else max(0, last - sum(dealt))
@@ -120,8 +130,8 @@ class OddballRules(Rules):
         return {"marbles": [rng.randrange(10) for _ in range(ctx.seats)], "weather": weather}
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
-        return 9 * (settings["fog_factor"] if settings["fog_doubles"] else 1) + 1
+        settings = OddballSettings.at(place.table)
+        return 9 * (settings.fog_factor if settings.fog_doubles else 1) + 1
 
     def least_in_a_hand(self, place: HandContext) -> int | None:
         return 0
@@ -152,6 +162,14 @@ def _held(counted: dict[str, int]) -> int:
 class OddballShown(Shown):
     """Its own fields, a guide line, a sheet line, a tally of rounds, a marble counter."""
 
+    def ending_words(self, ending: Ending, place: HandContext) -> str | None:
+        last = ending.own
+        if not isinstance(last, LastHand):  # the game goes on: nothing to say
+            return super().ending_words(ending, place)
+        leaders = ending.winners or []
+        return (f"hand {last.hand} was the last; {name_list([place.players[s] for s in leaders])} "
+                f"{'has' if len(leaders) == 1 else 'share'} the most marbles, {last.best}")
+
     rules_template = "rules/_ruling.html"  # a page of its own would be a real game's file
 
     def table_guide(self, ctx: HandContext) -> list[str]:
@@ -177,7 +195,7 @@ class OddballShown(Shown):
                            typed="marbles held")
 
     def trick_tally(self, place: HandContext) -> TrickTally:
-        settings, seats = place.settings, place.seats
+        settings, seats = OddballSettings.at(place.table), place.seats
         def to_hand(rounds: list[int], weather: str | None) -> dict:
             return {"rounds": list(rounds), "weather": weather or "clear"}
 
@@ -190,8 +208,8 @@ class OddballShown(Shown):
             return {"marbles": rounds_won(hand["rounds"], seats)[0], **{k: v for k, v in hand.items() if k != "rounds"}}
 
         notes = [f"Tricks {DOUBLE[0]} and {DOUBLE[1]} win two marbles each."]
-        if settings["fog_doubles"]:
-            notes.append(f"In fog every marble counts {settings['fog_factor']} times: added in once all {ROUNDS} "
+        if settings.fog_doubles:
+            notes.append(f"In fog every marble counts {settings.fog_factor} times: added in once all {ROUNDS} "
                          "tricks are in.")
         return TrickTally(ROUNDS, (TallyColumn("Marbles", settles="for fog"), TallyColumn("Tricks"),
                                    TallyColumn("Two-marble tricks")),
@@ -200,7 +218,7 @@ class OddballShown(Shown):
                           choice=TallyChoice("weather", "Weather this hand", "clear", (("fog", "", ""),)),
                           notes=tuple(notes))
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         # a rainbow is the dealer's: named with the hand it fell on and, where known, who dealt
         # it, so a summary shows whether a page was told the hand's own place (the match log's)
         parts = [str(hand.get("weather", ""))]
@@ -219,6 +237,13 @@ class OddballShown(Shown):
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
 
 
+@dataclass(frozen=True)
+class OddballSettings(GameSettings):
+    last_hand: int  # 0: never
+    fog_doubles: bool
+    fog_factor: int
+
+
 class Oddball(Game):
     key = "oddball"
     title = "Oddball (test only)"
@@ -231,6 +256,7 @@ class Oddball(Game):
         Setting("fog_factor", 2, "Fog factor", "With fog multiplying marbles: how many times each counts.",
                 minimum=2, maximum=5, applies_when=("fog_doubles", True)),
     )
+    settings_type = OddballSettings
     hand_fields = ("marbles", "weather", "rainbow", "rounds", "finder")
     # Marbles or rounds will do, so neither is required; check_hand insists on exactly one.
     required_fields = ("weather",)

@@ -16,10 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def run_bench(name: str, markdown: Path | None = None) -> str:
+def run_bench(name: str, markdown: Path | None = None, more: tuple[str, ...] = ()) -> str:
     from tests.oddball import ENV  # the benches iterate the registry: the tests' own game too
 
-    extra = ["--markdown", str(markdown)] if markdown else []
+    extra = (["--markdown", str(markdown)] if markdown else []) + list(more)
     done = subprocess.run([sys.executable, str(BENCH / name), "--smoke", *extra], capture_output=True, text=True,
                           timeout=300, cwd=BENCH.parent, env=dict(os.environ, **ENV))
     assert done.returncode == 0, f"bench/{name} --smoke failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -120,13 +120,24 @@ def test_long_matches_bench_prints_the_cost_of_every_expensive_get(tmp_path):
     assert re.search(r"^load average \(1, 5, 15 min\): [\d.]+, [\d.]+, [\d.]+$", out, re.M), out
 
 
-def test_tables_bench_finds_a_break_point(tmp_path):
+def test_tables_bench_finds_the_break_point_of_one_worker_and_of_two(tmp_path):
     out = run_bench("tables.py", tmp_path / "performance.md")
-    assert re.search(r"^\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out  # the first step's figures
-    assert re.search(r"^break point: (\d+|below the first step) tables \(workers 1;", out, re.M), out
-    written = (tmp_path / "performance.md").read_text()
-    assert re.search(r"^\| 3 \| [\d,]+ \| [\d.]+ / [\d.]+ ms \|", written, re.M), written
-    assert re.search(r"^Break point: \*\*(\d+|below the first step) tables\*\*", written, re.M), written
+    for workers in (1, 2):
+        # the first step's figures: tables, requests/s, poll p50 and p95, ..., the client's CPU beside the server's
+        assert re.search(rf"^\s+{workers}\s+3\s+\d+\s+[\d.]+\s+[\d.]+", out, re.M), out
+        assert re.search(rf"^break point: (\d+|below the first step) tables \(workers {workers};", out, re.M), out
+        assert re.search(rf"^saturation, workers {workers}: [\d,]+ unchanged polls/s, server [\d.]+ .*client [\d.]+ "
+                         rf"cores \([\d.]+ ms a poll\), 0 errors, \d+ bytes an answer", out, re.M), out
+        written = section(tmp_path / "performance.md", f"tables --workers {workers}")
+        assert re.search(r"^\| 3 \| [\d,]+ \| [\d.]+ / [\d.]+ ms \|", written, re.M), written
+        assert re.search(r"^Break point: \*\*(\d+|below the first step) tables\*\*", written, re.M), written
+        assert re.search(r"^Saturation .*: \*\*[\d,]+ polls/s\*\*, server [\d.]+", written, re.M), written
+    assert re.search(r"^break point, workers 2 / workers 1: .* tables = .*; saturation [\d,]+ / [\d,]+ polls/s = "
+                     r"[\d.]+x$", out, re.M), out
+    assert re.search(r"^bound on \d+ cores shared with the client: workers 1 at most 1 core / [\d.]+ ms = [\d,]+ "
+                     r"polls/s; workers 2 at most \d+ cores / \([\d.]+ server \+ [\d.]+ client ms\) = [\d,]+ polls/s: "
+                     r"at most [\d.]+x$", out, re.M), out
+    assert "- break point, workers 2 / workers 1" in section(tmp_path / "performance.md", "tables --workers 2")
 
 
 def test_workers_bench_compares_one_worker_with_two(tmp_path):
@@ -146,6 +157,11 @@ def test_poll_cost_bench_times_an_unchanged_poll_both_ways(tmp_path):
     assert re.search(r"^read by the connection \(serve\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^answered in front \(WSGI\)\s+[\d.]+$", out, re.M), out
     assert re.search(r"^through Flask \(before\)\s+[\d.]+$", out, re.M), out
+    # a scorer's changed poll: in parts, and the whole page as before, with their sizes
+    assert re.search(r"^third_wheel, 60 hands played, in parts\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^third_wheel, 60 hands played, whole page \(before\)\s+[\d.]+\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^\| third_wheel \| 12 \| in parts \| [\d.]+ ms \| [\d,]+ \|$",
+                     section(tmp_path / "performance.md", "poll_changed"), re.M)
 
 
 @pytest.mark.browser
@@ -174,3 +190,18 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     assert re.search(r"^third_wheel, hand 3 saved: \d+ stops in \d+ modules, \d+ returns to a module already left$",
                      out, re.M), out
     assert re.search(r"^the view \(web.views.hands\) hands off \d+ times to \d+ modules: .*\bweb\.model\.entries 1\b", out, re.M), out
+    # issue 27's measure: the walk of the call structure, the record view's module among its stops
+    found = re.search(r"^the call structure \(issue 27's measure\): (\d+) stops in (\d+) modules, (\d+) returns; "
+                      r"walked into every file: (\d+) stops in (\d+) modules, (\d+) returns$", out, re.M)
+    assert found, out
+    stops, modules, back = (int(n) for n in found.groups()[:3])
+    assert back == stops - modules and int(found[4]) >= stops, out
+    walked = re.search(r"^the call structure's walk: (.*)$", out, re.M)
+    assert walked, out
+    # the view calls its service and answers: nothing calls back into the view's module
+    assert walked[1].split(" > ").count("web.views.hands") == 1, out
+    preview = run_bench("save_walk.py", more=("--preview",))
+    assert re.search(r"^third_wheel, hand 3 previewed: \d+ stops", preview, re.M), preview
+    # the preview is one service (the check, and the page model's referee address and seat picture)
+    assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
+                     preview, re.M), preview

@@ -184,7 +184,7 @@ def test_third_hand_catch_up_holds_for_every_hand_it_names():
                     continue
                 for ann, bob in POSSIBLE_POINTS:
                     scored = game.rules.score_hand(dict(hand, points=[ann, bob]), place)
-                    holder, made = scored.extra.get("holder"), scored.extra.get("made")
+                    holder, made = scored.extra.holder, scored.extra.made
                     kind = ("none" if holder is None else "bob_made" if holder == 1 and made
                             else "ann_failed" if holder == 0 and not made else "other")
                     outcomes.append((bob - ann, kind, None not in bids, scored.scores[1] - scored.scores[0]))

@@ -23,9 +23,9 @@ import dataclasses
 import functools
 import json
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from . import words
 from .trick_referee import Face, Setup
@@ -298,6 +298,19 @@ class TrickTally:
     mark: TrickMark | None = None
     choice: TallyChoice | None = None
     notes: tuple[str, ...] = ()
+    # What the game calls one of the things tapped, and more than one (the pages say "Trick 3
+    # of 16", "Record trick by trick" in these words; the plural, when empty, adds an "s").
+    unit: str = "trick"
+    unit_plural: str = ""
+
+    @property
+    def units(self) -> str:
+        return self.unit_plural or f"{self.unit}s"
+
+    @property
+    def a_unit(self) -> str:
+        """ "a trick", "an end"."""
+        return f"{'an' if self.unit[:1].lower() in 'aeiou' else 'a'} {self.unit}"
 
     def marked(self, number: int) -> bool:
         """Whether trick ``number`` (from 1) carries the game's mark."""
@@ -352,18 +365,92 @@ class SheetRow:
     seats: list[dict[str, SheetCell]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class GameSettings:
+    """The settings in force at a table as the game's own typed record: each game declares
+    a frozen dataclass of this kind (``Game.settings_type``) with one field per ``Setting``,
+    named and typed as the setting, so its hooks read ``settings.target``, never a string
+    key. The recorded mapping (``Table.settings``, the match file's ``settings``) stays as
+    it is; the record is made from it once the engine has checked every value
+    (``resolve_settings``), which is what makes its types true. The game's declaration
+    gives the defaults of settings a mapping leaves out (``Game.__init_subclass__``)."""
+
+    # the game's defaults, bound by its declaration: for a mapping that leaves a setting out
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _names: ClassVar[tuple[str, ...]] = ()
+    _slot: ClassVar[str] = "_settings_record"  # where a table keeps this record (``at``)
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> Self:
+        """The record of checked ``settings`` (a setting left out: its default)."""
+        made = object.__new__(cls)
+        # as HandContext's: set directly, a frozen dataclass's __init__ goes through object.__setattr__
+        made.__dict__.update({name: settings[name] if name in settings else cls._defaults[name]
+                              for name in cls._names})
+        return made
+
+    @classmethod
+    def at(cls, table: Table) -> Self:
+        """The record of a table's settings, made once per table (a replay asks for it several
+        times a hand: kept in the table under the record's own name, found in one lookup)."""
+        try:
+            made: Self = table.__dict__[cls._slot]
+        except KeyError:
+            made = table.__dict__[cls._slot] = cls.of(table.settings)
+        return made
+
+    @classmethod
+    def declare(cls, settings: Sequence[Setting]) -> None:
+        """Bind the record to the game's settings: one field per setting, no more, no fewer."""
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        declared = tuple(s.name for s in settings)
+        if names != declared:
+            raise TypeError(f"{cls.__name__}: fields {', '.join(names) or 'none'} must be the game's settings, "
+                            f"in order: {', '.join(declared) or 'none'}")
+        cls._names, cls._defaults = names, {s.name: s.default for s in settings}
+        cls._slot = f"_settings_record_{cls.__module__}.{cls.__qualname__}"
+
+
+@dataclass(frozen=True)
+class HandOutput:
+    """What a game's scoring makes of a hand beyond its points, as the game's own typed record
+    (``Game.output_type``; this base, with no fields, for a game that gives nothing more):
+    each field is in the rescore output under its own name, in field order (``as_json``).
+    Pages read it only through what the record declares (``seat_counts``), never by a name."""
+
+    @classmethod
+    def read(cls, extra: HandOutput) -> Self:
+        """``extra`` as this game's record: what every scored hand of the game gives."""
+        if not isinstance(extra, cls):
+            raise TypeError(f"a scored hand's output is a {type(extra).__name__}, not the game's {cls.__name__}")
+        return extra
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as the rescore output gives them (match-format.md: a game's own keys)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def seat_counts(self) -> list[int] | None:
+        """The game's extra running count per seat after the hand (Spades' bags), shown beside
+        the totals as ``Shown.seat_counter`` names it; None for a game without one."""
+        return None
+
+
+NO_OUTPUT = HandOutput()
+
+
 @dataclass
 class Scored:
-    """What one hand is worth. ``extra`` holds the game's own output fields
-    (``bags``, ``declarer``, ``holder``...) exactly as the rescore output names them.
-    ``state`` is the game's running state after this hand (bags, for example)."""
+    """What one hand is worth. ``extra`` holds the game's own output fields as its typed
+    record (``HandOutput``: bags, declarer, holder...), each under the name the rescore
+    output gives it. ``state`` is the game's running state after this hand (bags, for example)."""
 
     scores: list[int]
     explanation: list[str]
-    extra: dict = field(default_factory=dict)
+    extra: HandOutput = NO_OUTPUT
     state: Any = None
-    # Things a scorer may have meant otherwise (scored as recorded, never refused).
-    warnings: list[str] = field(default_factory=list)
+    # Things a scorer may have meant otherwise (scored as recorded, never refused), as the
+    # game's facts (Dummy Hand Spades' ``ZeroBid``), which its ``Shown.warning_words`` says.
+    warnings: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -444,20 +531,18 @@ class HandContext:
 @dataclass(frozen=True)
 class Ending:
     """The end-of-game check after a hand: the winning seats (None: the game goes
-    on) and, where there is something to say, why: as facts of the shared target rule
-    (``by_target``, which ``Shown.ending_words`` says) or in a game's own words (``why``)."""
+    on) and, where there is something to say, why, as facts ``Shown.ending_words`` says:
+    the shared target rule's (``by_target``) or the game's own (``own``)."""
 
     winners: list[int] | None
-    why: str | None = None
     by_target: TargetEnd | None = None
     # A game's own end facts (its end rule is not the shared target's), which its
     # ``Shown.ending_words`` says.
     own: Any = None
 
-    def __init__(self, winners: list[int] | None, why: str | None = None, by_target: TargetEnd | None = None,
-                 own: Any = None):
+    def __init__(self, winners: list[int] | None, by_target: TargetEnd | None = None, own: Any = None):
         # as HandContext's: a replay makes one after every hand
-        self.__dict__.update(winners=winners, why=why, by_target=by_target, own=own)
+        self.__dict__.update(winners=winners, by_target=by_target, own=own)
 
 
 @dataclass(frozen=True)
@@ -559,28 +644,33 @@ class Figure:
 
 @dataclass(frozen=True)
 class NextDeal:
-    """Who deals the next hand, and why."""
+    """Who deals the next hand, and why, as facts ``Shown.next_deal_words`` says: ``own``
+    None when the deal passes left as usual, else the game's own reason (Third Hand's
+    higher hand score)."""
 
     seat: int
-    why: str = "the deal passes left"
+    own: Any = None
 
-    def __init__(self, seat: int, why: str = "the deal passes left"):
+    def __init__(self, seat: int, own: Any = None):
         # as HandContext's: a replay makes one for every hand
-        self.__dict__.update(seat=seat, why=why)
+        self.__dict__.update(seat=seat, own=own)
 
 
 @dataclass(frozen=True)
 class Event:
     """Something in a scored hand worth naming where the hand is shown (its row, the
     save notice, the printed sheet), not only in its explanation: a bag penalty, a nil
-    made or lost, a contract failed or doubled. ``text`` names whose it is ("Ann's nil
-    on the dummy made"); ``points``, where it has its own, what it scored; ``on_sheet``
-    False where the game's score sheet columns already show it (a "failed" cell)."""
+    made or lost, a contract failed or doubled. ``what`` is the game's own fact (the rules'
+    ``hand_events``); ``text`` its words, whose it is ("Ann's nil on the dummy made"), which
+    the engine fills in from ``Shown.event_words``; ``points``, where it has its own, what it
+    scored; ``on_sheet`` False where the game's score sheet columns already show it (a
+    "failed" cell)."""
 
-    text: str
+    what: Any
     seat: int | None = None
     points: int | None = None
     on_sheet: bool = True
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -635,11 +725,6 @@ class Target:
         """The least total that ends the game."""
         return self.points + 1 if self.past else self.points
 
-    @property
-    def words(self) -> str:
-        """ "Playing past 500", "Playing to 100"."""
-        return f"Playing {'past' if self.past else 'to'} {self.points}"
-
 
 @dataclass(frozen=True)
 class ProgressFacts:
@@ -670,9 +755,10 @@ class Rules:
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
-    needs, the progress and the ending come back as facts ``Shown`` words (a game's own
-    end rule gives its own facts in ``Ending.own``). (The next deal and a deal out of turn
-    still carry their explanation's words.)"""
+    needs, the progress, the ending and the next deal come back as facts ``Shown`` words
+    (a game's own end rule gives its own facts in ``Ending.own``, its own reason for the
+    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``). (A hand's
+    explanation, in ``Scored``, and a broken rule's text, in ``Problem``, are still words.)"""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -681,6 +767,15 @@ class Rules:
     def target(self, settings: dict) -> Target | None:
         """The score that ends the game under these settings, if one does."""
         return None
+
+    def target_at(self, table: Table) -> Target | None:
+        """``target`` of a table's settings, found once per table: the end check asks after every
+        hand, and a game reads its settings through its typed record (``GameSettings``)."""
+        found = table.__dict__.get("_target")
+        if found is None or found[0] is not self:
+            found = (self, self.target(table.settings))
+            table.__dict__["_target"] = found
+        return found[1]
 
     def lowest_wins(self, settings: dict) -> bool:
         """Whether the lowest total wins with these settings (with a target or without):
@@ -710,20 +805,17 @@ class Rules:
         """Who deals after the hand ``ctx`` places, which scored ``scored``."""
         return NextDeal(ctx.table.left_of(ctx.dealt_by))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who
-        then held which role (a clause for the explanation, after "Ann dealt this hand
-        out of turn (it was Bob's deal): ")."""
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
-                "was first after the dealer")
+    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
+        """What a scored hand did beyond its points, worth naming on its row, as facts
+        (``Event.what``, which ``Shown.event_words`` says; ``scored``: what ``score_hand``
+        made of it). None by default."""
+        return []
 
     def ending(self, place: HandContext) -> Ending:
         """Whether the game is over after a hand, and why (or why not), told where the match
         stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target(place.settings)
+        target = self.target_at(place.table)
         if target is None:
             return Ending(None)
         return target_ending(place.totals, target)
@@ -733,11 +825,6 @@ class Rules:
         dealing in turn from its dealer (none once the match is over), when they fix one;
         else None. The engine asks it and puts the answer in the places it builds."""
         return None
-
-    def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
-        """What a scored hand did beyond its points, worth naming on its row (``scored``:
-        what ``score_hand`` made of it). None by default."""
-        return []
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         """A random valid hand for the place ``ctx`` gives it, as a table might record it
@@ -812,7 +899,8 @@ class Shown:
 
     # How the form names a hand field in its messages, where the key does not read well.
     field_words: ClassVar[dict[str, str]] = {}
-    # An extra per-seat running count (a key of ``Scored.extra``) shown beside the totals.
+    # The name of the game's extra per-seat running count (its ``HandOutput.seat_counts``)
+    # beside the totals, and the key of its score sheet column.
     seat_counter: str | None = None
     # The rules page's template, under templates/ (the game's own page).
     rules_template: str = ""
@@ -844,9 +932,9 @@ class Shown:
         page then shows "Record trick by trick")."""
         return None
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         """The key inputs of a hand, short, as parts the caller joins: ["bid 5", "wyrms high"].
-        ``extra``: what the engine made of it (empty for a hand not scored)."""
+        ``extra``: what the engine made of it (``NO_OUTPUT`` for a hand not scored)."""
         return []
 
     def table_guide(self, ctx: HandContext) -> list[str]:
@@ -879,13 +967,42 @@ class Shown:
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        """One thing the hand ``ctx`` places did (``Rules.hand_events``), in words, whose it
+        is first ("Ann's bid of 5 failed (took 3)"), without its points."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {event.what!r}")
+
+    def warning_words(self, warning: Any, ctx: HandContext) -> str:
+        """One thing the scorer of the hand ``ctx`` places may have meant otherwise
+        (``Scored.warnings``), in words."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {warning!r}")
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        """What it means in this game that ``ctx.dealer`` dealt the hand out of turn: who
+        then held which role (a clause for the explanation, after "Ann dealt this hand
+        out of turn (it was Bob's deal): ")."""
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
+                "was first after the dealer")
+
+    # the reason the deal passes on as usual (``NextDeal.own`` None)
+    deal_passes: ClassVar[str] = "the deal passes left"
+
+    def next_deal_words(self, deal: NextDeal, ctx: HandContext) -> str:
+        """Why ``deal.seat`` deals next, after the hand ``ctx`` places: the deal passing on,
+        or the game's own reason (``deal.own``), which a game that gives one says."""
+        if deal.own is not None:
+            raise NotImplementedError(f"{type(self).__name__} gives no words for {deal.own!r}")
+        return self.deal_passes
+
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         """Why the game ended after a hand, or why it goes on (``place``: where the match stands
-        after it), for the explanation: the shared target rule's facts in words, else the
-        game's own ``why``."""
+        after it), for the explanation: the shared target rule's facts in words (a game with
+        its own end rule says its ``own`` facts)."""
         found = ending.by_target
         if found is None:
-            return ending.why
+            return None
         if found.outcome == "short":
             return None  # most hands: no names to join (a replay asks after every hand)
         players, target = place.players, found.target
@@ -912,7 +1029,8 @@ class Shown:
         place, target = facts.place, facts.target
         lines: list[str] = []
         if target is not None:
-            lines.append(target.words + (": the lowest total wins" if target.low_wins else ""))
+            lines.append(f"Playing {'past' if target.past else 'to'} {target.points}"
+                         + (": the lowest total wins" if target.low_wins else ""))
             if not place.finished and facts.to_go is not None and facts.to_go > 0:
                 lines.append(f"{facts.to_go} more ends it" if target.low_wins else f"leader needs {facts.to_go} more")
         played = place.hands_played
@@ -1024,7 +1142,7 @@ class Shown:
         per player), for the match standing at ``place`` (a blank sheet's: ``Game.empty_place``)."""
         return SheetLayout((), (POINTS, TOTAL))
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
         """A scored hand's cells for the columns of ``sheet_layout`` other than the
         points and totals (``extra`` is the engine's output for the hand)."""
         return SheetRow(seats=[{} for _ in range(ctx.seats)])
@@ -1096,11 +1214,11 @@ class Stats:
     # The figures this game keeps per player, in the order the stats page shows them.
     figures: tuple[Figure, ...] = ()
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
         """What one scored hand counts for each player (seat order): fact key -> value
         (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
-        the previous hand's (empty for the first)."""
+        the previous hand's (``NO_OUTPUT`` for the first)."""
         return [{} for _ in range(ctx.seats)]
 
 
@@ -1116,6 +1234,11 @@ class Game:
     min_players: int = 0
     max_players: int = 0
     settings: tuple[Setting, ...] = ()
+    # The settings as the game's typed record (one field per setting: ``GameSettings``), and
+    # what its scoring gives beyond the points (``HandOutput``): declared once, read by the
+    # game's hooks as typed fields and by the pages only through what the records declare.
+    settings_type: ClassVar[type[GameSettings]] = GameSettings
+    output_type: ClassVar[type[HandOutput]] = HandOutput
     # Every key a recorded hand may carry, besides the engine's own "dealer".
     hand_fields: tuple[str, ...] = ()
     required_fields: tuple[str, ...] = ()
@@ -1128,6 +1251,11 @@ class Game:
     shown: Shown = Shown()
     referee: Referee | None = None
     stats: Stats = Stats()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.settings_type is not GameSettings:  # a game that declares its record binds it to its settings
+            cls.settings_type.declare(cls.settings)
 
     def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
         """What the table calls this game, wherever its name is shown (a title, the

@@ -22,7 +22,9 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     MatchProgress,
     NeedsFacts,
     Place,
@@ -76,12 +78,72 @@ class SpadesEnd:
     best: int
 
 
+@dataclass(frozen=True)
+class BidFailed:
+    """A hand's event: the player's team took fewer tricks than the player's ``bid``."""
+
+    bid: int
+    took: int
+
+
+@dataclass(frozen=True)
+class NilPlayed:
+    """A hand's event: the player's nil on the hand ``holder`` plays (their own, a
+    partner's, the dummy), ``outcome`` "made", "lost" (its hand took ``tricks``) or
+    "not applied" (the other team's hand)."""
+
+    holder: int | str
+    outcome: str
+    tricks: int
+
+
+@dataclass(frozen=True)
+class ZeroBid:
+    """A hand's warning: the player at ``seat`` bid 0 without a nil on their own hand, which
+    scores as a contract of 0 (a scorer who meant nil did not tick it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class BagPenalty:
+    """A hand's event: the player's bags reached ``bags``, which costs the bag penalty."""
+
+    bags: int
+
+
+@dataclass(frozen=True)
+class SpadesSettings(GameSettings):
+    """Dummy Hand Spades' settings (``DummySpades.settings`` says each)."""
+
+    target: int
+    bag_limit: int  # 0: off
+    bag_penalty: int
+    nil_value: int
+    nil_tricks_count: bool
+    lose_at: int | None  # None: no losing floor
+    peek: str  # "none", "three", "four" or "flip"
+    flip_count: int
+
+
+@dataclass(frozen=True)
+class SpadesOutput(HandOutput):
+    """What a scored hand of Dummy Hand Spades gives beyond its points: each player's bags
+    after it and the declarer's seat (the rescore output's ``bags`` and ``declarer``)."""
+
+    bags: list[int]
+    declarer: int
+
+    def seat_counts(self) -> list[int]:
+        return self.bags
+
+
 class DummySpadesRules(Rules):
     """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
     nils, bags and their penalty, the target and the optional losing floor."""
 
     def target(self, settings: dict) -> Target:
-        return Target(settings["target"])
+        return Target(SpadesSettings.of(settings).target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -136,11 +198,12 @@ class DummySpadesRules(Rules):
             lines += player_lines
             if len(parts) > 1:
                 lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
-        return Scored(scores, lines, {"bags": bags, "declarer": declarer}, tuple(bags), zero_bid_warnings(hand, table))
+        return Scored(scores, lines, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
 
     def ending(self, place: HandContext) -> Ending:
         totals = place.totals
-        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        settings = SpadesSettings.at(place.table)
+        target, lose_at = settings.target, settings.lose_at
         reached = tuple(s for s, t in enumerate(totals) if t >= target)
         fallen = tuple(s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at)
         if not (reached or fallen):
@@ -149,17 +212,11 @@ class DummySpadesRules(Rules):
         leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
         return Ending(list(leaders) if len(leaders) == 1 else None, own=SpadesEnd(reached, fallen, leaders, best))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        order = bidding_order(dealer, table.seats)
-        return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
-
     def most_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
+        settings = SpadesSettings.at(place.table)
         # All 13 tricks on a bid of 13 with a nil made on the team's other hand, or
         # two nils made (own hand and the team's other hand) on a bid of 0.
-        nil_value = settings["nil_value"]
+        nil_value = settings.nil_value
         return max(10 * TRICKS + nil_value, 2 * nil_value)
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
@@ -176,35 +233,33 @@ class DummySpadesRules(Rules):
         """Each failed bid, each nil (whose hand, made or lost) and each bag penalty, with its
         points: the same rules ``score_player`` adds up, one player at a time."""
         table, state = ctx.table, ctx.state
-        declarer = scored.extra["declarer"]
+        out = SpadesOutput.read(scored.extra)
+        declarer = out.declarer
         nils = hand.get("nils") or [[]] * table.seats
         events = []
-        for seat, name in enumerate(table.players):
+        for seat in range(table.seats):
             team = team_of(seat, declarer, table.seats)
-            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils[seat]]
+            left_out = [] if SpadesSettings.at(table).nil_tricks_count else [h for h in team if h in nils[seat]]
             taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
             bid = hand["bids"][seat]
             # contract's own test, without building its explanation: a replay runs this for every hand
             over = taken - bid if taken >= bid else 0
             if taken < bid:  # the sheet shows the bid and its -10 per trick bid
-                events.append(Event(f"{name}'s bid of {bid} failed (took {taken})", seat, -10 * bid,
-                                    on_sheet=False))
+                events.append(Event(BidFailed(bid, taken), seat, -10 * bid, on_sheet=False))
             for holder in nils[seat]:
                 nil_points, _ = nil(seat, holder, team, hand, table)
-                whose = (f"{name}'s nil (own hand)" if holder == seat else
-                         f"{name}'s nil on {hand_name(holder, table)}")
+                tricks = tricks_of(holder, hand)
                 if nil_points is None:
-                    events.append(Event(f"{whose} not applied (the other team's hand)", seat))
+                    events.append(Event(NilPlayed(holder, "not applied", tricks), seat))
                 elif nil_points > 0:
-                    events.append(Event(f"{whose} made", seat, nil_points))
+                    events.append(Event(NilPlayed(holder, "made", tricks), seat, nil_points))
                 else:
-                    events.append(Event(f"{whose} lost ({plural(tricks_of(holder, hand), 'trick')})", seat,
-                                        nil_points))
-            if state[seat] + over == scored.extra["bags"][seat]:
+                    events.append(Event(NilPlayed(holder, "lost", tricks), seat, nil_points))
+            if state[seat] + over == out.bags[seat]:
                 continue  # no penalty took bags away
             lost, _, line = bag_penalty(seat, state[seat] + over, table)
             if line:
-                events.append(Event(f"{name}'s bags reached {state[seat] + over}: bag penalty", seat, -lost))
+                events.append(Event(BagPenalty(state[seat] + over), seat, -lost))
         return events
 
 
@@ -212,13 +267,41 @@ class DummySpadesShown(Shown):
     """How Dummy Hand Spades is shown: bids, nils and tricks in bidding order, the dummy's
     place in the guide and the seat picture, bags beside the totals and on the sheet."""
 
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        order = bidding_order(dealer, table.seats)
+        return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
+
+    def warning_words(self, warning: Any, ctx: HandContext) -> str:
+        assert isinstance(warning, ZeroBid)  # the game's one warning
+        name = ctx.players[warning.seat]
+        return f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        table, what = ctx.table, event.what
+        assert event.seat is not None  # every event of this game is a player's
+        name = table.players[event.seat]
+        if isinstance(what, BidFailed):
+            return f"{name}'s bid of {what.bid} failed (took {what.took})"
+        if isinstance(what, BagPenalty):
+            return f"{name}'s bags reached {what.bags}: bag penalty"
+        assert isinstance(what, NilPlayed)
+        whose = f"{name}'s nil (own hand)" if what.holder == event.seat else f"{name}'s nil on {hand_name(what.holder, table)}"
+        if what.outcome == "not applied":
+            return f"{whose} not applied (the other team's hand)"
+        if what.outcome == "made":
+            return f"{whose} made"
+        return f"{whose} lost ({plural(what.tricks, 'trick')})"
+
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         found = ending.own
         if not isinstance(found, SpadesEnd):
             return super().ending_words(ending, place)
         names, totals = place.players, list(place.totals)
-        target, lose_at = place.settings["target"], place.settings["lose_at"]
+        settings = SpadesSettings.at(place.table)
+        target, lose_at = settings.target, settings.lose_at
         reached, fallen, leaders, best = list(found.reached), list(found.fallen), list(found.leaders), found.best
         causes = []
         if reached:
@@ -240,7 +323,7 @@ class DummySpadesShown(Shown):
     def progress_words(self, facts: ProgressFacts) -> MatchProgress:
         """The shared line, and the losing floor when the table plays with one."""
         shared = super().progress_words(facts)
-        lose_at = facts.place.settings["lose_at"]
+        lose_at = SpadesSettings.at(facts.place.table).lose_at
         if lose_at is None:
             return shared
         return dataclasses.replace(shared, lines=(*shared.lines, f"a total of {lose_at} or below ends it too"))
@@ -254,7 +337,7 @@ class DummySpadesShown(Shown):
 
     # --- what each player needs: the losing floor and bags ------------------------
     def table_needs(self, facts: NeedsFacts) -> list[str]:
-        lose_at = facts.place.settings["lose_at"]
+        lose_at = SpadesSettings.at(facts.place.table).lose_at
         if lose_at is None:
             return []
         return [f"A total of {lose_at} or below also ends the game; the highest total then wins, "
@@ -264,7 +347,8 @@ class DummySpadesShown(Shown):
         place, seat = facts.place, need.seat
         table = place.table
         lines = []
-        limit, penalty, lose_at = table.settings["bag_limit"], table.settings["bag_penalty"], table.settings["lose_at"]
+        settings = SpadesSettings.at(table)
+        limit, penalty, lose_at = settings.bag_limit, settings.bag_penalty, settings.lose_at
         bags = place.state[seat] if place.state else 0
         if limit:
             more = limit - bags
@@ -291,7 +375,7 @@ class DummySpadesShown(Shown):
         order = bidding_order(dealer, table.seats)
         first, second, last = (names[s] for s in order)
         lines = [f"{last} deals 13 cards each to {first}, {second}, {last} and the dummy hand; "
-                 "the dummy's cards stay face down.", peek_line(table.settings, [first, second, last])]
+                 "the dummy's cards stay face down.", peek_line(SpadesSettings.at(table), [first, second, last])]
         lines += [
             f"One round of bidding: {first} first, then {second}, then {last} (the dealer) last. "
             "Each bids the tricks their team will take (0 to 13) and may also bid nil on any hands.",
@@ -324,10 +408,10 @@ class DummySpadesShown(Shown):
             FieldGroup("dummy_tricks", "Tricks taken by the dummy", "int", hint="All four hands add up to 13."),
         ]
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         players = list(ctx.players)
         parts = [by_player("bids", players, hand.get("bids") or [])]
-        declarer = extra.get("declarer")
+        declarer = extra.declarer if isinstance(extra, SpadesOutput) else None  # None: not scored
         if isinstance(declarer, int) and 0 <= declarer < len(players):
             parts.append(f"{players[declarer]} declares")
         for seat, hands in enumerate(hand.get("nils") or []):
@@ -347,24 +431,24 @@ class DummySpadesShown(Shown):
             marks=(("dec", "declarer: the highest bid, partners the dummy"),
                    ("nil", "also bid nil on a hand")))
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
-        table = ctx.table
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
+        table, out = ctx.table, SpadesOutput.read(extra)
         nils = hand.get("nils") or [[]] * table.seats
         seats = []
         for seat in range(table.seats):
-            marks = (["dec"] if seat == extra["declarer"] else []) + (["nil"] if nils[seat] else [])
+            marks = (["dec"] if seat == out.declarer else []) + (["nil"] if nils[seat] else [])
             seats.append({"bid": SheetCell(str(hand["bids"][seat]), " ".join(marks)),
                           "tricks": SheetCell(str(hand["tricks"][seat])),
-                          "bags": SheetCell(str(extra["bags"][seat]))})
+                          "bags": SheetCell(str(out.bags[seat]))})
         return SheetRow(hand={"dummy": SheetCell(str(hand["dummy_tricks"]))}, seats=seats)
 
     def sheet_rules(self, place: HandContext) -> list[str]:
-        settings = place.settings
-        limit, nil_value = settings["bag_limit"], settings["nil_value"]
-        nil_tricks = ("" if settings["nil_tricks_count"] else
+        settings = SpadesSettings.at(place.table)
+        limit, nil_value = settings.bag_limit, settings.nil_value
+        nil_tricks = ("" if settings.nil_tricks_count else
                       " The tricks of a hand you bid nil on (whose nil counts) don't count for your own "
                       "contract or bags.")
-        lose_at = settings["lose_at"]
+        lose_at = settings.lose_at
         return [
             f"Deal {TRICKS} each to the three players and the dummy. Bidding starts left of the dealer; each bids "
             "the tricks their team will take (0 to 13) and may also bid nil on any hands.",
@@ -375,10 +459,10 @@ class DummySpadesShown(Shown):
             "Failed: −10 × bid.",
             f"Nil on a hand of your team this deal: +{nil_value} if it took no tricks, else −{nil_value}; "
             "a nil on the other team's hand does not apply.",
-            (f"Bags: at {plural(limit, 'bag')} lose {plural(settings['bag_penalty'], 'point')} and take "
+            (f"Bags: at {plural(limit, 'bag')} lose {plural(settings.bag_penalty, 'point')} and take "
              f"{plural(limit, 'bag')} off."
              if limit else "Bags carry no penalty (bag limit off)."),
-            f"The game ends when a total reaches {settings['target']}"
+            f"The game ends when a total reaches {settings.target}"
             + (f" or falls to {lose_at} or below" if lose_at is not None else "")
             + "; the highest total wins; a tie for highest plays another hand.",
         ]
@@ -467,17 +551,17 @@ class DummySpadesStats(Stats):
         Figure("penalties", "Bag penalties paid", "sum"),
     )
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table = ctx.table
-        declarer = extra["declarer"]
-        bags_before = before.get("bags") or [0] * table.seats
-        limit = table.settings["bag_limit"]
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
+        table, out = ctx.table, SpadesOutput.read(extra)
+        declarer = out.declarer
+        bags_before = before.bags if isinstance(before, SpadesOutput) else [0] * table.seats
+        limit = SpadesSettings.at(table).bag_limit
         facts: list[dict[str, int]] = []
         for seat in range(table.seats):
             team = team_of(seat, declarer, table.seats)
             nils = (hand.get("nils") or [[]] * table.seats)[seat]
-            left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils]
+            left_out = [] if SpadesSettings.at(table).nil_tricks_count else [h for h in team if h in nils]
             taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
             over = max(0, taken - hand["bids"][seat])
             found = {"bags": over}
@@ -495,7 +579,7 @@ class DummySpadesStats(Stats):
                 if tricks_of(holder, hand) == 0:
                     found[f"{which}_made"] = found.get(f"{which}_made", 0) + 1
             if limit:
-                paid = (bags_before[seat] + over - extra["bags"][seat]) // limit
+                paid = (bags_before[seat] + over - out.bags[seat]) // limit
                 if paid:
                     found["penalties"] = paid
             facts.append(found)
@@ -534,6 +618,8 @@ class DummySpades(Game):
                 "With flipping, how many of the dummy's cards each player turns face up before bidding.",
                 minimum=1, maximum=4, applies_when=("peek", "flip")),
     )
+    settings_type = SpadesSettings
+    output_type = SpadesOutput
     hand_fields = ("bids", "nils", "tricks", "dummy_tricks")
     required_fields = ("bids", "tricks", "dummy_tricks")
     sample_settings: ClassVar[tuple[dict, ...]] = ({}, {"target": 300, "lose_at": -60},
@@ -548,16 +634,16 @@ class DummySpades(Game):
     referee = DummySpadesReferee()
     stats = DummySpadesStats()
 
-def peek_line(settings: dict, bidders: list[str]) -> str:
+def peek_line(settings: SpadesSettings, bidders: list[str]) -> str:
     """What the table does with the dummy before bidding, for setting ``peek``."""
     everyone = name_list(bidders)
-    peek = settings.get("peek", "none")
+    peek = settings.peek
     if peek in ("three", "four"):
         count = 3 if peek == "three" else 4
         return (f"{peek.title()} Peeky: before bidding, {everyone} each choose {count} of the dummy's cards "
                 "and look at them in secret; the cards go back face down, then bidding begins.")
     if peek == "flip":
-        n = settings.get("flip_count", 2)
+        n = settings.flip_count
         cards = plural(n, "card")
         return (f"Flip {n}: before bidding, {everyone} each choose {cards} of the dummy's and turn "
                 f"{'it' if n == 1 else 'them'} face up for all to see ({3 * n} of its 13 cards showing); "
@@ -621,7 +707,8 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     team = team_of(seat, declarer, table.seats)
     nils = (hand.get("nils") or [[]] * table.seats)[seat]
     # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
-    left_out = [] if table.settings["nil_tricks_count"] else [h for h in team if h in nils and tricks_of(h, hand)]
+    counted = SpadesSettings.at(table).nil_tricks_count
+    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
     taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
     points, line, over = contract(seat, hand, team, left_out, taken, bags, table)
     parts, lines = [points], [line]
@@ -686,17 +773,16 @@ def _each_with(names: tuple[str, ...], totals: list[int], seats: list[int], one:
         " (" + ", ".join(f"{names[s]} {totals[s]}" for s in seats) + ")"
 
 
-def zero_bid_warnings(hand: dict, table: Table) -> list[str]:
+def zero_bid_warnings(hand: dict, table: Table) -> list[ZeroBid]:
     """A team bid of 0 without a nil on one's own hand is scored as a contract of 0,
     which a scorer who meant nil gets silently wrong."""
     nils = hand.get("nils") or [[]] * table.seats
-    return [f"A team bid of 0 is a contract, not a nil: tick Nil for {name}'s own hand if that is what {name} bid"
-            for seat, name in enumerate(table.players) if hand["bids"][seat] == 0 and seat not in nils[seat]]
+    return [ZeroBid(seat) for seat in range(table.seats) if hand["bids"][seat] == 0 and seat not in nils[seat]]
 
 
 def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:
     """(points or None when the nil does not apply, line) for one nil a player bid."""
-    name, value = table.players[seat], table.settings["nil_value"]
+    name, value = table.players[seat], SpadesSettings.at(table).nil_value
     what = f"{name}'s nil on {hand_name(holder, table, seat)}"
     held = hand_name(holder, table).removesuffix("'s hand")
     if holder not in team:
@@ -709,7 +795,8 @@ def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[
 
 def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | None]:
     """(points lost, bags left, line or None) once a player's bags are counted."""
-    limit, penalty = table.settings["bag_limit"], table.settings["bag_penalty"]
+    settings = SpadesSettings.at(table)
+    limit, penalty = settings.bag_limit, settings.bag_penalty
     if limit == 0 or bags < limit:
         return 0, bags, None
     times = bags // limit

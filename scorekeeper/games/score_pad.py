@@ -14,7 +14,9 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     NeedsFacts,
     Place,
     Problem,
@@ -41,6 +43,16 @@ NAME_LIMIT = 40  # characters of the game's name (rules.md: as a player's name)
 
 def _points(count: int) -> str:
     return plural(count, "point")
+
+
+@dataclass(frozen=True)
+class PadSettings(GameSettings):
+    """The score pad's settings (``ScorePad.settings`` says each)."""
+
+    name: str  # the table's own name for what it plays ("": none)
+    target: int  # 0: no target
+    low_wins: bool
+    hand_count: int  # 0: no fixed number of hands
 
 
 @dataclass(frozen=True)
@@ -75,13 +87,10 @@ class ScorePadRules(Rules):
         points = list(hand["points"])
         return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, points)])
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
-
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
-        settings, totals = place.settings, place.totals
-        target, hand_count, low = settings["target"], settings["hand_count"], settings["low_wins"]
+        settings, totals = PadSettings.at(place.table), place.totals
+        target, hand_count, low = settings.target, settings.hand_count, settings.low_wins
         best = min(totals) if low else max(totals)
         leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
         reached = tuple(seat for seat, total in enumerate(totals) if target and total >= target)
@@ -92,26 +101,27 @@ class ScorePadRules(Rules):
         return Ending(list(leaders) if len(leaders) == 1 else None, own=PadEnd(reached, leaders, best, False))
 
     def hands_left(self, place: HandContext) -> int | None:
-        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
+        settings, dealt, next_dealer = PadSettings.at(place.table), list(place.dealt), place.dealer
         # The number of hands is fixed, not the deals: a deal out of turn changes nothing.
-        hand_count = settings.get("hand_count")
+        hand_count = settings.hand_count
         if not isinstance(hand_count, int) or isinstance(hand_count, bool) or hand_count <= 0:
             return None
         return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
 
     def target(self, settings: dict) -> Target | None:
-        points = settings.get("target")
+        chosen = PadSettings.of(settings)
+        points = chosen.target
         if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
             return None
-        return Target(points, low_wins=bool(settings.get("low_wins")))
+        return Target(points, low_wins=bool(chosen.low_wins))
 
     def lowest_wins(self, settings: dict) -> bool:
-        return bool(settings.get("low_wins"))
+        return bool(PadSettings.of(settings).low_wins)
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         # with a fixed number of hands, now and then a hand at the edges of what may be typed,
         # so the needs panel's "can no longer win" is reached (and searched) in the generic tests
-        if ctx.settings.get("hand_count") and rng.random() < 0.15:
+        if PadSettings.at(ctx.table).hand_count and rng.random() < 0.15:
             return {"points": [rng.choice((LEAST, MOST, 0)) for _ in range(ctx.seats)]}
         return {"points": [rng.randint(-10, 30) for _ in range(ctx.seats)]}
 
@@ -144,14 +154,17 @@ def _side(facts: NeedsFacts) -> str:
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
 
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
+
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         found = ending.own
         if not isinstance(found, PadEnd):
             return super().ending_words(ending, place)
-        settings, names, totals = place.settings, place.players, list(place.totals)
-        target, hand_count = settings["target"], settings["hand_count"]
-        side = "lowest" if settings["low_wins"] else "highest"
+        settings, names, totals = PadSettings.at(place.table), place.players, list(place.totals)
+        target, hand_count = settings.target, settings.hand_count
+        side = "lowest" if settings.low_wins else "highest"
         reached, leaders, best = list(found.reached), list(found.leaders), found.best
         if found.all_played:
             cause = "its one hand was played" if hand_count == 1 else f"all {hand_count} hands were played"
@@ -178,7 +191,7 @@ class ScorePadShown(Shown):
 
     # --- what each player needs: the shared panel, in a score pad's words ------------
     def target_needs(self, facts: NeedsFacts) -> str:
-        target, hand_count = facts.target, facts.place.settings["hand_count"]
+        target, hand_count = facts.target, PadSettings.at(facts.place.table).hand_count
         assert target is not None
         tie = ("a tie for it means another hand is dealt"
                + (f" (after the last of the {hand_count} hands the tied players share the win)" if hand_count else ""))
@@ -186,7 +199,7 @@ class ScorePadShown(Shown):
                 f"total then wins, and {tie}.")
 
     def hands_left_needs(self, facts: NeedsFacts) -> list[str]:
-        hand_count = facts.place.settings["hand_count"]
+        hand_count = PadSettings.at(facts.place.table).hand_count
         if hand_count:
             # the last hand is the last whatever the totals: "sooner" only before it
             sooner = (f", sooner if a total reaches {facts.target.points}"
@@ -227,12 +240,12 @@ class ScorePadShown(Shown):
                            hint="Whole numbers; a minus for points lost.",
                            stepper=False, minimum=LEAST, fill_blank=0)]
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         players, points = ctx.players, hand.get("points")
         if not isinstance(points, list) or len(points) != len(players) or not all(is_whole(p) for p in points):
             return []
         # the best score as the game is won: the lowest where the lowest total wins (Hearts)
-        low = bool(ctx.settings.get("low_wins"))
+        low = bool(PadSettings.at(ctx.table).low_wins)
         best = (min if low else max)(points)
         tied = [players[s] for s, p in enumerate(points) if p == best]
         others = [players[s] for s, p in enumerate(points) if p != best]
@@ -247,9 +260,9 @@ class ScorePadShown(Shown):
         return {"least": LEAST, "most": MOST}
 
     def sheet_rules(self, place: HandContext) -> list[str]:
-        settings = place.settings
-        side = "lowest" if settings["low_wins"] else "highest"
-        target, hand_count = settings["target"], settings["hand_count"]
+        settings = PadSettings.at(place.table)
+        side = "lowest" if settings.low_wins else "highest"
+        target, hand_count = settings.target, settings.hand_count
         lines = ["Write each player's points for the hand (a minus for points lost) in Pts, and add them "
                  "to the running Total. The deal passes left."]
         if hand_count:
@@ -273,9 +286,9 @@ class ScorePadStats(Stats):
         Figure("best_hand", "Hands with the best score"),
     )
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        best = (min if ctx.settings["low_wins"] else max)(scores)
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
+        best = (min if PadSettings.at(ctx.table).low_wins else max)(scores)
         return [{"points": score, **({"best_hand": 1} if score == best else {})} for score in scores]
 
 
@@ -300,6 +313,7 @@ class ScorePad(Game):
                 "The game ends after this many hands (0: no fixed number).",
                 minimum=0, labels=((0, "none"),)),
     )
+    settings_type = PadSettings
     hand_fields = ("points",)
     required_fields = ("points",)
     sample_players = 4
@@ -310,7 +324,7 @@ class ScorePad(Game):
 
     def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
         # the table's own name for what it plays ("Hearts"), else the pad's title
-        name = (settings or {}).get("name")
+        name = PadSettings.of(settings or {}).name
         if not isinstance(name, str) or not name.strip():
             return self.title
         return f"{name.strip()} (score pad)" if kind else name.strip()

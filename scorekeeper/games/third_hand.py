@@ -23,7 +23,9 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     NeedsFacts,
     NextDeal,
     Place,
@@ -66,6 +68,25 @@ DECK = {"aces": 4, "nines": 4, "tens": 4, "pictures": 12}
 # The cards that score, for random sample hands: P is any picture card.
 _SAMPLE_DECK = ["A"] * 4 + ["9"] * 4 + ["10"] * 4 + ["P"] * 12
 _SAMPLE_POINTS = {"A": 1, "9": 9, "10": 10, "P": 10}
+
+
+@dataclass(frozen=True)
+class HandSettings(GameSettings):
+    """Third Hand's settings (``ThirdHand.settings`` says each)."""
+
+    target: int
+    contract_values: dict[str, int]  # the card points each bid rank (``RANKS``) must take
+
+
+@dataclass(frozen=True)
+class ThirdHandOutput(HandOutput):
+    """What a scored hand of Third Hand gives beyond its points (the rescore output's keys): the
+    contract's ``holder`` (None: no contract), whether it was ``made`` (None without one) and
+    whether it was ``doubled`` (both bid face up)."""
+
+    holder: int | None
+    made: bool | None
+    doubled: bool
 
 
 # --- card points and the 14-card check --------------------------------------
@@ -229,13 +250,31 @@ class CatchUp:
     triple: int
 
 
+@dataclass(frozen=True)
+class HandScores:
+    """Why the next dealer deals (``NextDeal.own``): the two hand ``scores`` of the hand just
+    played, seat order; the higher deals, a tie passes the deal to the non-dealer."""
+
+    first: int
+    second: int
+
+
+@dataclass(frozen=True)
+class ContractPlayed:
+    """A hand's event: the holder's contract at ``rank``, ``made`` or failed, ``doubled`` or not."""
+
+    rank: str
+    made: bool
+    doubled: bool
+
+
 class ThirdHandRules(Rules):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
 
     def target(self, settings: dict) -> Target:
         # "the highest score past 500": reaching the target exactly is not enough
-        return Target(settings["target"], past=True)
+        return Target(HandSettings.of(settings).target, past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -290,10 +329,10 @@ class ThirdHandRules(Rules):
         if holder is None:
             lines.append(f"No contract, so each scores their own card points: "
                          f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
-            return Scored(list(points), lines, {"holder": None, "made": None, "doubled": False})
+            return Scored(list(points), lines, ThirdHandOutput(None, None, False))
         opponent = 1 - holder
         p_holder, p_opponent = points[holder], points[opponent]
-        value = table.settings["contract_values"][bids[holder]]
+        value = HandSettings.at(table).contract_values[bids[holder]]
         made = p_holder >= value
         multiplier = 2 if doubled else 1
         diff = abs(p_holder - p_opponent)
@@ -311,7 +350,7 @@ class ThirdHandRules(Rules):
         lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
         scores = [0, 0]
         scores[holder], scores[opponent] = p_holder + change, p_opponent
-        return Scored(scores, lines, {"holder": holder, "made": made, "doubled": doubled})
+        return Scored(scores, lines, ThirdHandOutput(holder, made, doubled))
 
     @staticmethod
     def _bidding_line(bids: list, names: tuple[str, ...], dealer: int) -> str:
@@ -324,33 +363,24 @@ class ThirdHandRules(Rules):
         doubled = ", doubled because both bid face up" if None not in bids else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
-                "non-dealer (bid first)")
-
     def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
         table, dealer = ctx.table, ctx.dealt_by
         first, second = scored.scores
         if first == second:
-            return NextDeal(table.left_of(dealer), f"the hand scores tied at {first}, so the deal passes "
-                                                   "to the non-dealer")
-        seat = 0 if first > second else 1
-        high, low = max(first, second), min(first, second)
-        return NextDeal(seat, f"{table.players[seat]} had the higher hand score ({high} to {low})")
+            return NextDeal(table.left_of(dealer), HandScores(first, second))
+        return NextDeal(0 if first > second else 1, HandScores(first, second))
 
 
 # --- trick referee --------------------------------------------------------------
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
-        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[1]
+        settings = HandSettings.at(place.table)
+        return _hand_range(tuple(settings.contract_values[r] for r in RANKS))[1]
 
     def least_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
-        return _hand_range(tuple(settings["contract_values"][r] for r in RANKS))[0]
+        settings = HandSettings.at(place.table)
+        return _hand_range(tuple(settings.contract_values[r] for r in RANKS))[0]
 
     def seat_facts(self, place: HandContext, seat: int) -> CatchUp | None:
         """How the player behind catches up in one hand, in card points taken over the
@@ -384,17 +414,37 @@ class ThirdHandRules(Rules):
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A doubled contract, and a failed one, named with its holder."""
-        table = ctx.table
-        holder, made, doubled = (scored.extra.get(k) for k in ("holder", "made", "doubled"))
+        out = ThirdHandOutput.read(scored.extra)
+        holder, made, doubled = out.holder, out.made, out.doubled
         if holder is None or (made and not doubled):
             return []
-        what = f"{table.players[holder]}'s {hand['bids'][holder]} contract{', doubled,' if doubled else ''}"
-        return [Event(f"{what} {'made' if made else 'failed'}", holder, on_sheet=False)]  # its Contract column
+        return [Event(ContractPlayed(hand["bids"][holder], bool(made), bool(doubled)), holder,
+                      on_sheet=False)]  # its Contract column
 
 
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} is the "
+                "non-dealer (bid first)")
+
+    def next_deal_words(self, deal: NextDeal, ctx: HandContext) -> str:
+        scores = deal.own
+        assert isinstance(scores, HandScores)  # the game's one reason: the hand scores
+        if scores.first == scores.second:
+            return f"the hand scores tied at {scores.first}, so the deal passes to the non-dealer"
+        high, low = max(scores.first, scores.second), min(scores.first, scores.second)
+        return f"{ctx.players[deal.seat]} had the higher hand score ({high} to {low})"
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        what = event.what
+        assert isinstance(what, ContractPlayed) and event.seat is not None  # the game's one event
+        contract = f"{ctx.players[event.seat]}'s {what.rank} contract{', doubled,' if what.doubled else ''}"
+        return f"{contract} {'made' if what.made else 'failed'}"
 
     # --- what each player needs: how the player behind catches up -----------------
     def hand_needs(self, facts: NeedsFacts) -> list[str]:
@@ -425,7 +475,7 @@ class ThirdHandShown(Shown):
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         d, n = names[dealer], names[table.left_of(dealer)]
-        values = table.settings["contract_values"]
+        values = HandSettings.at(table).contract_values
         needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
         return [
             f"{d} deals 12 cards each to {n} and {d} (all 24 cards).",
@@ -473,18 +523,19 @@ class ThirdHandShown(Shown):
                            lambda c: points_from_counts(c["aces"], c["nines"], c["tens"] + c["pictures"]),
                            _counter_problems, heading="Card points", counted="counted cards", typed="points")
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         players = list(ctx.players)
         bids = hand.get("bids") or []
         parts = [by_player("bids", players, ["pass" if b is None else b for b in bids])]
         if hand.get("trump"):
             parts.append(suit_name(hand["trump"]))
-        holder = extra.get("holder")
-        if isinstance(holder, int) and 0 <= holder < len(players):
-            made = extra.get("made")
+        out = extra if isinstance(extra, ThirdHandOutput) else None  # None: not scored
+        holder = None if out is None else out.holder
+        if out is not None and holder is not None and 0 <= holder < len(players):
+            made = out.made
             word = "made" if made else "failed" if made is False else ""
-            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if extra.get("doubled") else ""))
-        elif "holder" in extra:
+            parts.append(f"{players[holder]} {word}".strip() + (" (doubled)" if out.doubled else ""))
+        elif out is not None:
             parts.append("no contract")
         if hand.get("exchanged"):
             parts.append("exchanged")
@@ -501,20 +552,21 @@ class ThirdHandShown(Shown):
                    ("×2", "doubled: both bid face up"),
                    ("swap", "the holder swapped hands with the third hand")))
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
-        bids, holder = hand["bids"], extra["holder"]
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
+        out = ThirdHandOutput.read(extra)
+        bids, holder = hand["bids"], out.holder
         if holder is None:
             contract = SheetCell("none")
         else:
-            marks = (["×2"] if extra["doubled"] else []) + (["swap"] if hand.get("exchanged") else [])
-            contract = SheetCell("made" if extra["made"] else "failed", " ".join(marks))
+            marks = (["×2"] if out.doubled else []) + (["swap"] if hand.get("exchanged") else [])
+            contract = SheetCell("made" if out.made else "failed", " ".join(marks))
         seats = [{"bid": SheetCell("–" if bid is None else bid, "H" if seat == holder else ""),
                   "captured": SheetCell(str(hand["points"][seat]))} for seat, bid in enumerate(bids)]
         return SheetRow(hand={"trump": SheetCell(suit_name(hand["trump"])), "contract": contract}, seats=seats)
 
     def sheet_rules(self, place: HandContext) -> list[str]:
-        settings = place.settings
-        values = settings["contract_values"]
+        settings = HandSettings.at(place.table)
+        values = settings.contract_values
         needs = ", ".join(f"{rank} {values[rank]}" for rank in RANKS)
         return [
             "Bids: the non-dealer places a card face up (a bid of its rank) or face down (a pass), then the "
@@ -527,7 +579,7 @@ class ThirdHandShown(Shown):
             "players' points (2 × the difference when doubled); the opponent own points.",
             "Failed: holder scores own points − the difference (2 × when doubled); the opponent own points.",
             "Next dealer: the player with the higher hand score; a tie passes the deal to the non-dealer.",
-            f"The game ends when a total is past {settings['target']} (more than it); the highest total wins; "
+            f"The game ends when a total is past {settings.target} (more than it); the highest total wins; "
             "a tie for highest plays another hand.",
         ]
 
@@ -613,10 +665,10 @@ class ThirdHandStats(Stats):
         Figure("as_opponent", "Average hand score as opponent", "mean"),
     )
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
-        table = ctx.table
-        holder, made, doubled = extra.get("holder"), extra.get("made"), extra.get("doubled")
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
+        table, out = ctx.table, ThirdHandOutput.read(extra)
+        holder, made, doubled = out.holder, out.made, out.doubled
         facts: list[dict[str, int]] = [{} for _ in range(table.seats)]
         if holder is None:
             return facts
@@ -645,6 +697,8 @@ class ThirdHand(Game):
                 kind="table", minimum=0, choices=RANKS,
                 note="House defaults — the published table was lost, change them if your table plays other values."),
     )
+    settings_type = HandSettings
+    output_type = ThirdHandOutput
     hand_fields = ("bids", "trump", "exchanged", "points")
     required_fields = ("bids", "trump", "points")
     sample_players = 2

@@ -9,6 +9,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
@@ -17,7 +18,9 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     Place,
     Problem,
     Referee,
@@ -64,6 +67,17 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _TWO_DECK_MISSING = ("2", "3", "4")
 
 TRICK_CARDS = [rank + letter for letter in "SHDC" for rank in RANKS]
+
+
+@dataclass(frozen=True)
+class RailSettings(GameSettings):
+    """Third Rail's settings (``ThirdRail.settings`` says each)."""
+
+    target: int
+    scoring_from: int  # the first scoring trick: 2 or 3
+    most_other_tricks_bonus: bool
+    bonus_tie: str  # "each" or "none"
+    trump: bool
 
 
 def tricks_per_hand(players: int) -> int:
@@ -196,7 +210,7 @@ def tally_of(hand: dict, table: Table) -> tuple[list[int], list[int], list[list[
     if "winners" not in hand:
         # other tricks may be left out without the bonus (then nothing reads them)
         return list(hand["scoring_tricks"]), list(hand.get("other_tricks") or [0] * table.seats), None
-    return tally_winners(hand["winners"], table.seats, table.settings["scoring_from"])
+    return tally_winners(hand["winners"], table.seats, RailSettings.at(table).scoring_from)
 
 
 def bonus_for(other: list[int], tie: str) -> list[int]:
@@ -211,7 +225,7 @@ class ThirdRailRules(Rules):
     most other tricks, an optional trump, playing to the target."""
 
     def target(self, settings: dict) -> Target:
-        return Target(settings["target"])
+        return Target(RailSettings.of(settings).target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -228,7 +242,7 @@ class ThirdRailRules(Rules):
             return self._check_winners(hand, table)
         if len(counts) == 2:
             return self._check_counts(hand, table)
-        if counts == ["scoring_tricks"] and not table.settings["most_other_tricks_bonus"]:
+        if counts == ["scoring_tricks"] and not RailSettings.at(table).most_other_tricks_bonus:
             # Only what the settings score is asked for: without the bonus, other
             # tricks change nothing, so the scoring tricks alone will do.
             return self._check_counts(hand, table)
@@ -255,7 +269,7 @@ class ThirdRailRules(Rules):
 
     def _check_counts(self, hand: dict, table: Table) -> list[Problem]:
         tricks = tricks_per_hand(table.seats)
-        scoring = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
+        scoring = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
         problems = []
         for name, expected, why in (
             ("scoring_tricks", len(scoring), f"the scoring tricks are {_listing(scoring)}"),
@@ -273,7 +287,7 @@ class ThirdRailRules(Rules):
     def _check_trump(self, hand: dict, table: Table) -> list[Problem]:
         if "trump" not in hand:
             return []
-        if not table.settings["trump"]:
+        if not RailSettings.at(table).trump:
             return [rule("trump", "this match plays without trump (setting trump is off), "
                             "so leave trump out or turn the setting on")]
         return check_choice(hand, "trump", SUITS)
@@ -283,7 +297,7 @@ class ThirdRailRules(Rules):
         table = ctx.table
         names = table.players
         scoring, other, won = tally_of(hand, table)
-        numbers = scoring_trick_numbers(table.seats, table.settings["scoring_from"])
+        numbers = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
         lines = [f"Tricks {_listing(numbers)} score one point each."]
         if "trump" in hand:
             lines.append(f"Trump was {hand['trump']} (recorded only; it does not change the score).")
@@ -291,9 +305,9 @@ class ThirdRailRules(Rules):
             which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
             lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
                          f"{count} point{'' if count == 1 else 's'}")
-        if not table.settings["most_other_tricks_bonus"]:
+        if not RailSettings.at(table).most_other_tricks_bonus:
             return Scored(scoring, lines)
-        bonus = bonus_for(other, table.settings["bonus_tie"])
+        bonus = bonus_for(other, RailSettings.at(table).bonus_tie)
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
         lines.append(self._bonus_line(other, bonus, names))
         lines.append("This hand: " + ", ".join(
@@ -315,16 +329,11 @@ class ThirdRailRules(Rules):
             return f"{tied}, so each of them scores 2 more."
         return f"{tied}; with a tie nobody scores the bonus."
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
-
     def most_in_a_hand(self, place: HandContext) -> int | None:
-        settings, seats = place.settings, place.seats
+        settings, seats = RailSettings.at(place.table), place.seats
         # every scoring trick, and the bonus for the most other tricks when it is played
-        return len(scoring_trick_numbers(seats, settings["scoring_from"])) \
-            + (2 if settings["most_other_tricks_bonus"] else 0)
+        return len(scoring_trick_numbers(seats, settings.scoring_from)) \
+            + (2 if settings.most_other_tricks_bonus else 0)
 
     def least_in_a_hand(self, place: HandContext) -> int | None:
         return 0  # nothing is ever taken off
@@ -340,6 +349,11 @@ class ThirdRailShown(Shown):
 
     field_words: ClassVar[dict[str, str]] = {"winners": "trick winners"}
 
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
+
     # --- at the table ---------------------------------------------------
     def table_guide(self, ctx: HandContext) -> list[str]:
         table, dealer = ctx.table, ctx.dealt_by
@@ -349,38 +363,38 @@ class ThirdRailShown(Shown):
         decks = decks_for(n)
         deck = len(cards_in_deck(decks)) * decks
         spare = deck - tricks * n
-        settings = table.settings
+        settings = RailSettings.at(table)
         if decks == 1:
             cards = "one 52-card deck"
         else:
             cards = ("two decks without the 2s, 3s and 4s (two 40-card decks, 80 cards; "
                      "the 24 low cards are set aside)")
         # with trump on, the card left over is turned up, not set aside
-        aside = "" if settings["trump"] else " and set aside"
+        aside = "" if settings.trump else " and set aside"
         spare_text = (f"; {spare} card{' is' if spare == 1 else 's are'} left over{aside}"
                       if spare else "; no cards are left over")
-        scoring = scoring_trick_numbers(n, settings["scoring_from"])
+        scoring = scoring_trick_numbers(n, settings.scoring_from)
         lines = [
             f"{d} deals {cards}, one card at a time clockwise starting with {left}: "
             f"{tricks} cards each{spare_text}.",
         ]
-        if settings["trump"] and spare:
+        if settings.trump and spare:
             card = "the card left over" if spare == 1 else f"one of the {spare} cards left over"
             lines.append(f"{d} turns up {card} (not dealt): its suit is trump this hand.")
-        elif settings["trump"]:
+        elif settings.trump:
             lines.append(f"No card is left over, so {d} turns up the last card dealt to themself: its suit "
                          f"is trump this hand, and the card stays in {d}'s hand.")
         lines += [
             f"{left} (left of the dealer) leads the first trick; the winner of each trick leads the next.",
-            "Follow suit if you can. King is high, Ace low" + ("; a trump beats any other suit." if settings["trump"]
+            "Follow suit if you can. King is high, Ace low" + ("; a trump beats any other suit." if settings.trump
                                                              else "; the highest card of the suit led wins."),
             f"{tricks} tricks: tricks {_listing(scoring)} ({len(scoring)} of them) each score a point "
             "for their winner.",
         ]
         if decks == 2:
             lines.append("With two decks, of two identical cards the one played first wins.")
-        if settings["most_other_tricks_bonus"]:
-            tie = "tied players each score 2" if settings["bonus_tie"] == "each" else "on a tie nobody scores it"
+        if settings.most_other_tricks_bonus:
+            tie = "tied players each score 2" if settings.bonus_tie == "each" else "on a tie nobody scores it"
             lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
         return lines
 
@@ -389,13 +403,13 @@ class ThirdRailShown(Shown):
     rules_template = "rules/third_rail.html"  # the rules page, filled in from the settings
 
     def hand_form(self, ctx: HandContext) -> list[FieldGroup]:
-        players, settings = list(ctx.players), ctx.settings
+        players, settings = list(ctx.players), RailSettings.at(ctx.table)
         everyone = tuple(range(len(players)))
         groups = []
-        if settings.get("trump"):
+        if settings.trump:
             groups.append(FieldGroup("trump", "Trump (the flipped suit, optional)", "radio",
                                      choices=suit_choices(SUITS), optional=True))
-        first = settings.get("scoring_from", 3)
+        first = settings.scoring_from
         hint = f"Tricks {first}, {first + 3}, {first + 6}, … each score a point." if is_whole(first) else ""
         counts = ["scoring_tricks"]
         seats = len(players)
@@ -403,7 +417,7 @@ class ThirdRailShown(Shown):
             3 <= seats <= 6 else None
         groups.append(FieldGroup("scoring_tricks", "Scoring tricks won", "seat_int", everyone, hint=hint,
                                  adds_up_to=scoring))
-        if settings.get("most_other_tricks_bonus"):  # without the bonus other tricks score nothing: not asked
+        if settings.most_other_tricks_bonus:  # without the bonus other tricks score nothing: not asked
             groups.append(FieldGroup("other_tricks", "Other tricks won", "seat_int", everyone,
                                      hint="For the bonus: most other tricks scores 2 more.",
                                      adds_up_to=None if scoring is None else tricks_per_hand(seats) - scoring))
@@ -416,7 +430,7 @@ class ThirdRailShown(Shown):
                        alternative_to=tuple(counts)),
         ]
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         players = list(ctx.players)
         parts = []
         if "scoring_tricks" in hand:
@@ -436,26 +450,26 @@ class ThirdRailShown(Shown):
 
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, place: HandContext) -> SheetLayout:
-        settings = place.settings
-        hand = (SheetColumn("trump", "Trump", "the flipped card's suit", "text"),) if settings["trump"] else ()
-        bonus = settings["most_other_tricks_bonus"]
+        settings = RailSettings.at(place.table)
+        hand = (SheetColumn("trump", "Trump", "the flipped card's suit", "text"),) if settings.trump else ()
+        bonus = settings.most_other_tricks_bonus
         marks = (("+2", "most non-scoring tricks: 2 more"),) if bonus else ()
         return SheetLayout(hand, (SheetColumn("scoring", "Tricks", "scoring tricks won"), POINTS, TOTAL), marks)
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
         table = ctx.table
         scoring, other, _ = tally_of(hand, table)
-        settings = table.settings
-        bonus = bonus_for(other, settings["bonus_tie"]) if settings["most_other_tricks_bonus"] else []
-        trump = {"trump": SheetCell(suit_name(hand["trump"]) if hand.get("trump") else "")} if settings["trump"] \
+        settings = RailSettings.at(table)
+        bonus = bonus_for(other, settings.bonus_tie) if settings.most_other_tricks_bonus else []
+        trump = {"trump": SheetCell(suit_name(hand["trump"]) if hand.get("trump") else "")} if settings.trump \
             else {}
         return SheetRow(hand=trump, seats=[{"scoring": SheetCell(str(count), "+2" if seat in bonus else "")}
                                            for seat, count in enumerate(scoring)])
 
     def sheet_rules(self, place: HandContext) -> list[str]:
-        settings, seats = place.settings, place.seats
+        settings, seats = RailSettings.at(place.table), place.seats
         tricks, decks = tricks_per_hand(seats), decks_for(seats)
-        scoring = scoring_trick_numbers(seats, settings["scoring_from"])
+        scoring = scoring_trick_numbers(seats, settings.scoring_from)
         deck = "one 52-card deck" if decks == 1 else "two decks without the 2s, 3s and 4s"
         lines = [
             f"{seats} players: {deck}, dealt one card at a time; {tricks} tricks a hand. Left of the dealer "
@@ -463,21 +477,21 @@ class ThirdRailShown(Shown):
             f"Tricks {_listing(scoring)} score 1 point each for their winner; write each player's scoring "
             "tricks in Tricks.",
         ]
-        if settings["trump"]:
+        if settings.trump:
             spare = len(cards_in_deck(decks)) * decks - tricks * seats
             flipped = "a card left over (not dealt)" if spare else "the last card dealt to themself (it stays in hand)"
             lines.append(f"Trump: the dealer turns up {flipped}; its suit is trump this hand and beats any other suit.")
-        if settings["most_other_tricks_bonus"]:
-            tie = "tied players each score 2" if settings["bonus_tie"] == "each" else "a tie scores no bonus"
+        if settings.most_other_tricks_bonus:
+            tie = "tied players each score 2" if settings.bonus_tie == "each" else "a tie scores no bonus"
             lines.append(f"The player with the most non-scoring tricks scores 2 more ({tie}).")
-        lines.append(f"The game ends after a hand in which someone reaches {settings['target']}; the highest "
+        lines.append(f"The game ends after a hand in which someone reaches {settings.target}; the highest "
                      "total wins; a tie for highest plays another hand.")
         return lines
 
     # --- trick by trick and the rules page ---------------------------------
     def trick_tally(self, place: HandContext) -> TrickTally:
-        settings, seats = place.settings, place.seats
-        scoring_from, tricks = settings["scoring_from"], tricks_per_hand(seats)
+        settings, seats = RailSettings.at(place.table), place.seats
+        scoring_from, tricks = settings.scoring_from, tricks_per_hand(seats)
 
         def count(winners: list[int]) -> list[list[int]]:
             points, other, _ = tally_winners(winners, seats, scoring_from)
@@ -496,11 +510,11 @@ class ThirdRailShown(Shown):
             counted = {"scoring_tricks": points, "other_tricks": other}
             return {**counted, **{k: v for k, v in hand.items() if k not in ("winners", "scoring_tricks", "other_tricks")}}
 
-        bonus = bool(settings.get("most_other_tricks_bonus"))
+        bonus = bool(settings.most_other_tricks_bonus)
         notes = (f"Most other tricks scores 2 more at the end of the hand; it is added in once all {tricks} "
                  "tricks are in.",) if bonus else ()
         trump = TallyChoice("trump", "Trump this hand (the flipped suit, optional)", "not recorded",
-                            suit_faces(SUITS)) if settings.get("trump") else None
+                            suit_faces(SUITS)) if settings.trump else None
         return TrickTally(tricks, (TallyColumn("Points", settles="bonus"), TallyColumn("Other tricks")), count,
                           to_hand, from_hand, as_counts,
                           mark=TrickMark(lambda number: is_scoring_trick(number, scoring_from), "a scoring trick",
@@ -509,7 +523,8 @@ class ThirdRailShown(Shown):
 
     def rules_context(self, settings: dict) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, settings["scoring_from"])} for n in range(3, 7)]}
+                          "scoring": scoring_trick_numbers(n, RailSettings.of(settings).scoring_from)}
+                         for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------
     def seating(self, ctx: HandContext, hand: dict | None = None) -> Seating:
@@ -517,7 +532,7 @@ class ThirdRailShown(Shown):
         dealer turns up when the table plays with one."""
         table = ctx.table
         shared = super().seating(ctx, hand)
-        if not table.settings["trump"]:
+        if not RailSettings.at(table).trump:
             return shared
         return Seating(tuple(Place(p.name, p.seat, (*p.roles, "turns up trump"), p.deals, p.leads) if p.deals else p
                              for p in shared.places), shared.notes)
@@ -531,8 +546,8 @@ class ThirdRailReferee(Referee):
 
     def context(self, hand: dict, ctx: HandContext | None) -> dict:
         context: dict = {"players": ctx.seats if ctx else 4, "trump": None, "trump_fixed": False,
-                         "trump_each_hand": bool(ctx and ctx.settings.get("trump"))}
-        if ctx is not None and not ctx.settings.get("trump"):
+                         "trump_each_hand": bool(ctx and RailSettings.at(ctx.table).trump)}
+        if ctx is not None and not RailSettings.at(ctx.table).trump:
             context["trump_fixed"] = True  # a match without the trump variation
         else:
             context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
@@ -598,8 +613,8 @@ class ThirdRailStats(Stats):
         Figure("bonus", "Most-other-tricks bonuses"),
     )
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
         table = ctx.table
         scoring, _, _ = tally_of(hand, table)
         facts: list[dict[str, int]] = []
@@ -635,6 +650,7 @@ class ThirdRail(Game):
                 "After the deal the dealer turns up a card, and its suit is trump for that hand.",
                 kind="bool"),
     )
+    settings_type = RailSettings
     hand_fields = ("winners", "scoring_tricks", "other_tricks", "trump")
 
     # Either form will do, so neither is required; check_hand insists on exactly one.
@@ -653,4 +669,4 @@ class ThirdRail(Game):
     def optional_fields(self, table: Table) -> tuple[str, ...]:
         # Either form will do, so neither is optional on its own; other tricks only
         # while the bonus that counts them is off (the ruling on other_tricks).
-        return ("trump",) if table.settings["most_other_tricks_bonus"] else ("trump", "other_tricks")
+        return ("trump",) if RailSettings.at(table).most_other_tricks_bonus else ("trump", "other_tricks")

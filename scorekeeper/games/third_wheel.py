@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
+    NO_OUTPUT,
     POINTS,
     TOTAL,
     Ending,
@@ -22,7 +23,9 @@ from .base import (
     FieldGroup,
     Figure,
     Game,
+    GameSettings,
     HandContext,
+    HandOutput,
     Place,
     Problem,
     Referee,
@@ -120,6 +123,24 @@ class WheelEnd:
     best: int
 
 
+@dataclass(frozen=True)
+class BidFailed:
+    """A hand's event: the dealer took fewer tricks (``took``) than the ``bid``."""
+
+    bid: int
+    took: int
+
+
+@dataclass(frozen=True)
+class WheelSettings(GameSettings):
+    """Third Wheel's settings (``ThirdWheel.settings`` says each)."""
+
+    overtrick_dealer: str  # "bid" or "penalty"
+    overtrick_setter: str  # "other_setter" or "own_tricks"
+    deals_each: int  # 0: no limit
+    target: int  # 0: no target
+
+
 class ThirdWheelRules(Rules):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
@@ -127,10 +148,12 @@ class ThirdWheelRules(Rules):
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
     def target(self, settings: dict) -> Target | None:
-        return Target(settings["target"]) if settings["target"] else None  # 0: no target
+        points = WheelSettings.of(settings).target
+        return Target(points) if points else None  # 0: no target
 
     def check_settings(self, settings: dict, seats: int) -> list[Problem]:
-        if settings["deals_each"] == 0 and settings["target"] == 0:
+        chosen = WheelSettings.of(settings)
+        if chosen.deals_each == 0 and chosen.target == 0:
             return [rule("settings", "deals_each and target are both 0, so the game would never end; "
                          "set at least one of them")]
         return []
@@ -158,7 +181,7 @@ class ThirdWheelRules(Rules):
         setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
         fewer, more = sorted(setters, key=lambda seat: tricks[seat])
         view = View(names[dealer], bid, tricks[dealer], names[fewer], tricks[fewer],
-                    names[more], tricks[more], table.settings)
+                    names[more], tricks[more], WheelSettings.at(table))
         wheel = "took the Wheel" if hand["wheel"] else "did not take the Wheel"
         lines = [f"{names[dealer]} dealt, {wheel} and bid {bid}; tricks: "
                  + ", ".join(f"{names[seat]} {tricks[seat]}" for seat in (dealer, *setters))]
@@ -170,11 +193,12 @@ class ThirdWheelRules(Rules):
             points, more_lines = _over(view)
         scores = [0] * table.seats
         scores[dealer], scores[fewer], scores[more] = points
-        return Scored(scores, lines + more_lines, {}, state)
+        return Scored(scores, lines + more_lines, NO_OUTPUT, state)
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
-        deals, target = place.settings["deals_each"], place.settings["target"]
+        settings = WheelSettings.at(place.table)
+        deals, target = settings.deals_each, settings.target
         totals, dealt = place.totals, place.dealt
         # Counted per player: a player who dealt out of turn may deal more often.
         dealt_out = deals > 0 and min(dealt) >= deals
@@ -189,16 +213,9 @@ class ThirdWheelRules(Rules):
         # Ruling: the deal count is fixed, so players tied for highest share the win.
         return Ending(list(leaders), own=WheelEnd(reached, (), leaders, best))
 
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        table, dealer = ctx.table, ctx.dealt_by
-        names = table.players
-        s1 = table.left_of(dealer)
-        return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
-                f"{names[table.left_of(s1)]} were the setters")
-
     def hands_left(self, place: HandContext) -> int | None:
-        settings, dealt, next_dealer = place.settings, list(place.dealt), place.dealer
-        deals = settings.get("deals_each")
+        settings, dealt, next_dealer = WheelSettings.at(place.table), list(place.dealt), place.dealer
+        deals = settings.deals_each
         if not isinstance(deals, int) or deals <= 0:
             return None
         if next_dealer is None:
@@ -211,12 +228,12 @@ class ThirdWheelRules(Rules):
         return max(last, default=0)
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
-        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[1]
+        settings = WheelSettings.at(place.table)
+        return _hand_range(settings.overtrick_dealer, settings.overtrick_setter)[1]
 
     def least_in_a_hand(self, place: HandContext) -> int | None:
-        settings = place.settings
-        return _hand_range(settings["overtrick_dealer"], settings["overtrick_setter"])[0]
+        settings = WheelSettings.at(place.table)
+        return _hand_range(settings.overtrick_dealer, settings.overtrick_setter)[0]
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         wheel = rng.random() < 0.3
@@ -226,12 +243,11 @@ class ThirdWheelRules(Rules):
 
     def hand_events(self, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:
         """A dealer who took fewer tricks than the bid: the bid failed, and scores 0."""
-        table, dealer = ctx.table, ctx.dealt_by
+        dealer = ctx.dealt_by
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took >= bid:
             return []
-        return [Event(f"{table.players[dealer]}'s bid of {bid} failed (took {took})", dealer,
-                      on_sheet=False)]  # the sheet's Result column says "missed"
+        return [Event(BidFailed(bid, took), dealer, on_sheet=False)]  # the sheet's Result column says "missed"
 
 
 # --- scoring the three outcomes ----------------------------------------------
@@ -241,12 +257,25 @@ class ThirdWheelShown(Shown):
     """How Third Wheel is shown: the calls and the bid in the setters' and dealer's
     names, the bid's outcome on the sheet, the calls in the seat picture."""
 
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        table, dealer = ctx.table, ctx.dealt_by
+        names = table.players
+        s1 = table.left_of(dealer)
+        return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
+                f"{names[table.left_of(s1)]} were the setters")
+
+    def event_words(self, event: Event, ctx: HandContext) -> str:
+        what = event.what
+        assert isinstance(what, BidFailed) and event.seat is not None  # the game's one event
+        return f"{ctx.players[event.seat]}'s bid of {what.bid} failed (took {what.took})"
+
     # --- the end of the game, in words ------------------------------------------
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         found = ending.own
         if not isinstance(found, WheelEnd):
             return super().ending_words(ending, place)
-        deals, target = place.settings["deals_each"], place.settings["target"]
+        settings = WheelSettings.at(place.table)
+        deals, target = settings.deals_each, settings.target
         names, totals, dealt = place.players, place.totals, place.dealt
         reached, leaders, best = list(found.reached), list(found.leaders), found.best
         if found.short:
@@ -312,7 +341,7 @@ class ThirdWheelShown(Shown):
                        adds_up_to=TRICKS),
         ]
 
-    def hand_summary(self, hand: dict, ctx: HandContext, extra: dict) -> list[str]:
+    def hand_summary(self, hand: dict, ctx: HandContext, extra: HandOutput) -> list[str]:
         dealer = ctx.dealer
         parts = []
         if "bid" in hand:
@@ -338,7 +367,7 @@ class ThirdWheelShown(Shown):
             seat=(SheetColumn("tricks", "Tricks", "tricks taken"), POINTS, TOTAL),
             marks=(("W", "the dealer took the Wheel"),))
 
-    def sheet_cells(self, hand: dict, ctx: HandContext, extra: dict) -> SheetRow:
+    def sheet_cells(self, hand: dict, ctx: HandContext, extra: HandOutput) -> SheetRow:
         dealer = ctx.dealt_by
         bid, took = hand["bid"], hand["tricks"][dealer]
         if took == bid:
@@ -353,10 +382,10 @@ class ThirdWheelShown(Shown):
             seats=[{"tricks": SheetCell(str(t))} for t in hand["tricks"]])
 
     def sheet_rules(self, place: HandContext) -> list[str]:
-        settings = place.settings
-        penalty = settings["overtrick_dealer"] == "penalty"
-        own = settings["overtrick_setter"] == "own_tricks"
-        deals, target = settings["deals_each"], settings["target"]
+        settings = WheelSettings.at(place.table)
+        penalty = settings.overtrick_dealer == "penalty"
+        own = settings.overtrick_setter == "own_tricks"
+        deals, target = settings.deals_each, settings.target
         ends = " or ".join(([f"every player has dealt {times(deals)}"] if deals else [])
                            + ([f"a total reaches {target}"] if target else []))
         return [
@@ -444,8 +473,8 @@ class ThirdWheelStats(Stats):
         Figure("as_setter", "Points per hand as setter", "mean"),
     )
 
-    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: dict,
-                   before: dict) -> list[dict[str, int]]:
+    def hand_facts(self, hand: dict, ctx: HandContext, scores: list[int], extra: HandOutput,
+                   before: HandOutput) -> list[dict[str, int]]:
         table, dealer = ctx.table, ctx.dealt_by
         took, bid = hand["tricks"][dealer], hand["bid"]
         outcome = "exact" if took == bid else "missed" if took < bid else "over"
@@ -482,6 +511,7 @@ class ThirdWheel(Game):
                 "The game ends once someone has at least this many points (0 for no target).",
                 minimum=0, labels=((0, "none"),)),
     )
+    settings_type = WheelSettings
     hand_fields = ("trump", "mode", "wheel", "bid", "tricks")
     required_fields = hand_fields
     sample_settings: ClassVar[tuple[dict, ...]] = (
@@ -508,7 +538,7 @@ class View(NamedTuple):
     t_fewer: int
     more: str
     t_more: int
-    settings: dict
+    settings: WheelSettings
 
     @property
     def tied(self) -> bool:
@@ -565,7 +595,7 @@ def _missed(h: View) -> Outcome:
 def _over(h: View) -> Outcome:
     over = h.took - h.bid
     line = f"{h.dealer} bid {h.bid} but took {h.took}, {over} over the bid"
-    if h.settings["overtrick_dealer"] == "penalty":
+    if h.settings.overtrick_dealer == "penalty":
         dealer, line = h.bid - over, f"{line}: the bid minus the overtricks, {h.bid} - {over} = {h.bid - over}"
     else:
         dealer, line = h.bid, f"{line}: the bid only, {h.bid}"
@@ -574,7 +604,7 @@ def _over(h: View) -> Outcome:
         f, m, lines = h.both(share, f"half of ({count(h.t_fewer)} + {over} over = "
                                            f"{h.t_fewer + over}), rounded down: {share}")
     else:
-        own = h.settings["overtrick_setter"] == "own_tricks"
+        own = h.settings.overtrick_setter == "own_tricks"
         base, whose = (h.t_fewer, "their own") if own else (h.t_more, f"{h.more}'s")
         f, m, lines = h.setters(base + over, f"scores {whose} {count(base)} plus {over} over the bid: "
                                              f"{base} + {over} = {base + over}", 0, "scores 0")

@@ -554,7 +554,11 @@
     }
     /* typed as another hand: saved from this phone (its answer lost), or on another phone? */
     var live = document.getElementById("match-live");
-    var checked = live && live.getAttribute("data-checked-key") === d.key;
+    /* the poll that drew this form asked about this key already: the whole page's answer
+       says so on #match-live, an answer in parts on the form's own #match-record */
+    var checked = [live, document.getElementById("match-record")].some(function (el) {
+      return el && el.getAttribute("data-checked-key") === d.key;
+    });
     if (!checked && live && live.getAttribute("hx-get") && d.asked !== here && window.htmx) {
       d.asked = here;
       putDraft(name, d);
@@ -598,7 +602,8 @@
     forgetSaved();
     var forms = root.matches && root.matches("form[data-draft]") ? [root] : root.querySelectorAll("form[data-draft]");
     Array.prototype.forEach.call(forms, initDraft);
-    if (kept && root.id === "match-live") backToTyping();
+    /* the poll's answer: the whole page, or in parts (the form's own part, by id) */
+    if (kept && (root.id === "match-live" || root.id === "match-record")) backToTyping();
   }
   /* "It was the same hand: discard mine" leaves the draft behind too */
   document.addEventListener("click", function (e) {

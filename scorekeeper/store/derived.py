@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
-from ..games.base import places
+from ..games.base import NO_OUTPUT, places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -53,7 +53,7 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
     """Per seat, the facts of hands ``start``+1 on (1-based numbers): (hand number, key, value)."""
     game = result.played
     found: list[list[tuple[int, str, Any]]] = [[] for _ in result.players]
-    before: dict[str, Any] = result.hands[start - 1].extra if start > 0 else {}
+    before = result.hands[start - 1].extra if start > 0 else NO_OUTPUT
     scored: HandResult
     for hand, scored in zip(hands[start:], result.hands[start:]):
         for seat, facts in enumerate(game.stats.hand_facts(hand, result.place(scored.number), scored.scores,

@@ -348,6 +348,18 @@ def undo_last(db: Database, match_id: int, expected_version: int | None = None, 
     return _apply(db, match_id, expected_version, change, request_key, known)
 
 
+def take_hands(db: Database, match_id: int, hands: list[Hand], expected_version: int | None = None,
+               action: str = "server") -> tuple[MatchResult, MatchResult]:
+    """Make the match's hands these (another copy's: the server's, taken by the phone's
+    own copy of the match), one change in the log from the first hand that differs."""
+    def change(stored: list[Hand], _match: Match) -> Change:
+        first = 0
+        while first < min(len(stored), len(hands)) and stored[first] == hands[first]:
+            first += 1
+        return Change(list(hands), first, action, first + 1, None, None)
+    return _apply(db, match_id, expected_version, change)
+
+
 def update_details(db: Database, match_id: int, date: str | None, note: str | None,
                    expected_version: int | None = None, request_key: str | None = None) -> None:
     """Change the match's date and note (not scored)."""

@@ -151,6 +151,8 @@ def test_without_javascript_use_this_dealer_draws_the_form_for_that_dealer(phone
     oracle = shown_after_choosing(scripted, live_server, key, first_dealer=1, dealer=1)
     plain = phones(js=False)
     words = plain_words(plain, live_server, key, first_dealer=0, dealer=1)
+    # the table guide above the form follows the dealer picked too (the page model's, drawn for them)
+    expect(plain.locator("#table-guide summary")).to_contain_text(f"hand 1, {players_of(key)[1]} deals")
     # every label as on a phone without JavaScript where Bob deals this hand in turn
     assert words == plain_words(plain, live_server, key, first_dealer=1, dealer=1)
     # the same words as with JavaScript, less what only JavaScript adds

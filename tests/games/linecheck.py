@@ -141,7 +141,7 @@ def play_and_check(game_key: str, rng: random.Random, settings: dict, seats: int
         scored = after.hands[-1]
         seen = Seen(Table(tuple(after.players), after.settings), hand, scored.number, scored.dealer, in_turn,
                     scored.scores, scored.totals, list(result.totals), list(after.dealt), after.finished,
-                    after.winners, scored.extra, result.hands[-1].extra if result.hands else {}, game_key)
+                    after.winners, scored.extra.as_json(), result.hands[-1].extra.as_json() if result.hands else {}, game_key)
         errors = [error for line in scored.explanation for error in check_line(line, seen, rules)]
         errors += [f"hand {seen.number}: nothing says /{said}/ in {scored.explanation}" for said in must_say(seen)
                    if not any(re.search(said, line) for line in scored.explanation)]

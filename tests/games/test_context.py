@@ -304,7 +304,7 @@ def test_the_target_rule_ends_with_facts_the_shown_words(counting):
     names = ["Ann", "Bob", "Cy"]
     result = replay(Match("counting", names, {}, 0, [{"points": [4, 11, 0]}]))
     ending = counting.rules.ending(result.next_place())
-    assert ending.winners == [2] and ending.why is None and ending.by_target is not None
+    assert ending.winners == [2] and ending.own is None and ending.by_target is not None
     assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
     assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
         == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"

@@ -66,7 +66,7 @@ def test_settings_in_force_are_reported_with_defaults():
 def test_worked_examples(tricks, dummy, scores, bags):
     hand = play(deal(WORKED, tricks, dummy)).hands[0]
     assert hand.scores == scores
-    assert hand.extra == {"bags": bags, "declarer": 1}
+    assert hand.extra.as_json() == {"bags": bags, "declarer": 1}
 
 
 # --- the contract ------------------------------------------------------------------
@@ -84,8 +84,8 @@ def test_declarer_contract(bid, team_tricks, score, bags):
     dummy = team_tricks - own
     rest = 13 - team_tricks
     hand = play(deal([0, bid, 0], [rest, own, 0], dummy)).hands[0]
-    assert hand.extra["declarer"] == 1
-    assert hand.scores[1] == score and hand.extra["bags"][1] == bags
+    assert hand.extra.declarer == 1
+    assert hand.scores[1] == score and hand.extra.bags[1] == bags
 
 
 def test_defenders_share_both_defenders_tricks():
@@ -111,7 +111,7 @@ def test_declarer_counts_dummy_tricks():
 ])
 def test_declarer_is_highest_then_earliest_bidder(dealer, bids, declarer):
     result = play(deal(bids, [3, 3, 3], 4, dealer=dealer))
-    assert result.hands[0].extra["declarer"] == declarer
+    assert result.hands[0].extra.declarer == declarer
 
 
 def test_tie_is_explained_by_bidding_order():
@@ -172,14 +172,14 @@ def test_bags_accumulate_per_player():
     # Bob declares 7 twice and takes 9; Ann and Cy bid 0 and take 4 each time
     hands = [deal([0, 7, 0], [4, 5, 0], 4, dealer=0)] * 2
     result = play(*hands)
-    assert [h.extra["bags"] for h in result.hands] == [[4, 2, 4], [8, 4, 8]]
+    assert [h.extra.bags for h in result.hands] == [[4, 2, 4], [8, 4, 8]]
 
 
 def test_bag_penalty_at_limit():
     # Ann bids 0 as a defender; the defenders take 5 every hand: 5 bags each time
     hands = [deal([0, 8, 0], [5, 8, 0], 0, dealer=0)] * 2
     second = play(*hands).hands[1]
-    assert second.extra["bags"][0] == 0
+    assert second.extra.bags[0] == 0
     assert second.scores[0] == 5 - 100
     assert "Ann's bags reached 10 (limit 10): loses 100, leaving 0 bags" in second.explanation
     assert "Ann this hand: 5 - 100 = -95" in second.explanation
@@ -187,7 +187,7 @@ def test_bag_penalty_at_limit():
 
 def test_bag_penalty_repeats_while_at_or_over_limit():
     hand = play(deal([0, 13, 0], [5, 8, 0], 0), bag_limit=2, bag_penalty=30).hands[0]
-    assert hand.extra["bags"] == [1, 0, 1]
+    assert hand.extra.bags == [1, 0, 1]
     assert hand.scores[0] == 5 - 60
     assert "Ann's bags reached 5 (limit 2): loses 2 × 30 = 60, leaving 1 bag" in hand.explanation
 
@@ -195,7 +195,7 @@ def test_bag_penalty_repeats_while_at_or_over_limit():
 def test_bag_limit_zero_turns_penalties_off():
     hands = [deal([0, 8, 0], [5, 8, 0], 0, dealer=0)] * 3
     result = play(*hands, bag_limit=0)
-    assert result.hands[2].extra["bags"][0] == 15
+    assert result.hands[2].extra.bags[0] == 15
     assert result.totals[0] == 15
 
 
@@ -411,8 +411,8 @@ def valid_hands(draw):
 def test_bags_stay_under_limit_and_declarer_bid_highest(hands):
     result = play(*hands, target=10_000)
     for hand, scored in zip(hands, result.hands):
-        assert all(0 <= bags < 10 for bags in scored.extra["bags"])
-        assert hand["bids"][scored.extra["declarer"]] == max(hand["bids"])
+        assert all(0 <= bags < 10 for bags in scored.extra.bags)
+        assert hand["bids"][scored.extra.declarer] == max(hand["bids"])
 
 
 @hyp_settings(max_examples=60, deadline=None)
@@ -420,7 +420,7 @@ def test_bags_stay_under_limit_and_declarer_bid_highest(hands):
 def test_declarer_and_a_defender_cannot_both_make_more_than_13(hand):
     # the two teams share 13 tricks, so a made contract (score >= 0) on each side fits in 13
     scored = play({**hand, "nils": [[], [], []]}, bag_limit=0).hands[0]
-    declarer = scored.extra["declarer"]
+    declarer = scored.extra.declarer
     for defender in {0, 1, 2} - {declarer}:
         if scored.scores[declarer] >= 0 and scored.scores[defender] >= 0:
             assert hand["bids"][declarer] + hand["bids"][defender] <= 13
@@ -450,7 +450,7 @@ def test_nil_tricks_left_out_of_own_contract_when_the_setting_is_off():
     assert on.hands[0].scores[1] == 71 - 100
     # Off: only Bob's own 4 count for Bob's contract of 7: -70, and the failed nil -100.
     assert off.hands[0].scores[1] == -70 - 100
-    assert off.hands[0].extra["bags"][1] == 0
+    assert off.hands[0].extra.bags[1] == 0
     # The line says every trick Bob's team took, then which of them count (rules.md "Every line is true").
     assert ("Bob and the dummy took 8; 4 count toward Bob's bid of 7, the 4 of the dummy's nil hand do not, "
             "so the contract failed: -70") in off.hands[0].explanation
@@ -474,14 +474,14 @@ def test_a_nil_that_does_not_count_leaves_the_tricks_in():
 def test_nil_tricks_count_off_only_changes_players_whose_counting_nil_hand_took_tricks(bids, tricks, nils):
     hand = deal(bids, tricks[:3], tricks[3], nils)
     on, off = play(hand).hands[0], play(hand, nil_tricks_count=False).hands[0]
-    declarer = on.extra["declarer"]
+    declarer = on.extra.declarer
     for seat in range(3):
         team = (seat, "dummy") if seat == declarer else tuple(s for s in range(3) if s != declarer)
         left_out = [h for h in nils[seat] if h in team]
         took = sum(tricks[3] if h == "dummy" else tricks[h] for h in left_out)
         if took == 0:  # nothing left out: scored exactly as today
             assert off.scores[seat] == on.scores[seat]
-            assert off.extra["bags"][seat] == on.extra["bags"][seat]
+            assert off.extra.bags[seat] == on.extra.bags[seat]
         else:  # the contract line says every trick the team took, and how many did not count
             assert any(f" took {took + off_counted(hand, seat, team, took)}; " in line
                        and f"toward {PLAYERS[seat]}'s bid of {bids[seat]}" in line for line in off.explanation)

@@ -1,4 +1,4 @@
-"""The seat picture's data (``Game.seating``) and what a hand did (``Game.hand_events``),
+"""The seat picture's data (``Game.seating``) and what a hand did (``Rules.hand_events``, worded by ``Shown.event_words``),
 for every game and every dealer, against rules.md's "Table flow" and scoring."""
 from __future__ import annotations
 

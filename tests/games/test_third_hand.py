@@ -56,7 +56,7 @@ def problems(*hands, settings=None):
 def test_scoring_cases(bids, points, scores, extra):
     result = play(hand(bids, points))
     assert result.hands[0].scores == scores
-    assert result.hands[0].extra == extra
+    assert result.hands[0].extra.as_json() == extra
 
 
 @pytest.mark.parametrize("rank, made, failed", [
@@ -71,14 +71,14 @@ def test_scoring_cases(bids, points, scores, extra):
 def test_default_contract_values(rank, made, failed):
     just_made = play(hand([None, rank], made)).hands[0]
     just_failed = play(hand([None, rank], failed)).hands[0]
-    assert (just_made.extra["made"], just_failed.extra["made"]) == (True, False)
+    assert (just_made.extra.made, just_failed.extra.made) == (True, False)
 
 
 def test_contract_values_setting_changes_the_target_points():
     values = {"9": 0, "10": 10, "J": 20, "Q": 30, "K": 40, "A": 140}
     result = play(hand([None, "A"], [0, 140]), settings={"contract_values": values})
     assert result.hands[0].scores == [0, 280]
-    assert result.hands[0].extra["made"] is True
+    assert result.hands[0].extra.made is True
 
 
 def test_settings_defaults_are_filled_in():
@@ -236,7 +236,7 @@ def test_range_problems_skip_the_14_card_check():
 
 
 def test_dealer_who_tops_is_accepted():
-    assert play(hand(["10", "K"], [60, 80], dealer=1)).hands[0].extra["holder"] == 1
+    assert play(hand(["10", "K"], [60, 80], dealer=1)).hands[0].extra.holder == 1
 
 
 def test_every_problem_of_later_hands_is_listed():
@@ -380,14 +380,14 @@ def legal_hands(draw):
 def test_every_legal_hand_scores_by_the_formula(dealt):
     dealer, one = dealt
     scored = play(one, first_dealer=dealer).hands[0]
-    holder = scored.extra["holder"]
+    holder = scored.extra.holder
     if holder is None:
         assert scored.scores == one["points"]
         return
     opponent = 1 - holder
-    swing = (2 if scored.extra["doubled"] else 1) * abs(one["points"][0] - one["points"][1])
+    swing = (2 if scored.extra.doubled else 1) * abs(one["points"][0] - one["points"][1])
     assert scored.scores[opponent] == one["points"][opponent]
-    assert scored.scores[holder] == one["points"][holder] + (swing if scored.extra["made"] else -swing)
+    assert scored.scores[holder] == one["points"][holder] + (swing if scored.extra.made else -swing)
     assert all(name in " ".join(scored.explanation) for name in PLAYERS)
 
 

@@ -111,7 +111,7 @@ def test_trump_may_be_left_out_with_the_setting_on():
 
 
 def test_no_extra_output_fields():
-    assert play([{"winners": WINNERS}]).hands[0].extra == {}
+    assert play([{"winners": WINNERS}]).hands[0].extra.as_json() == {}
 
 
 # --- explanation ---------------------------------------------------------------

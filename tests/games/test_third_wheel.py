@@ -111,7 +111,7 @@ def test_wheel_trump_and_mode_do_not_change_the_score():
 
 
 def test_no_extra_output_fields():
-    assert play(hand(5, [5, 4, 2])).hands[0].extra == {}
+    assert play(hand(5, [5, 4, 2])).hands[0].extra.as_json() == {}
 
 
 # --- explanation ----------------------------------------------------------------

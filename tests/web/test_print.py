@@ -360,7 +360,7 @@ def test_continue_on_paper_carries_names_settings_and_totals(app, client):
     last = result.hands[-1]
     expected = ["1–5", ""]
     for seat in range(3):
-        expected += ["", "", "", str(last.totals[seat]), str(last.extra["bags"][seat])]
+        expected += ["", "", "", str(last.totals[seat]), str(last.extra.bags[seat])]
     assert carried == expected
     assert [row[0][1] for row in body[1:]] == [str(n) for n in range(6, 6 + view.BLANK_ROWS)]
 

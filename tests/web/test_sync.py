@@ -122,3 +122,53 @@ def test_bad_hand_requests_are_refused_saying_where(app, client):
         assert response.get_json()["problems"][0].startswith(words), response.get_json()
     assert client.get("/sync/match?scorer=nope").status_code == 404
     assert len(hands_of(client, token)) == 2
+
+
+def test_changes_are_made_on_the_version_the_phone_heard_once_each(app, client):
+    links = send(client).get_json()
+    token, version = links["scorer_token"], links["version"]
+    changes = [{"action": "edit", "number": 1, "hand": {"points": [11, 20]}, "request_key": "change-key-0001"},
+               {"action": "undo", "number": 2, "request_key": "change-key-0002"}]
+    done = client.post("/sync/changes", json={"scorer": token, "version": version, "changes": changes})
+    assert done.status_code == 200 and done.get_json()["saved"] == [0, 1], done.get_json()
+    again = client.post("/sync/changes", json={"scorer": token, "version": version, "changes": changes})
+    assert again.status_code == 200 and again.get_json()["already"] == [0, 1]  # a retry: nothing done twice
+    assert [h["points"] for h in hands_of(client, token)] == [[11, 20]]
+    # the phone heard an older version: another phone changed the match since, nothing is written
+    stale = client.post("/sync/changes", json={"scorer": token, "version": version, "changes": [
+        {"action": "save", "number": 2, "hand": {"points": [1, 1]}, "request_key": "change-key-0003"}]})
+    assert stale.status_code == 409
+    assert stale.get_json()["problems"][0].startswith("changes[0] (hand 2): the match on the server changed")
+    assert [h["points"] for h in hands_of(client, token)] == [[11, 20]]
+    asked = client.post("/sync/versions", json={"matches": [{"scorer": token, "version": version + 2},
+                                                            {"scorer": token[::-1], "version": 1}]}).get_json()
+    assert asked["matches"][token] == {"unchanged": True}
+    assert asked["matches"][token[::-1]]["status"] == 404
+    newer = client.post("/sync/versions", json={"matches": [{"scorer": token, "version": version}]}).get_json()
+    assert [h["points"] for h in newer["matches"][token]["match"]["hands"]] == [[11, 20]]
+
+
+def test_bad_change_requests_are_refused_saying_where(app, client):
+    token = send(client).get_json()["scorer_token"]
+    save = {"action": "save", "number": 3, "hand": {"points": [1, 1]}, "request_key": "change-key-0001"}
+    cases = [
+        ({"scorer": token, "changes": [save]}, "version: must be the version"),
+        ({"scorer": token, "version": 1, "changes": []}, "changes: must be a list"),
+        ({"scorer": token, "version": 1, "changes": [{**save, "action": "deal"}]}, "changes[0].action: must be one of"),
+        ({"scorer": token, "version": 1, "changes": [{**save, "number": 0}]}, "changes[0].number"),
+        ({"scorer": token, "version": 1, "changes": [{**save, "hand": None}]}, "changes[0].hand: must be an object"),
+        ({"scorer": token, "version": 1, "changes": [{**save, "keep_dealers": "yes"}]}, "changes[0].keep_dealers"),
+        ({"scorer": token, "version": 1, "changes": [{**save, "request_key": "x"}]}, "changes[0].request_key"),
+        ({"scorer": token, "version": 1, "changes": [{"action": "setup", "players": "Ann", "settings": {},
+                                                      "first_dealer": 0, "request_key": "change-key-0001"}]},
+         "changes[0].players: must be a list"),
+        ({"scorer": token, "version": 1, "changes": [{"action": "details", "date": 5, "note": None,
+                                                      "request_key": "change-key-0001"}]}, "changes[0].date"),
+    ]
+    for body, words in cases:
+        response = client.post("/sync/changes", json=body)
+        assert response.status_code == 400, (body, response.get_json())
+        assert response.get_json()["problems"][0].startswith(words), response.get_json()
+    refused = client.post("/sync/versions", json={"matches": [{"scorer": token}]})
+    assert refused.status_code == 400 and refused.get_json()["problems"][0].startswith("matches[0]: must be")
+    assert len(hands_of(client, token)) == 2

@@ -3,7 +3,7 @@
 // a build by scorekeeper/offline.py, which fills in the version and the files to keep.
 import { loadPyodide } from "./_phone/pyodide.mjs";
 import createPyodideModule from "./_phone/pyodide.asm.mjs";
-import { sendWaiting, serverOf } from "./_phone/sync.js";
+import { sender, serverOf } from "./_phone/sync.js";
 
 const VERSION = "__VERSION__";
 const CACHE = `scorekeeper-${VERSION}`;
@@ -234,6 +234,21 @@ function start() {
 
 let turn = Promise.resolve();  // one request at a time: each is saved before the next begins
 
+// fn(module, phone) in that queue, the phone's storage saved after it (sync.js's sending)
+function python(fn) {
+  const mine = turn.then(async () => {
+    const { pyodide, module, phone } = await start();
+    const result = fn(module, phone);
+    await sync(pyodide, false);
+    return result;
+  });
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+const server = serverOf(SCOPE);
+const sendSoon = server ? sender(server, python) : () => {};
+
 async function answer(request, path) {
   const body = new Uint8Array(await request.arrayBuffer());
   const headers = [...request.headers];
@@ -250,11 +265,7 @@ async function answer(request, path) {
     return new Response(empty ? null : content, { status, headers: answerHeaders });
   });
   turn = mine.catch(() => undefined);
-  const server = serverOf(SCOPE);
-  if (server) {  // then what waits for the server, in the same queue (sync.js)
-    turn = turn.then(() => start()).then((ready) => sendWaiting(server, ready, () => sync(ready.pyodide, false)))
-      .catch((error) => console.warn("Sending to the server waits:", error));
-  }
+  mine.then(sendSoon, () => undefined);  // then what waits for the server (sync.js), outside this queue
   try {
     return await mine;
   } catch (error) {

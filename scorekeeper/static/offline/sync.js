@@ -8,22 +8,44 @@ export function serverOf(scope) {
   return scope.endsWith("/offline/") ? new URL("../", scope).href : null;
 }
 
-export async function sendWaiting(server, app, save) {
-  const { module, phone } = app;
-  const items = JSON.parse(module.outbox(phone));
+const GIVE_UP_MS = 20000;  // a server that took the connection and never answers: asked again later
+
+// ``python(fn)`` runs fn(module, phone) in the app's own queue (and saves the phone's
+// storage after it); the fetches wait outside it, so a server that does not answer (a
+// laptop asleep, a network that passes nothing back) never holds up the phone's pages.
+export async function sendWaiting(server, python) {
+  const items = JSON.parse(await python((module, phone) => module.outbox(phone)));
   for (const item of items) {
     let status, text;
     try {
       const reply = await fetch(new URL(item.path, server).href, {
         method: item.method, body: item.body, credentials: "same-origin",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
+        signal: AbortSignal.timeout(GIVE_UP_MS),
       });
       status = reply.status;
       text = await reply.text();
     } catch {
       break;  // no server in reach: everything waits, in order
     }
-    module.received(phone, item.id, status, text);
+    await python((module, phone) => module.received(phone, item.id, status, text));
   }
-  await save();
+}
+
+// One sending at a time; a tap answered meanwhile sends again once it is done.
+export function sender(server, python) {
+  let sending = false, again = false;
+  return function send() {
+    if (sending) {
+      again = true;
+      return;
+    }
+    sending = true;
+    (async () => {
+      do {
+        again = false;
+        await sendWaiting(server, python);
+      } while (again);
+    })().catch((error) => console.warn("Sending to the server waits:", error)).finally(() => { sending = false; });
+  };
 }

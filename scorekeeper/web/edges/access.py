@@ -225,6 +225,10 @@ def describe_changes(match_id: int, since_version: int | None, players: list[str
             lines.append("The date or note was changed on another phone.")
         elif entry["action"] == "setup":
             lines.append("The players' names, the settings or the first dealer were changed on another phone.")
+        elif entry["action"] == "server" and after:  # the phone's copy took the server's hands (phone_sync.py)
+            totals = ", ".join(f"{p} {t}" for p, t in zip(players, after))
+            lines.append(f"Another phone recorded on the server: this phone took its hands from hand {hand} on; "
+                         f"totals now {totals}.")
     return lines
 
 

@@ -143,20 +143,35 @@ def dealer_changes(info: page.Info, number: int, found: Check) -> dict | None:
     return page.dealer_offer(info, number, found.hand, found.result)
 
 
-def preview(info: page.Info, number: int, formdata: MultiDict) -> Check:
+@dataclass
+class Preview:
+    """What a preview shows: the check of the hand as typed, and for the next hand what the page
+    draws beside it as it is typed (``page.typed_hand``: the referee's address and the seat
+    picture, from the page model; None for a correction)."""
+
+    check: Check
+    typed: dict | None = None
+
+
+def preview(info: page.Info, number: int, formdata: MultiDict) -> Preview:
     """What the engine says of hand ``number`` as typed (a new last hand, or a correction,
-    with the later dealers it changes). Nothing is written."""
+    with the later dealers it changes), and what the page draws beside the next hand. Nothing
+    is written."""
     entry = form_for(info, number, formdata=formdata)
     found = check(info, entry, number)
     if number <= len(info.match.hands):
         found.dealers = dealer_changes(info, number, found)
-    return found
+        return Preview(found)
+    # the referee and the seat picture follow the hand as it is typed (its trump, who holds
+    # the contract...): the page's, beside the preview; a save's answer never draws them
+    return Preview(found, page.typed_hand(info, found.hand))
 
 
 @dataclass
 class Saving:
     """A save as the view answers it: the form as posted, what the check found, and the
-    write's outcome (``writes.Outcome``: saved, stale or refused)."""
+    write's outcome (``writes.Outcome``: saved, stale, refused or gone), already taken into
+    the request (``page.wrote``: the match is read again after it)."""
 
     entry: hand_forms.HandEntry
     check: Check
@@ -170,6 +185,7 @@ def save_new(info: page.Info, formdata: MultiDict, request_key: str | None) -> S
     found = check(info, entry, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), found.hand if found.ready else None,
                                  based_on=access.posted_version(entry.form.version.data), request_key=request_key)
+    page.wrote(outcome)
     return Saving(entry, found, outcome)
 
 
@@ -185,4 +201,5 @@ def save_correction(info: page.Info, number: int, formdata: MultiDict, request_k
     outcome = writes.correct_hand(get_db(), page.replay_of(info), number, found.hand if found.ready else None,
                                   based_on=access.posted_version(entry.form.version.data),
                                   request_key=request_key, keep_dealers=keep_dealers)
+    page.wrote(outcome)
     return Saving(entry, found, outcome)

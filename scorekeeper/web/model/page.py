@@ -4,8 +4,10 @@ page context (pages render with ``partials``). Blueprints import this module;
 it imports none of them."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import abort, current_app, g, session, url_for
@@ -14,6 +16,7 @@ from werkzeug.http import quote_etag
 
 from ... import store
 from ...engine import MatchError, MatchResult
+from ...games import GAMES
 from ...names import isolate_names, isolated
 from ..edges import access
 from ..edges.db import get_db
@@ -97,8 +100,10 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 
 def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
-                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1) -> dict[str, Any]:
-    """The whole match page: scoreboard plus the form for the next hand (the
+                       changed: dict | None = None, notice: str | None = None, rows_from: int = 1,
+                       guide_dealer: int | None = None) -> dict[str, Any]:
+    """The whole match page: scoreboard, the table guide (for the dealer the form names,
+    ``guide_dealer``, when someone dealt out of turn) plus the form for the next hand (the
     hand rows from hand ``rows_from`` on)."""
     info = info or load(match_id)
     try:
@@ -114,7 +119,7 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
                                      dealer_name=result.players[result.next_dealer or 0])
     return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
-            "live": live_context(info, scorer)}
+            "live": live_context(info, scorer), "guide": table_guide(info, guide_dealer)}
 
 
 def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
@@ -125,15 +130,52 @@ def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.Al
     a 404."""
     if isinstance(outcome, writes.Gone):
         abort(404)
-    if not isinstance(outcome, writes.Refused):  # the match changed: read it again
-        g.pop("loaded", None)
+    wrote(outcome)
     if isinstance(outcome, writes.Stale):
         return stale(outcome)
     if isinstance(outcome, writes.Refused):
         return refused(outcome)
+    return saved(outcome)
+
+
+def wrote(outcome: writes.Outcome) -> None:
+    """A write of this request is done: unless it was refused (or the match is gone), the match
+    is read again after it, and a save's replay of the version it made serves the answer. The
+    services call it (``entries``); ``answer`` too, for the views that answer through it."""
+    if isinstance(outcome, writes.Refused | writes.Gone):
+        return
+    g.pop("loaded", None)  # the match changed: read it again
     if isinstance(outcome, writes.Saved):
         took(outcome.replayed)
-    return saved(outcome)
+
+
+@dataclass(frozen=True)
+class SavedAnswer:
+    """What a saved hand's answer shows: the notice ("Hand 5 saved: ..."), and for htmx the match
+    page's context (``scoreboard_context``, with the Undo offer): only the new hand's parts when
+    ``changed_only`` (the save's replay is known, and hands came before it)."""
+
+    notice: str
+    context: dict[str, Any] | None = None
+    changed_only: bool = False
+
+
+def saved_answer(info: Info, number: int | None, saved: writes.Saved | None, partial: bool) -> SavedAnswer:
+    """The answer to hand ``number`` saved (``saved``: the write, None when the same form was saved
+    before), from the save's replay when it is known; ``partial``: for htmx (else the notice
+    alone, which the page after the redirect shows)."""
+    after = saved.after if saved is not None else None
+    notice = saved_notice(after if after is not None else replayed(load(info.id)), number)
+    if not partial:
+        return SavedAnswer(notice)
+    if saved is not None and saved.replayed is not None and number is not None and number > 1:
+        now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
+        context = scoreboard_context(info.id, info=now, notice=notice, rows_from=number)
+        changed_only = True
+    else:
+        context, changed_only = scoreboard_context(info.id, notice=notice), False
+    context["undo_offer"] = True
+    return SavedAnswer(notice, context, changed_only)
 
 
 def board_etag(version: int) -> str:
@@ -206,8 +248,6 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
 def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     """The trick context as the referee's address carries it (the keys the game's referee
     reads): the choices it shows, set."""
-    from ...games import GAMES
-
     referee = GAMES[game_key].referee
     if referee is None:
         return {}
@@ -293,3 +333,24 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
         if known:
             params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
+
+
+def table_guide(info: Info, dealer: int | None = None) -> dict | None:
+    """The table guide for the hand about to be dealt (its lines, dealer, number, seat picture,
+    and its trick tally, None where it has none), or None when the match is over (or cannot be
+    replayed). ``dealer``: who the hand's form says dealt it (out of turn)."""
+    seating = hand_seating(info)
+    if seating is None:  # the match is over (or cannot be replayed)
+        return None
+    result = replayed(info)
+    if result.next_dealer is None:
+        return None
+    if dealer is None or not 0 <= dealer < len(result.players) or dealer == result.next_dealer:
+        dealer = result.next_dealer
+    else:
+        seating = hand_seating(info, {"dealer": dealer}) or seating
+    game = result.played
+    return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
+            "seating": seats.seating_shown(seating),
+            "number": len(result.hands) + 1,
+            "tally": game.shown.trick_tally(result.next_place())}

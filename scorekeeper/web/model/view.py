@@ -13,7 +13,6 @@ from ...games import GAMES, base
 from ...games.base import (
     Game,
     HandContext,
-    NextDeal,
     SheetCell,
     SheetColumn,
     Table,
@@ -103,10 +102,10 @@ def dealt_out_of_turn(hand: dict) -> bool:
     return isinstance(hand.get("dealer"), int)
 
 
-def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: dict | None = None) -> str:
+def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutput = base.NO_OUTPUT) -> str:
     """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
     played; ``extra``: what the engine made of it, where it was scored)."""
-    parts = game.shown.hand_summary(hand, ctx, extra or {})
+    parts = game.shown.hand_summary(hand, ctx, extra)
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
@@ -130,7 +129,7 @@ def next_why(match: Match, result: MatchResult) -> str | None:
     if not result.hands or result.next_dealer is None:
         return None
     last = result.hands[-1]
-    if last.next_why and last.next_why != NextDeal(0).why:
+    if last.next_deal is not None and last.next_deal.own is not None:
         return last.next_why
     if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
         return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
@@ -228,17 +227,17 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
 
 
 def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
-    """The game's extra running count per seat after ``hand`` (Spades' bags), read from the
-    field of its output the game declares (``Shown.seat_counter``); None for a game without
-    one. The one place the pages read a game's output by name: its shape is checked here, so
-    a game whose scoring gives something else fails at its own door, not in a template."""
-    key = game.shown.seat_counter
-    if not key:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), as its output
+    record declares it (``HandOutput.seat_counts``); None for a game without one. Its shape
+    is checked here, so a game whose scoring gives something else fails at its own door, not
+    in a template."""
+    if not game.shown.seat_counter:
         return None
-    counts = hand.extra.get(key)
+    counts = hand.extra.seat_counts()
     if not isinstance(counts, list) or len(counts) != len(hand.totals) \
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
-        raise TypeError(f"{game.key}: hand {hand.number}'s {key!r} is not a whole number per seat: {counts!r}")
+        raise TypeError(f"{game.key}: hand {hand.number}'s {game.shown.seat_counter} are not a whole number per "
+                        f"seat: {counts!r}")
     return counts
 
 

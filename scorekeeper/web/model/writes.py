@@ -7,7 +7,8 @@ match since the form was opened; nothing written), ``Refused`` (the engine would
 it, or the match holds the most the store keeps; nothing written) and ``Gone`` (no such match, or hand, any more).
 
 Pure: the database, the engine and the store, never Flask. The views read the form,
-call one of these, and turn the outcome into an answer (``page.answer``)."""
+call one of these (or a service that does, ``entries``), and turn the outcome into an answer
+(``page.answer``, or the view's own match on the outcome)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace

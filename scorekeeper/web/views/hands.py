@@ -2,8 +2,6 @@
 each hand's "why". Scores come only from ``engine.replay``."""
 from __future__ import annotations
 
-import dataclasses
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
@@ -35,13 +33,8 @@ def _apply_check(entry: hand_forms.HandEntry, check: entries.Check) -> None:
 @access.preview
 @page.with_match
 def preview(info: page.Info) -> ResponseReturnValue:
-    match_id = info.id
-    number = len(info.match.hands) + 1
-    check = entries.preview(info, number, request.form)
-    # the referee and the seat picture follow the hand as it is typed (its trump, who holds
-    # the contract...): the page's, beside the preview; a save's answer never draws them
-    return render_template("partial/preview.html", check=check, typed=page.typed_hand(info, check.hand),
-                           match_id=match_id)
+    shown = entries.preview(info, len(info.match.hands) + 1, request.form)
+    return render_template("partial/preview.html", check=shown.check, typed=shown.typed, match_id=info.id)
 
 
 @bp.post("/hands/form")
@@ -67,42 +60,30 @@ def record_form(info: page.Info) -> ResponseReturnValue:
     entry = entries.form_for(info, number, formdata=request.form)
     entry.form.validate()
     entry.problems = {}
-    context = page.scoreboard_context(match_id, info=info, entry=entry)
-    return partials.render_page_or_partial("match.html", guide_dealer=hand_forms.whole(request.form.get("dealer", "")),
-                                           **context)
+    context = page.scoreboard_context(match_id, info=info, entry=entry,
+                                      guide_dealer=hand_forms.whole(request.form.get("dealer", "")))
+    return partials.render_page_or_partial("match.html", **context)
 
 
 def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
     """The answer to a saved hand (also to the same form sent again). Given the save
     (``saved``) and the replay of the version it made, an htmx answer carries only
     what the save changed; the page after a redirect resumes from it too."""
-    match_id = info.id
-    after = saved.after if saved is not None else None
-    notice = page.saved_notice(after if after is not None else page.replayed(page.load(match_id)), number)
     # the saved form's key: the draft app.js kept of it on the phone is done with
     key = access.posted_request_key()
-    if partials.is_partial_request():
-        if saved is not None and saved.replayed is not None and number is not None and number > 1:
-            now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
-            return _changed_only(match_id, now, number, notice, key)
-        context = page.scoreboard_context(match_id, notice=notice)
-        context["undo_offer"] = True
-        return partials.render_page_or_partial("match.html", saved_key=key, **context)
-    session["saved_key"] = key
-    flash(notice, "saved")  # the match page offers Undo under it
-    # the notice (points and totals), then the totals, the guide and the next hand's form
-    return redirect(url_for("matches.show", match_id=match_id, _anchor="match-notice"), 303)
-
-
-def _changed_only(match_id: int, info: page.Info, number: int, notice: str,
-                  key: str | None = None) -> ResponseReturnValue:
-    """Out-of-band swaps into the match page for one new hand: its row, the
-    totals and banner, the table guide, the next hand's form, the notice. The
-    chart is redrawn when it is scrolled into view (it grows with the match)."""
-    context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=number)
-    context["undo_offer"] = True
-    # nothing replaces the form's target: only the swaps by id
-    return render_template("partial/saved.html", number=number, saved_key=key, **context), 200, {"HX-Reswap": "none"}
+    answer = page.saved_answer(info, number, saved, partials.is_partial_request())
+    if answer.context is None:
+        session["saved_key"] = key
+        flash(answer.notice, "saved")  # the match page offers Undo under it
+        # the notice (points and totals), then the totals, the guide and the next hand's form
+        return redirect(url_for("matches.show", match_id=info.id, _anchor="match-notice"), 303)
+    if answer.changed_only:
+        # Out-of-band swaps into the match page for one new hand: its row, the totals and
+        # banner, the table guide, the next hand's form, the notice (nothing replaces the form's
+        # target). The chart is redrawn when it is scrolled into view (it grows with the match).
+        return (render_template("partial/saved.html", number=number, saved_key=key, **answer.context), 200,
+                {"HX-Reswap": "none"})
+    return partials.render_page_or_partial("match.html", saved_key=key, **answer.context)
 
 
 def _stale_record(info: page.Info, based_on: int | None) -> ResponseReturnValue:
@@ -137,10 +118,14 @@ def record(info: page.Info) -> ResponseReturnValue:
     if filled:  # "0 for the rest" without JavaScript: the form again with them typed in, nothing saved
         return _filled_in(info, number, filled)
     saving = entries.save_new(info, request.form, access.posted_request_key())
-    return page.answer(saving.outcome, saved=lambda done: _saved(info, done.number, _or_none(done)),
-                       # the entry again, on the match as the other phone left it
-                       stale=lambda stale: _stale_record(page.load(match_id), stale.expected),
-                       refused=lambda refused: _refused_record(info, saving.entry, saving.check, refused))
+    match saving.outcome:
+        case writes.Saved() | writes.AlreadySaved() as done:
+            return _saved(info, done.number, _or_none(done))
+        case writes.Stale(expected=expected):  # the entry again, on the match as the other phone left it
+            return _stale_record(page.load(match_id), expected)
+        case writes.Refused() as refused:
+            return _refused_record(info, saving.entry, saving.check, refused)
+    abort(404)  # the match is gone
 
 
 def _filled_in(info: page.Info, number: int, group: str) -> ResponseReturnValue:
@@ -188,10 +173,9 @@ def _hand_number(info: page.Info, number: int) -> None:
 @access.preview
 @page.with_match
 def edit_preview(info: page.Info, number: int) -> ResponseReturnValue:
-    match_id = info.id
     _hand_number(info, number)
-    check = entries.preview(info, number, request.form)
-    return render_template("partial/preview.html", check=check, match_id=match_id)
+    shown = entries.preview(info, number, request.form)
+    return render_template("partial/preview.html", check=shown.check, match_id=info.id)
 
 
 def _tally_of(info: page.Info, number: int) -> TrickTally | None:
@@ -215,7 +199,7 @@ def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status
                "by_tally": by_tally is not None, "as_counts": _as_counts(info, number),
                "posted": request.method == "POST",
                "tally_url": url_for("tally.tally", match_id=info.id, hand=number) if by_tally else None,
-               "tricks_recorded": len(by_tally[0]) if by_tally else 0}
+               "tricks_recorded": len(by_tally[0]) if by_tally else 0, "tally": tally}
     return partials.render_page_or_partial("edit_hand.html", **context), status
 
 
@@ -232,10 +216,14 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
         return _edit_page(info, entries.form_for(info, number, hand=shown), number)
     saving = entries.save_correction(info, number, request.form, access.posted_request_key(),
                                      keep_dealers=request.form.get("keep_dealers") == "1")
-    return page.answer(saving.outcome,
-                       saved=lambda done: _corrected(info, number, done, " as counts" if as_counts else ""),
-                       stale=lambda stale: _stale_correction(info, saving.entry, number, stale),
-                       refused=lambda refused: _refused_correction(info, saving.entry, saving.check, refused))
+    match saving.outcome:
+        case writes.Saved() | writes.AlreadySaved() as done:
+            return _corrected(info, number, done, " as counts" if as_counts else "")
+        case writes.Stale() as stale:
+            return _stale_correction(info, saving.entry, number, stale)
+        case writes.Refused() as refused:
+            return _refused_correction(info, saving.entry, saving.check, refused)
+    abort(404)  # the match (or the hand) is gone
 
 
 def _stale_correction(info: page.Info, entry: hand_forms.HandEntry, number: int,

@@ -20,7 +20,7 @@ from ...games import GAMES
 from ...games.base import Referee, ordinal
 from ...store import MatchRecord
 from ..forms import hand_forms
-from ..model import page, partials, seats
+from ..model import page, partials
 
 # The referee's query: the request's arguments, or a copy with the lead moved on.
 Args: TypeAlias = MultiDict[str, str]
@@ -130,10 +130,8 @@ def referee_of(game: str) -> Referee:
     return found
 
 
-@bp.app_template_global()
-def has_referee(game: str) -> bool:
-    """Whether the game has a trick referee (the match page links to it only then)."""
-    return game in GAMES and GAMES[game].referee is not None
+# the match page's table guide is the page model's: a page whose view did not build it asks here
+bp.add_app_template_global(page.table_guide, "table_guide_for")
 
 
 @bp.get("/referee/<game>")
@@ -283,28 +281,3 @@ def page_context(game: str, info: MatchRecord | None, ctx: dict, slots: list[str
         "action": url_for("referee.trick", game=game),
         "in_progress": _hand_in_progress(info, ctx, game),
     }
-
-
-# --- the table guide on the match page ---------------------------------------------------
-
-@bp.app_template_global()
-def table_guide_for(info: MatchRecord, dealer: int | None = None) -> dict | None:
-    """The guide for the hand about to be dealt, or None when the match is over
-    (or cannot be replayed). ``dealer``: who the hand's form says dealt it (out of turn)."""
-    seating = page.hand_seating(info)
-    if seating is None:  # the match is over (or cannot be replayed)
-        return None
-    result = page.replayed(info)
-    if result.next_dealer is None:
-        return None
-    if dealer is None or not 0 <= dealer < len(result.players) or dealer == result.next_dealer:
-        dealer = result.next_dealer
-    else:
-        seating = page.hand_seating(info, {"dealer": dealer}) or seating
-    game = result.played
-    return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
-            "seating": seats.seating_shown(seating),
-            "number": len(result.hands) + 1,
-            "tally": game.shown.trick_tally(result.next_place()) is not None}
-
-

@@ -52,10 +52,10 @@ def versions(mine: Match, server_doc: Any) -> list[Version]:
 
 
 def where(match_id: int, hands: int) -> phone_sync.Where:
-    return phone_sync.where(current_app.config["PHONE_FOLDER"], match_id, hands)
+    return phone_sync.where(current_app.config["PHONE_FOLDER"], get_db(), match_id, hands)
 
 
-def waiting() -> tuple[int, int]:
+def waiting() -> tuple[int, int, int]:
     return phone_sync.waiting(current_app.config["PHONE_FOLDER"], get_db())
 
 
@@ -79,6 +79,21 @@ def keep_copy(match_id: int) -> ResponseReturnValue:
     phone_sync.keep_as_copy(current_app.config["PHONE_FOLDER"], match_id)
     flash("This phone's hands will be sent as a copy of the match, a new match on the server with its own "
           "links, as soon as the server is in reach.")
+    return redirect(url_for("matches.show", match_id=match_id), 303)
+
+
+@bp.post("/matches/<match_id:match_id>/take-server")
+@access.scorer_required
+def take_server(match_id: int) -> ResponseReturnValue:
+    store.get_record(get_db(), match_id)
+    try:
+        phone_sync.take_server_version(current_app.config["PHONE_FOLDER"], get_db(), match_id)
+    except KeyError:
+        flash("There is no server version to take: this match has no conflict with the server.")
+    except (MatchError, store.LimitReached) as error:
+        flash("This phone's app cannot score the server's version: " + " ".join(error.problems))
+    else:
+        flash("This phone goes on with the server's version; its own hands that differed are in the match log.")
     return redirect(url_for("matches.show", match_id=match_id), 303)
 
 

@@ -51,7 +51,7 @@ from ... import store
 from ...store import MatchRecord
 from ..edges import access
 from ..edges.db import get_db
-from ..model import page, partials, writes
+from ..model import page, partials, view, writes
 from ..model.links import LOOPBACK, base_url
 
 bp = Blueprint("sharing", __name__)
@@ -263,7 +263,10 @@ def _board_update(match_id: int, version: int) -> str | None:
     if context["broken"] or context["info"].version != version or context["board"]["finished"] \
             or context["board"]["last_number"] != number:
         return None
-    html = render_template("partial/board_update.html", **context)
+    parts = _new_hands_only(context, number - 1)  # a long match: its last hands move on
+    if parts is None:
+        return None
+    html = render_template("partial/board_update.html", **parts, **context)
     cache.put(key, html)
     return html
 
@@ -294,6 +297,9 @@ def live(match_id: int) -> ResponseReturnValue:
     if since is None and request.if_none_match.contains_weak(f"v{version}"):
         response = make_response("", 304)
     else:
+        # a poll names the version its page shows (the ETag); ``since`` comes from a draft's
+        # check of a save whose answer was lost, which redraws the whole page
+        asked = since
         since = _etag_version() if since is None else since
         key = (request.args.get("key") or "")[:64] or None
         info = page.load(match_id)
@@ -303,13 +309,61 @@ def live(match_id: int) -> ResponseReturnValue:
         lines = access.describe_changes(match_id, since, info.players, typing=False, mine=key)
         if mine and mine["action"] == "save":
             lines.insert(0, page.saved_notice(page.replayed(info), mine["hand"]))
-        context = page.scoreboard_context(match_id, info=info, notice=" ".join(lines) or None)
+        notice = " ".join(lines) or None
+        held = _hands_held(match_id, since, info) if asked is None and partials.is_partial_request() else None
+        parts = None
+        if held is not None:
+            context = page.scoreboard_context(match_id, info=info, notice=notice, rows_from=held + 1)
+            parts = _new_hands_only(context, held)
+        if parts is None:
+            context = page.scoreboard_context(match_id, info=info, notice=notice)
         context.update(saved_key=key if mine else None, checked_key=key, quiet=not mine)
-        response = make_response(render_template("partial/match.html", **context))
+        if parts is not None:
+            response = make_response(render_template("partial/saved.html", number=context["board"]["last_number"],
+                                                     **parts, **context))
+            response.headers["HX-Reswap"] = "none"  # only the parts swapped in by id
+        else:
+            response = make_response(render_template("partial/match.html", **context))
         version = info.version
     response.set_etag(f"v{version}", weak=True)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+# More changes than this since the version a scorer's page shows: the whole page is drawn
+# again (a phone asleep through a break), not a long list of parts.
+PARTS_AFTER = 10
+
+
+def _hands_held(match_id: int, since: int | None, info: page.Info) -> int | None:
+    """How many hands a scorer's page drawn at version ``since`` holds, when every change
+    since then was a hand saved after them (one version each, in order) and it held at
+    least one (the hand rows to add to); else None: the whole page is drawn again (a
+    correction or an undo, a change of players or settings, a version too old)."""
+    if since is None or not 0 < info.version - since <= PARTS_AFTER:
+        return None
+    changes = store.changes_since(get_db(), match_id, since)
+    held = len(info.match.hands) - len(changes)
+    if held < 1 or [(c["action"], c["version"], c["hand"]) for c in changes] != [
+            ("save", since + n, held + n) for n in range(1, len(changes) + 1)]:
+        return None
+    return held
+
+
+def _new_hands_only(context: dict, held: int) -> dict | None:
+    """What a scorer's page holding ``held`` hands needs besides the new rows to look as the
+    whole page would (``partial/saved.html``): the rows that fall out of its last
+    ``HANDS_SHOWN`` and the earlier-hands line. None when only the whole page will do: the
+    match over (its banner and Play again move), or the page about to show its first
+    earlier-hands line."""
+    board = context.get("board")
+    if context["broken"] or board is None or board["finished"]:
+        return None
+    shown = view.HANDS_SHOWN
+    first_held, first_now = max(1, held - shown + 1), max(1, board["last_number"] - shown + 1)
+    if first_now > first_held == 1:
+        return None  # the line naming the earlier hands is not on the page yet
+    return {"dropped": list(range(first_held, min(first_now, held + 1))), "window_first": first_now}
 
 
 def init_app(app: Flask) -> None:

@@ -12,7 +12,19 @@ its service worker posts here what the phone's own Python queued (phone_sync.py)
   that saved it. A hand whose key the server has is skipped (a retry); the next hand
   must be the match's next one: if another phone recorded meanwhile, nothing more is
   written and the answer (409) holds the server's match, for the table to choose.
+- ``POST /sync/changes`` {"scorer", "version", "changes": [{"action", "request_key", ...}]}:
+  what the phone did to a match the server has since it last heard the server's
+  ``version`` of it, in order, each with its request key: a hand saved ("save": "number",
+  "hand"), corrected ("edit": "number", "hand", "keep_dealers") or undone ("undo":
+  "number"); the players, settings or first dealer changed ("setup": "players",
+  "settings", "first_dealer"); the date or note ("details": "date", "note"). Each is written with the version it was made on, so
+  if another phone changed the match meanwhile nothing more is written and the answer
+  (409) holds the server's match; a change whose key the server has is skipped (a retry).
 - ``GET /sync/match?scorer=TOKEN``: the server's match (file, version), for the phone's copy.
+- ``POST /sync/versions`` {"matches": [{"scorer", "version"}]}: for each match the phone
+  keeps a copy of, the server's match if its version is not the one the phone last heard
+  (another phone recorded there), else just ``{"unchanged": true}``: asked in one request
+  after every request the phone answers, so its copies catch up before it scores on.
 
 JSON in and out; every refusal says what is wrong and where, never a 500. The scorer
 token is what lets a phone change a match here, as the scorer link does. Not a form:
@@ -204,6 +216,144 @@ def send_hands() -> ResponseReturnValue:
         except store.NotFound:
             return _refused(404, ["scorer: the match was deleted on the server."], saved=saved, already=already)
         saved.append(number)
+    return jsonify({"saved": saved, "already": already, **_server_copy(match_id)})
+
+
+@bp.post("/versions")
+def server_versions() -> ResponseReturnValue:
+    body = _body()
+    if isinstance(body, Response):
+        return body
+    asked = body.get("matches")
+    if not isinstance(asked, list) or len(asked) > MAX_HANDS_SENT:
+        return _refused(400, [f"matches: must be a list of at most {MAX_HANDS_SENT:,} matches."])
+    answers: dict[str, Any] = {}
+    for index, item in enumerate(asked):
+        if (not isinstance(item, dict) or not isinstance(item.get("scorer"), str)
+                or not isinstance(item.get("version"), int) or isinstance(item.get("version"), bool)):
+            return _refused(400, [f"matches[{index}]: must be an object with scorer (text) and version (a number)."])
+        match_id = _scorer_match(item["scorer"])
+        if isinstance(match_id, Response):
+            answers[item["scorer"]] = {"status": match_id.status_code, **(match_id.get_json() or {})}
+        elif store.get_version(get_db(), match_id) == item["version"]:
+            answers[item["scorer"]] = {"unchanged": True}
+        else:
+            answers[item["scorer"]] = _server_copy(match_id)
+    return jsonify({"matches": answers})
+
+
+CHANGES = ("save", "edit", "undo", "setup", "details")
+
+
+def _hand_problem(sent: dict[str, Any]) -> str | None:
+    number = sent.get("number")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        return f"number: must be a hand number from 1, got {number!r:.40}."
+    if sent["action"] != "undo" and not isinstance(sent.get("hand"), dict):
+        return "hand: must be an object."
+    return None
+
+
+def _header_problem(sent: dict[str, Any]) -> str | None:
+    """What is wrong with a setup or details change's shape (the store checks the values)."""
+    if sent["action"] == "details":
+        for name in ("date", "note"):
+            if not isinstance(sent.get(name), (str, type(None))):
+                return f"{name}: must be text or null."
+        return None
+    if not isinstance(sent.get("players"), list) or not all(isinstance(p, str) for p in sent["players"]):
+        return "players: must be a list of names."
+    if not isinstance(sent.get("settings"), dict):
+        return "settings: must be an object."
+    if not isinstance(sent.get("first_dealer"), int) or isinstance(sent.get("first_dealer"), bool):
+        return "first_dealer: must be a seat number."
+    return None
+
+
+def _sent_changes(raw: Any) -> list[dict[str, Any]] | Response:
+    if not isinstance(raw, list) or not raw:
+        return _refused(400, ["changes: must be a list of at least one change."])
+    if len(raw) > MAX_HANDS_SENT:
+        return _refused(400, [f"changes: at most {MAX_HANDS_SENT:,} in one request, got {len(raw):,}."])
+    for index, sent in enumerate(raw):
+        where = f"changes[{index}]"
+        if not isinstance(sent, dict) or sent.get("action") not in CHANGES:
+            return _refused(400, [f"{where}.action: must be one of {', '.join(CHANGES)}."])
+        problem = _header_problem(sent) if sent["action"] in ("setup", "details") else _hand_problem(sent)
+        if problem:
+            return _refused(400, [f"{where}.{problem}"])
+        if not isinstance(sent.get("keep_dealers", False), bool):
+            return _refused(400, [f"{where}.keep_dealers: must be true or false."])
+        key = _key(sent.get("request_key"), f"{where}.request_key")
+        if isinstance(key, Response):
+            return key
+    return raw
+
+
+def _write_change(db: store.Database, match_id: int, sent: dict[str, Any], version: int) -> None:
+    """One of the phone's changes, written on the server's match as it was at ``version``."""
+    key = sent["request_key"]
+    if sent["action"] == "save":
+        store.add_hand(db, match_id, sent["hand"], expected_version=version, request_key=key)
+    elif sent["action"] == "edit":
+        store.edit_hand(db, match_id, sent["number"], sent["hand"], expected_version=version, request_key=key,
+                        keep_dealers=sent.get("keep_dealers", False))
+    elif sent["action"] == "undo":
+        store.undo_last(db, match_id, expected_version=version, request_key=key)
+    elif sent["action"] == "setup":
+        store.update_setup(db, match_id, sent["players"], sent["settings"], sent["first_dealer"],
+                           expected_version=version, request_key=key)
+    else:
+        store.update_details(db, match_id, sent["date"], sent["note"], expected_version=version, request_key=key)
+
+
+@bp.post("/changes")
+def send_changes() -> ResponseReturnValue:
+    """The phone's changes in order, each made on the version before it: the first is
+    made on the ``version`` of the server's match the phone last heard, and every write
+    there adds one to it. Another phone's change in the way stops it (409, the server's
+    match): the table chooses; nothing of either side is overwritten."""
+    body = _body()
+    if isinstance(body, Response):
+        return body
+    match_id = _scorer_match(body.get("scorer"))
+    if isinstance(match_id, Response):
+        return match_id
+    version = body.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return _refused(400, [f"version: must be the version of the server's match the phone last heard, "
+                              f"got {version!r:.40}."])
+    changes = _sent_changes(body.get("changes"))
+    if isinstance(changes, Response):
+        return changes
+    limited = _limited(security.refuse_write())
+    if limited:
+        return limited
+    db = get_db()
+    saved: list[int] = []
+    already: list[int] = []
+    for index, sent in enumerate(changes):
+        what = ({"setup": "players & settings", "details": "date & note"}.get(sent["action"])
+                or {"save": "", "edit": "correction of ", "undo": "undo of "}[sent["action"]] + f"hand {sent['number']}")
+        try:
+            _write_change(db, match_id, sent, version + index)
+        except store.AlreadySaved:
+            already.append(index)  # sent before, its answer lost: written then
+            continue
+        except store.StaleVersion as stale:
+            return _refused(409, [f"changes[{index}] ({what}): the match on the server changed meanwhile "
+                                  f"(version {stale.current}, this phone last heard {version + index}): another "
+                                  "phone recorded there. Nothing after it was written; choose which to keep on "
+                                  "the phone."], saved=saved, already=already, **_server_copy(match_id))
+        except (MatchError, store.LimitReached) as error:
+            return _refused(400, [f"changes[{index}] ({what}): {line}" for line in error.problems],
+                            saved=saved, already=already, **_server_copy(match_id))
+        except store.NotFound as error:
+            if str(error).startswith("no hand"):
+                return _refused(400, [f"changes[{index}] ({what}): the match has no hand {sent['number']}."],
+                                saved=saved, already=already, **_server_copy(match_id))
+            return _refused(404, ["scorer: the match was deleted on the server."], saved=saved, already=already)
+        saved.append(index)
     return jsonify({"saved": saved, "already": already, **_server_copy(match_id)})
 
 

@@ -156,7 +156,7 @@ def tally(info: page.Info) -> ResponseReturnValue:
             problems.append(STALE)
             taps.version = str(page.load(match_id).version)
 
-        answer = page.answer(outcome, saved=lambda done: _saved(info, taps, done), stale=stale,
+        answer = page.answer(outcome, saved=lambda done: _saved(info, described, taps, done), stale=stale,
                              refused=lambda refused: problems.extend(
                                  _lines(refused.error) if refused.error else refused.problems))
         if answer is not None:
@@ -176,17 +176,19 @@ def _save(info: page.Info, described: TrickTally, taps: Taps, keep: bool) -> wri
                                keep_dealers=keep)
 
 
-def _saved(info: page.Info, taps: Taps, done: writes.Saved | writes.AlreadySaved) -> ResponseReturnValue:
+def _saved(info: page.Info, described: TrickTally, taps: Taps,
+           done: writes.Saved | writes.AlreadySaved) -> ResponseReturnValue:
     """On the scoreboard: the new hand's notice, or what the correction changed."""
     match_id, number = info.id, taps.number
+    how = f"{described.unit} by {described.unit}"  # "trick by trick", in the game's word
     if number is None:
         _keep(match_id, None)
         after = done.after if isinstance(done, writes.Saved) and done.after else page.replayed(page.load(match_id))
-        flash(page.saved_notice(after, done.number or len(info.match.hands) + 1, ", trick by trick"), "saved")
+        flash(page.saved_notice(after, done.number or len(info.match.hands) + 1, f", {how}"), "saved")
         target = url_for("matches.show", match_id=match_id, _anchor="match-notice")
     else:
         if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
-            flash(page.correction_saved(match_id, number, done.before, done.after, " trick by trick"))
+            flash(page.correction_saved(match_id, number, done.before, done.after, f" {how}"))
         else:
             flash(f"Hand {number} corrected.")
         target = url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}")
@@ -289,7 +291,7 @@ def _context(info: page.Info, described: TrickTally, taps: Taps, problems: list[
     next_number = len(winners) + 1
     return {
         "info": info, "match_id": info.id, "form": form, "players": players, "winners": winners,
-        "w": " ".join(str(s) for s in winners), "tricks": tricks,
+        "w": " ".join(str(s) for s in winners), "tricks": tricks, "tally": described,
         "columns": [c.label for c in described.columns],
         "rows": _columns(described, list(players), winners, scores),
         "history": history, "done": done, "preview": preview, "problems": problems, "version": taps.version,
