@@ -16,7 +16,10 @@
   used: it slows the page's main thread only, and Chromium refuses it for the service
   worker ("only supported for pages"), where Python runs.
 
-    .venv/bin/python bench/offline.py [--saves 20] [--smoke]
+With ``--breakdown``, each cold start is followed by where its time went, as the service
+worker noted it (sw.js's steps: ms from opening the address, and each step's own ms).
+
+    .venv/bin/python bench/offline.py [--saves 20] [--breakdown] [--smoke]
 
 The folder is served by Python's plain static server; Chromium's profile is a temp folder.
 """
@@ -84,11 +87,34 @@ def slow_chromium(work: Path) -> str | None:
     return str(wrapper)
 
 
+def breakdown(context, page) -> str:
+    """The steps of the worker's start just made (sw.js ``self.startSteps``) and the page's
+    own (its answer and each file it asked for, as the page's Resource Timing saw them), as
+    lines: ms from the page's navigation (the worker's clock begins later: aligned here)."""
+    page_origin, page_steps = page.evaluate("""() => [performance.timeOrigin, [
+        ["page: its answer received", performance.getEntriesByType("navigation")[0].responseEnd],
+        ...performance.getEntriesByType("resource").map((r) => [
+            "page: " + new URL(r.name).pathname.split("/").pop() + " received", r.responseEnd]),
+        ["page: parsed (DOMContentLoaded)", performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd],
+    ]]""")
+    worker = next(worker for worker in context.service_workers if worker.url.endswith("/sw.js"))
+    origin, steps = worker.evaluate("[performance.timeOrigin, self.startSteps]")
+    shift = origin - page_origin
+    lines, before = [], 0.0
+    noted = [(shift, "worker started")] + [(at + shift, name) for name, at in steps] + [(at, name) for name, at in page_steps]
+    for at, name in sorted(noted, key=lambda step: step[0]):  # stable: steps of the same ms keep their order
+        lines.append(f"  {at:7.0f} ms  {name}  (+{at - before:.0f})")
+        before = at
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--saves", type=int, default=20)
-    parser.add_argument("--smoke", action="store_true", help="one save: checks the bench runs")
+    parser.add_argument("--breakdown", action="store_true", help="where each cold start's time goes")
+    parser.add_argument("--smoke", action="store_true", help="one save, with the breakdown: checks the bench runs")
     args = parser.parse_args()
+    args.breakdown = args.breakdown or args.smoke
     saves = 1 if args.smoke else args.saves
 
     work = Path(tempfile.mkdtemp(prefix="offline-bench-"))
@@ -113,6 +139,17 @@ def main() -> int:
         page.goto(url)
         expect(page.locator("#where")).to_be_visible(timeout=WAIT_MS)
         print(f"first start (online: download, install, start)  {time.perf_counter() - started:.2f} s")
+        # what the first start compiled, and the snapshot made from it, are kept after its page
+        # shows (sw.js keepCompiled, keepSnapshot): the starts below read them, as a phone's do
+        page.wait_for_function("""async () => {
+            for (const name of await caches.keys()) {
+                if (await (await caches.open(name)).match("_phone/compiled/memory.bin")) return true;
+            }
+            return false;
+        }""", timeout=WAIT_MS, polling=250)
+        # Chromium writes a cache entry this large to disk a little after put() resolves: a
+        # browser closed at once can lose it (seen here), a phone's stays open far longer
+        page.wait_for_timeout(3000)
         context.close()
 
         context, page = launch(True)
@@ -120,6 +157,8 @@ def main() -> int:
         page.goto(url)
         expect(page.locator("#where")).to_be_visible(timeout=WAIT_MS)
         print(f"cold start offline (browser reopened)  {time.perf_counter() - started:.2f} s")
+        if args.breakdown:
+            print(breakdown(context, page))
 
         page.goto(url + "matches/new?game=score_pad")
         page.fill("#player_0", "Ann")
@@ -151,6 +190,8 @@ def main() -> int:
             expect(page.locator("#where")).to_be_visible(timeout=WAIT_MS)
             print(f"cold start offline, CPU throttled 4x (the browser held to 1/4 of the cores)  "
                   f"{time.perf_counter() - started:.2f} s")
+            if args.breakdown:
+                print(breakdown(context, page))
             context.close()
     server.shutdown()
     return 0

@@ -41,10 +41,15 @@ DISTRIBUTIONS = ["flask", "werkzeug", "jinja2", "markupsafe", "itsdangerous", "c
 _LEFT_OUT_SUFFIXES = (".so", ".pyd", ".pyc", ".pyi")
 
 
+# never imported on the phone: WTForms' translations (the app sets no locale) and
+# sqlite-utils' command line (it needs tabulate, not shipped)
+_LEFT_OUT_PATHS = ("wtforms/locale/", "sqlite_utils/cli.py", "sqlite_utils/__main__.py")
+
+
 def _wanted(relative: str) -> bool:
     parts = relative.split("/")
     return not (relative.startswith("..") or "__pycache__" in parts or relative.endswith(_LEFT_OUT_SUFFIXES)
-                or ".dist-info" in parts[0] or parts[0] == "bin")
+                or ".dist-info" in parts[0] or parts[0] == "bin" or relative.startswith(_LEFT_OUT_PATHS))
 
 
 def _distribution_files(name: str) -> list[tuple[str, Path]]:

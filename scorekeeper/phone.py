@@ -19,6 +19,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
+from jinja2 import BytecodeCache, TemplateError
+from jinja2.bccache import Bucket
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from .web import create_app
@@ -28,6 +30,26 @@ COOKIES = "cookies.json"
 # address (app.js: the browser's own download would go past the worker, to no network);
 # the page may read those addresses of its own making, nothing more.
 BLOB_DOWNLOADS = "; connect-src 'self' blob:"
+
+
+class CompiledTemplates(BytecodeCache):
+    """The pages' templates as Jinja compiled them, kept in memory by the template's name
+    and source (Jinja checks the source is the same). Filled before the snapshot is made
+    (``import_again``), so a start from the snapshot compiles none: compiling them was most
+    of the first page's time (bench/offline.py --breakdown)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = CompiledTemplates()
 
 
 class Phone:
@@ -45,6 +67,7 @@ class Phone:
             # with a server, what it sends there is kept in the folder too (phone_sync.py)
             "PHONE_SERVER": server,
         })
+        self.app.jinja_env.bytecode_cache = TEMPLATES
         try:
             self.cookies: dict[str, str] = json.loads((self.folder / COOKIES).read_text())
         except (OSError, ValueError):
@@ -117,12 +140,15 @@ def compiled_copy(source: str, target: str, root: str, *, beside: bool) -> int:
     ``__pycache__`` (what a folder's imports read: the app's zip, unpacked). The next start
     reads them instead of compiling the source again, which was most of a cold start
     (bench/offline.py). Unchecked hash-based ``.pyc``: the zips of one app version never
-    change, and their unpacked files carry no dates worth checking. Returns the count."""
+    change, and their unpacked files carry no dates worth checking. Every file of the copy
+    is stored, not deflated: it stays on the phone, and a start reads it unpacked. Returns
+    the count of ``.pyc``."""
     imported = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
     count = 0
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as copy:
         for info in original.infolist():
             data = original.read(info)
+            info.compress_type = zipfile.ZIP_STORED  # read as it is: no inflating at each start
             copy.writestr(info, data)
             if not info.filename.endswith(".py") or root + info.filename not in imported:
                 continue
@@ -135,6 +161,34 @@ def compiled_copy(source: str, target: str, root: str, *, beside: bool) -> int:
                           importlib._bootstrap_external._code_to_hash_pyc(  # type: ignore[attr-defined]
                               code, importlib.util.source_hash(data), checked=False))
             count += 1
+    return count
+
+
+def imported_modules() -> list[str]:
+    """The modules this start imported from files (the app's, its packages', the standard
+    library's): a snapshot of Pyodide's memory is made with them imported (sw.js keepSnapshot)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name != "__main__" and getattr(module, "__file__", None))
+
+
+def import_again(names: Any, folder: str) -> int:
+    """Before the snapshot is made: import ``names`` (imported_modules of another start),
+    and compile every template, with an app of its own in ``folder`` (dropped after). A
+    module that fails is left out: it is imported when needed, as without a snapshot.
+    Returns the count imported."""
+    count = 0
+    for name in names:
+        try:
+            importlib.import_module(name)
+            count += 1
+        except Exception:  # a snapshot without it still starts faster
+            continue
+    environment = Phone(folder).app.jinja_env
+    for template in environment.list_templates():
+        try:
+            environment.get_template(template)
+        except TemplateError:  # its page says so when it is asked for, as without a snapshot
+            continue
     return count
 
 

@@ -169,6 +169,9 @@ def test_offline_bench_measures_the_kept_app_in_chromium():
     out = run_bench("offline.py")
     assert re.search(r"^install  gzip [\d,]+ bytes", out, re.M), out
     assert re.search(r"^cold start offline \(browser reopened\)  [\d.]+ s$", out, re.M), out
+    # the breakdown: the cold start began from the snapshot the first start kept, and answered
+    assert re.search(r"^ +\d+ ms  loadPyodide \(from the snapshot\)  \(\+\d+\)$", out, re.M), out
+    assert re.search(r"^ +\d+ ms  first answer \(/\)  \(\+\d+\)$", out, re.M), out
     assert re.search(r"^save offline  median \d+ ms  slowest \d+ ms  \(1 saves\)$", out, re.M), out
     assert re.search(r"^cold start offline, CPU throttled 4x (\(the browser held to 1/4 of the cores\)  [\d.]+ s"
                      r"|not measured: no cgroup to make at \S+)$", out, re.M), out

@@ -45,6 +45,8 @@ def test_the_build_holds_the_runtime_the_app_and_a_worker_naming_its_files(tmp_p
     assert not tops & {"waitress", "flask_compress", "limits"}  # the server's own, not the phone's
     assert "scorekeeper/templates/match.html" in names and "scorekeeper/static/app.css" in names
     assert not [name for name in names if name.endswith((".so", ".pyc")) or "/pyodide/" in name]
+    # nor what the phone never imports: WTForms' translations, sqlite-utils' command line
+    assert not [name for name in names if name.startswith(("wtforms/locale/", "sqlite_utils/cli.py"))]
     worker = (site / "sw.js").read_text()
     assert "__VERSION__" not in worker and "__FILES__" not in worker
     assert '"_phone/app.zip"' in worker and '"_phone/pyodide.asm.wasm"' in worker
@@ -146,3 +148,30 @@ def test_the_first_start_keeps_what_it_imported_compiled_and_the_next_start_read
                             timeout=60)
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout == "5\n"
+
+
+TEMPLATES_CHECK = r"""
+import sys
+sys.modules.update({"limits": None, "flask_compress": None, "waitress": None})  # not shipped to the phone
+from scorekeeper import phone
+maker, later = sys.argv[1], sys.argv[2]
+phone.import_again(["scorekeeper.web.views.matches"], maker)  # as before the snapshot is made
+environment = phone.Phone(maker).app.jinja_env
+print(len(phone.TEMPLATES.compiled) == len(environment.list_templates()))
+# the kept code of index.html swapped for other code: the later phone's page shows which it ran
+source, filename, _ = environment.loader.get_source(environment, "index.html")
+bucket = phone.TEMPLATES.get_bucket(environment, "index.html", filename, source)
+bucket.code = environment.compile("kept code of index.html", "index.html", filename)
+phone.TEMPLATES.set_bucket(bucket)
+status, headers, body = phone.Phone(later).handle("GET", "/", "http://localhost/", [], b"")
+print(status, body.decode())
+"""
+
+
+def test_a_start_after_the_snapshot_renders_pages_from_the_templates_compiled_before_it(tmp_path):
+    """phone.import_again compiles every template into phone.TEMPLATES (kept in the snapshot
+    sw.js makes); a phone started later renders from that code, compiling none."""
+    done = subprocess.run([sys.executable, "-c", TEMPLATES_CHECK, str(tmp_path / "maker"), str(tmp_path / "later")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["True", "200 kept code of index.html"]

@@ -358,6 +358,63 @@ def test_every_game_is_played_to_its_end_with_no_network_and_kept(phone, static_
         expect(page.locator("body")).not_to_contain_text("can't reach")
 
 
+# --- a later start begins from a snapshot of Python's memory --------------------------------
+
+SNAPSHOT_BYTES = """async () => {
+  const kept = await caches.match(new URL("/_phone/compiled/memory.bin", location.origin));
+  return kept ? (await kept.arrayBuffer()).byteLength : 0;
+}"""
+
+BREAK_SNAPSHOT = """async () => {
+  for (const name of await caches.keys()) {
+    await (await caches.open(name)).put(new URL("/_phone/compiled/memory.bin", location.origin),
+                                        new Response("not a snapshot"));
+  }
+}"""
+
+
+def started_from(context) -> str:
+    """How the service worker's Python started this time (sw.js's steps)."""
+    worker = next(worker for worker in context.service_workers if worker.url.endswith("/sw.js"))
+    return next(name for name, _ in worker.evaluate("self.startSteps") if name.startswith("loadPyodide"))
+
+
+def test_a_later_start_begins_from_the_snapshot_and_one_that_cannot_be_read_is_made_again(phone, static_site):
+    context, page = phone()
+    page.goto(static_site)
+    expect(page.locator("h1")).to_have_text("Matches", timeout=READY_MS)
+    # after its first page, the first start keeps the compiled copies, then the snapshot
+    page.wait_for_function(SNAPSHOT_BYTES, timeout=READY_MS, polling=250)
+    context.set_offline(True)
+    start_pad(page, static_site.rstrip("/"), ["Ann", "Bob"], target="50")
+    type_points(page, [10, 20])
+    save_hand(page, 1, "Ann +10, Bob +20")
+    match_url = page.url
+    context.close()
+
+    # the next start, with no network, is Python's memory as the snapshot kept it: the app
+    # answers from it, and a hand is saved as before
+    context, page = phone(offline=True)
+    page.goto(match_url)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=READY_MS)
+    assert started_from(context) == "loadPyodide (from the snapshot)"
+    type_points(page, [30, 5])
+    save_hand(page, 2, "Ann +30, Bob +5")
+    expect_totals(page, {"Ann": 40, "Bob": 25})
+    page.evaluate(BREAK_SNAPSHOT)
+    assert page.evaluate(SNAPSHOT_BYTES) == len("not a snapshot")
+    context.close()
+
+    # a snapshot that cannot be read: Python starts without it, nothing is lost, and the
+    # snapshot is made again for the starts after
+    context, page = phone(offline=True)
+    page.goto(match_url)
+    expect(page.locator("#hand-2")).to_be_visible(timeout=READY_MS)
+    expect_totals(page, {"Ann": 40, "Bob": 25})
+    assert started_from(context) == "loadPyodide (its compiled standard library read, Python started)"
+    page.wait_for_function(f"async () => (await ({SNAPSHOT_BYTES})()) > 1000000", timeout=READY_MS, polling=250)
+
+
 # --- an update keeps the data ----------------------------------------------------------------
 
 NEWER_MIGRATION = '''

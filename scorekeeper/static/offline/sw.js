@@ -13,6 +13,30 @@ const DATA = "/phone";  // the phone's folder in Pyodide: database, session key,
 
 const network = self.fetch.bind(self);
 
+// Where a start's time goes: [step, ms since the worker began] (bench/offline.py --breakdown)
+const STEPS = [];
+function step(name) {
+  STEPS.push([name, Math.round(performance.now())]);
+}
+self.startSteps = STEPS;
+step("worker's scripts loaded");
+// Pyodide's memory must hold a snapshot before it is copied in: the runtime ignores the size
+// it is given (INITIAL_MEMORY), so the memory is grown here, as the runtime is instantiated.
+let memoryWanted = 0;
+const instantiate = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (...args) => {
+  const made = await instantiate(...args);
+  const memory = made.instance.exports.memory;
+  if (memory && memoryWanted > memory.buffer.byteLength) {
+    memory.grow(Math.ceil((memoryWanted - memory.buffer.byteLength) / 65536));
+  }
+  step("pyodide.asm.wasm compiled");
+  return made;
+};
+// the packages the first page needs, imported one by one only to time each (each needs the one before)
+const TIMED_IMPORTS = ["werkzeug", "jinja2", "flask", "wtforms", "sqlite_utils", "scorekeeper.engine",
+  "scorekeeper.games", "scorekeeper.web", "scorekeeper.phone"];
+
 async function kept(url) {
   const cache = await caches.open(CACHE);
   return (await cache.match(url)) || network(url);
@@ -50,26 +74,105 @@ function sync(pyodide, load) {
 // a cold start). Absent until the first start has made them; a new version makes its own.
 const COMPILED_STDLIB = new URL("_phone/compiled/python_stdlib.zip", SCOPE).href;
 const COMPILED_APP = new URL("_phone/compiled/app.zip", SCOPE).href;
+// Pyodide's memory once the compiled copies are read and everything the first start imported
+// is imported again (keepSnapshot): a start from it skips starting Python and those imports.
+const SNAPSHOT = new URL("_phone/compiled/memory.bin", SCOPE).href;
+
+// Writes each file of a compiled copy (a zip of stored files: phone.py's compiled_copy) into
+// Pyodide's file system under ``folder``. Done here rather than by pyodide.unpackArchive,
+// which unzips in Python, 4 times slower (bench/offline.py --breakdown).
+function unzip(FS, zip, folder) {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let end = zip.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end -= 1;  // the central directory's end
+  if (end < 0) throw new Error("the compiled copy is not a zip");
+  const count = view.getUint16(end + 10, true);
+  const names = new TextDecoder();
+  let entry = view.getUint32(end + 16, true);
+  for (let n = 0; n < count; n += 1) {
+    const method = view.getUint16(entry + 10, true);
+    const size = view.getUint32(entry + 20, true);
+    const nameLength = view.getUint16(entry + 28, true);
+    const skip = nameLength + view.getUint16(entry + 30, true) + view.getUint16(entry + 32, true);
+    const name = names.decode(zip.subarray(entry + 46, entry + 46 + nameLength));
+    const local = view.getUint32(entry + 42, true);
+    entry += 46 + skip;
+    if (name.endsWith("/")) continue;
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (method !== 0) throw new Error(`${name} is not stored as it is in the compiled copy`);
+    const data = zip.subarray(start, start + size);
+    const path = folder + name;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, data);
+  }
+}
+
+function runtime(options) {
+  return loadPyodide({ indexURL: new URL("_phone/", SCOPE).href, createPyodideModule, ...options });
+}
+
+// Python started from the snapshot, or null where there is none or it cannot be read (then
+// it is dropped, and the next start after this one makes it again).
+async function fromSnapshot(cache) {
+  const kept = await cache.match(SNAPSHOT);
+  if (!kept) return null;
+  const snapshot = new Uint8Array(await kept.arrayBuffer());
+  step(`snapshot read from the cache (${(snapshot.length / 1e6).toFixed(1)} MB)`);
+  memoryWanted = snapshot.length;
+  try {
+    return await runtime({ stdLibURL: COMPILED_STDLIB, _loadSnapshot: snapshot });
+  } catch (error) {
+    console.warn("The snapshot could not be read; Python starts without it:", error);
+    step(`snapshot not read (${error})`);
+    await cache.delete(SNAPSHOT);
+    return null;
+  } finally {
+    memoryWanted = 0;
+  }
+}
 
 async function boot() {
   const started = performance.now();
+  step("start asked");
   const cache = await caches.open(CACHE);
   const compiled = Boolean(await cache.match(COMPILED_STDLIB)) && Boolean(await cache.match(COMPILED_APP));
-  const pyodide = await loadPyodide({
-    indexURL: new URL("_phone/", SCOPE).href, createPyodideModule,
-    ...(compiled ? { stdLibURL: COMPILED_STDLIB } : {}),
-  });
+  let pyodide = compiled ? await fromSnapshot(cache) : null;
+  const snapshot = pyodide !== null;
+  if (snapshot) {
+    step("loadPyodide (from the snapshot)");
+  } else {
+    pyodide = await runtime(compiled ? { stdLibURL: COMPILED_STDLIB } : {});
+    step(`loadPyodide (its ${compiled ? "compiled" : "source"} standard library read, Python started)`);
+  }
   const zip = new Uint8Array(await (await kept(compiled ? COMPILED_APP : new URL("_phone/app.zip", SCOPE).href)).arrayBuffer());
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/app" });
-  if (!compiled) pyodide.FS.writeFile("/tmp/app.zip", zip);  // the source of the compiled copy
-  pyodide.runPython("import sys; sys.path.insert(0, '/app')");
+  if (compiled) {
+    unzip(pyodide.FS, zip, "/app/");
+  } else {
+    pyodide.unpackArchive(zip, "zip", { extractDir: "/app" });
+    pyodide.FS.writeFile("/tmp/app.zip", zip);  // the source of the compiled copy
+  }
+  if (!snapshot) addApp(pyodide);  // a snapshot has it already
+  step("app.zip unpacked");
   pyodide.FS.mkdirTree(DATA);
   pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, DATA);
   await sync(pyodide, true);
+  step("phone's folder read from IndexedDB");
+  for (const name of TIMED_IMPORTS) {
+    pyodide.pyimport(name).destroy();
+    step(`import ${name}`);
+  }
   const module = pyodide.pyimport("scorekeeper.phone");
   const phone = module.start(DATA, serverOf(SCOPE));
+  step("create_app (database opened, migrated)");
   await sync(pyodide, false);
-  return { pyodide, module, phone, compiled, ms: Math.round(performance.now() - started) };
+  step("phone's folder written to IndexedDB");
+  return { pyodide, module, phone, compiled, snapshot, ms: Math.round(performance.now() - started) };
+}
+
+function addApp(pyodide) {
+  const sys = pyodide.pyimport("sys");
+  sys.path.insert(0, "/app");
+  sys.destroy();
 }
 
 // After the first start has answered: keep what it compiled for the next starts. Python
@@ -85,6 +188,39 @@ async function keepCompiled(ready) {
   await cache.put(COMPILED_STDLIB, new Response(pyodide.FS.readFile("/tmp/python_stdlib.compiled.zip"), zipped));
   await cache.put(COMPILED_APP, new Response(pyodide.FS.readFile("/tmp/app.compiled.zip"), zipped));
   ready.compiled = true;
+}
+
+// After the compiled copies are kept: a second Python, started from them, imports what this
+// one imported and its memory is kept (Pyodide's makeMemorySnapshot). Made once per version;
+// it is then dropped, this start goes on with its own.
+async function keepSnapshot(ready) {
+  if (ready.snapshot || !ready.compiled) return;
+  const cache = await caches.open(CACHE);
+  if (await cache.match(SNAPSHOT)) return;
+  const imported = ready.module.imported_modules();
+  const names = imported.toJs();
+  imported.destroy();
+  const maker = await runtime({ stdLibURL: COMPILED_STDLIB, _makeSnapshot: true });
+  unzip(maker.FS, new Uint8Array(await (await kept(COMPILED_APP)).arrayBuffer()), "/app/");
+  addApp(maker);
+  const phone = maker.pyimport("scorekeeper.phone");
+  phone.import_again(names, "/tmp/snapshot-phone");
+  phone.destroy();
+  await cache.put(SNAPSHOT, new Response(maker.makeMemorySnapshot(), { headers: { "Content-Type": "application/octet-stream" } }));
+  ready.snapshot = true;
+}
+
+// What is kept for the next starts, once per worker and version, after the first answer:
+// the compiled copies in the queue (this Python makes them: a request that comes meanwhile
+// waits), then the snapshot beside it (another Python makes it: requests go on).
+function keepForNextStarts(ready) {
+  if (!ready.keeping) {
+    const compiled = turn.then(() => keepCompiled(ready));
+    turn = compiled.catch(() => undefined);
+    ready.keeping = compiled.then(() => keepSnapshot(ready))
+      .catch((error) => console.warn("What speeds up the next start waits for it:", error));
+  }
+  return ready.keeping;
 }
 
 let app = null;
@@ -117,11 +253,14 @@ async function answer(request, path) {
   const body = new Uint8Array(await request.arrayBuffer());
   const headers = [...request.headers];
   const mine = turn.then(async () => {
-    const { pyodide, module, phone } = await start();
+    const ready = await start();
+    const { pyodide, module, phone } = ready;
     const result = module.answer(phone, { method: request.method, path, root: SCOPE, headers, body });
     const [status, answerHeaders, content] = result.toJs();
     result.destroy();
     await sync(pyodide, false);  // on the phone's storage before the page hears it was saved
+    if (!STEPS.some(([name]) => name.startsWith("first answer"))) step(`first answer (${path})`);
+    setTimeout(() => keepForNextStarts(ready), 2000);  // when the first page has what it asked for
     const empty = status === 204 || status === 304 || request.method === "HEAD";
     return new Response(empty ? null : content, { status, headers: answerHeaders });
   });
@@ -151,9 +290,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil(start().then(
     (ready) => {
       event.source.postMessage({ ready: true, ms: ready.ms, version: VERSION });
-      const compiling = turn.then(() => keepCompiled(ready));
-      turn = compiling.catch((error) => console.warn("The compiled copy waits for the next start:", error));
-      return turn;
+      return keepForNextStarts(ready);
     },
     (error) => event.source.postMessage({ error: String(error) }),
   ));
