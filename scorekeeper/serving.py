@@ -100,6 +100,7 @@ class HeadedChannel(HTTPChannel):
     task_class = KeptAliveTask
     stalled = False  # its client took nothing for STALLED_READER_SECONDS: to be closed
     polls: UnchangedPolls | None = None  # the app's, set on the class made for each server
+    stalled_seconds: float = STALLED_READER_SECONDS  # the app's STALLED_READER_SECONDS, set likewise
 
     def received(self, data: bytes) -> bool:
         """Called by the main loop with what the client sent. An unchanged poll is answered
@@ -151,7 +152,7 @@ class HeadedChannel(HTTPChannel):
                 self.server.pull_trigger()  # the main loop sends what the client takes
                 self.outbuf_lock.wait(timeout=1)
                 # last_activity moves whenever the client takes a byte of the answer
-                if self.connected and time.time() - self.last_activity > STALLED_READER_SECONDS:
+                if self.connected and time.time() - self.last_activity > self.stalled_seconds:
                     self.stalled = True  # the main loop closes it (``writable`` below)
                     self.will_close = True
                     self.connected = False  # the task's next write ends it
@@ -162,7 +163,7 @@ class HeadedChannel(HTTPChannel):
         taken nothing for ``STALLED_READER_SECONDS`` is closed here: waitress closes a
         connection only once its socket can be written to, which a client that never
         reads never allows (its idle timeout marked such sockets and left them open)."""
-        if self.stalled or (self.will_close and time.time() - self.last_activity > STALLED_READER_SECONDS):
+        if self.stalled or (self.will_close and time.time() - self.last_activity > self.stalled_seconds):
             self.handle_close()
             return False  # closed: not to be waited on
         return bool(super().writable())
@@ -182,7 +183,9 @@ def _server(app: Flask, threads: int, **where: Any) -> Any:
     # one listening socket, or several (a host name with IPv4 and IPv6 addresses)
     listeners = [server] if hasattr(server, "channel_class") else list(getattr(server, "map", {}).values())
     # each server's connections answer its app's unchanged polls themselves
-    channel = type("HeadedChannel", (HeadedChannel,), {"polls": app.extensions.get("unchanged_polls")})
+    channel = type("HeadedChannel", (HeadedChannel,), {
+        "polls": app.extensions.get("unchanged_polls"),
+        "stalled_seconds": float(app.config.get("STALLED_READER_SECONDS", STALLED_READER_SECONDS))})
     for listener in listeners:
         if hasattr(listener, "channel_class"):
             listener.channel_class = channel

@@ -37,10 +37,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve(database: Path, as_user: str | None = None) -> tuple[subprocess.Popen, int]:
+def serve(database: Path, as_user: str | None = None, **settings: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_WRITES_PER_MINUTE="100000",
-               SCOREKEEPER_SECRET_KEY="durability")  # no instance folder to write a key into
+               SCOREKEEPER_SECRET_KEY="durability",  # no instance folder to write a key into
+               **{f"SCOREKEEPER_{name}": value for name, value in settings.items()})
     user = ["setpriv", f"--reuid={as_user}", "--regid=65534", "--clear-groups"] if as_user else []
     server = subprocess.Popen([*user, SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -62,12 +62,13 @@ def test_an_unchanged_poll_is_answered_while_every_worker_thread_is_busy(tmp_pat
     and a watcher's unchanged poll sent after it is answered before it, on a connection it keeps."""
     database = tmp_path / "db.sqlite"
     match_id, token = long_match(database)
-    server, port = serve(database)
+    # the threads stay held longer than a loaded machine takes to run the checks below
+    server, port = serve(database, STALLED_READER_SECONDS="120")
     stalled: list[socket.socket] = []
     try:
         phone = Phone(port, match_id, token)
         cookies = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
-        stalled = every_thread_stalled(server, port, match_id, phone)  # every worker thread is held (for STALLED_READER_SECONDS)
+        stalled = every_thread_stalled(server, port, match_id, phone)  # every worker thread is held (for the 120 s set above)
         with socket.create_connection(("127.0.0.1", port), timeout=60) as page, \
                 socket.create_connection(("127.0.0.1", port), timeout=60) as watcher:
             page.sendall(f"GET /matches/{match_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookies}\r\n\r\n".encode())
@@ -80,6 +81,8 @@ def test_an_unchanged_poll_is_answered_while_every_worker_thread_is_busy(tmp_pat
             with pytest.raises(BlockingIOError):  # the page is still waiting for a thread
                 page.recv(1)
             page.setblocking(True)
+            for sock in stalled:  # the stalled clients go: their threads are freed
+                sock.close()
             assert head_of(page).startswith("HTTP/1.1 200 ")  # and comes once the threads are freed
     finally:
         for sock in stalled:
