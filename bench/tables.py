@@ -225,6 +225,18 @@ def step(pids: list[int], run, count: int, load: float) -> dict:
     return figures
 
 
+def stop(server: subprocess.Popen, redis: subprocess.Popen | None) -> None:
+    """The server and its redis-server stopped (bench/workers.py's too)."""
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    if redis is not None:
+        redis.terminate()
+        redis.wait(timeout=10)
+
+
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
     found = shutil.which("redis-server")
     if found is None:
@@ -281,14 +293,7 @@ def run(args, workers: int, workdir: Path, tables: list[dict]) -> tuple[list[dic
         flood = step(pids, lambda: wrk(port, workdir, tables[:counts[0]], login, args, args.flood_seconds,
                                          flood=True), counts[0], load)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        if redis is not None:
-            redis.terminate()
-            redis.wait(timeout=10)
+        stop(server, redis)
     return steps, flood
 
 

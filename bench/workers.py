@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from report import commit, machine, write_section
-from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, wait_for
+from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, stop, wait_for
 
 TABLE_REQUESTS_PER_SECOND = 5 / 3 + 1 / 120
 
@@ -118,14 +118,7 @@ def saturate(workers: int, tables: list[dict], database: Path, workdir: Path, ar
                 "errors": int(errors.group(1)) if errors else 0, "unexpected": unexpected, "load": load,
                 "tables": rate / TABLE_REQUESTS_PER_SECOND}
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        if redis is not None:
-            redis.terminate()
-            redis.wait(timeout=10)
+        stop(server, redis)
 
 
 def line(r: dict) -> str:
