@@ -61,6 +61,7 @@ from .trick_referee import Choice, Face, Setup, french_face, french_groups, is_f
 from .tricks import TrickRule
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
+RANK_ORDER = {rank: order for order, rank in enumerate(RANKS)}
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
 DEFAULT_CONTRACT_VALUES = {"9": 60, "10": 65, "J": 70, "Q": 75, "K": 80, "A": 85}
 CARDS_CAPTURED = 14  # Ruling: the bid cards and the cut card stay out of play
@@ -219,10 +220,12 @@ def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, ...] = 
 
 def holder_of(bids: list) -> int | None:
     """The seat with the higher face-up bid, or None when both passed."""
-    face_up = [seat for seat, bid in enumerate(bids) if bid is not None]
-    if not face_up:
-        return None
-    return max(face_up, key=lambda seat: RANKS.index(bids[seat]))
+    # a plain loop: a replay asks this several times a hand
+    holder, highest = None, -1
+    for seat, bid in enumerate(bids):
+        if bid is not None and RANK_ORDER[bid] > highest:
+            holder, highest = seat, RANK_ORDER[bid]
+    return holder
 
 
 def high_rank_for(bids: list) -> str:
