@@ -85,6 +85,9 @@ def test_a_scorers_poll_after_a_hand_saved_on_another_phone_gets_only_the_parts(
     assert totals(html) == totals(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert "Hand 3 was saved on another phone" in parts.find(id="match-notice").text
     assert "Hand 4" in parts.find(id="match-record").text
+    # and the "Record hand N" jump at the top of the page, outside the live part, names it too
+    assert held.find(id="to-record").text.strip() == "Record hand 3 ↓"
+    assert parts.find(id="to-record").text.strip() == "Record hand 4 ↓"
     # the draft check's key: on the form's slot, which the answer replaces
     keyed = bob.get(f"/matches/{match_id}/live?key=k123", headers={"If-None-Match": f'W/"v{since}"', "HX-Request": "true"})
     assert page_of(keyed).find(id="match-record").attrs["data-checked-key"] == "k123"
