@@ -74,6 +74,17 @@ def _body() -> dict[str, Any] | Response:
     return body
 
 
+def _scorer_body() -> tuple[dict[str, Any], int] | Response:
+    """The JSON body of a request that writes to a match, and the match its ``scorer`` key opens."""
+    body = _body()
+    if isinstance(body, Response):
+        return body
+    match_id = _scorer_match(body.get("scorer"))
+    if isinstance(match_id, Response):
+        return match_id
+    return body, match_id
+
+
 def _key(value: Any, where: str) -> str | Response:
     if not isinstance(value, str) or not access.KEY_PATTERN.match(value):
         return _refused(400, [f"{where}: must be 8 to 64 letters, digits, '-' or '_', got {value!r:.80}"])
@@ -178,12 +189,10 @@ def _sent_hands(raw: Any) -> list[dict[str, Any]] | Response:
 def send_hands() -> ResponseReturnValue:
     """The phone's hands in order: each saved once (its request key), the next after the
     server's last; another phone's hand in the way stops it, with the server's match."""
-    body = _body()
-    if isinstance(body, Response):
-        return body
-    match_id = _scorer_match(body.get("scorer"))
-    if isinstance(match_id, Response):
-        return match_id
+    found = _scorer_body()
+    if isinstance(found, Response):
+        return found
+    body, match_id = found
     hands = _sent_hands(body.get("hands"))
     if isinstance(hands, Response):
         return hands
@@ -313,12 +322,10 @@ def send_changes() -> ResponseReturnValue:
     made on the ``version`` of the server's match the phone last heard, and every write
     there adds one to it. Another phone's change in the way stops it (409, the server's
     match): the table chooses; nothing of either side is overwritten."""
-    body = _body()
-    if isinstance(body, Response):
-        return body
-    match_id = _scorer_match(body.get("scorer"))
-    if isinstance(match_id, Response):
-        return match_id
+    found = _scorer_body()
+    if isinstance(found, Response):
+        return found
+    body, match_id = found
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return _refused(400, [f"version: must be the version of the server's match the phone last heard, "
