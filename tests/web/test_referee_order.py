@@ -32,17 +32,26 @@ class Trick:
         page = page_of(client.get(f"/referee/{key}?match={self.match_id}"))
         self.key, self.client = key, client
         self.base: dict[str, str] = {"match": str(self.match_id), "table": page.value("table") or "", "lead": "1"}
-        # the hand's own choices (trump...): the first offered where nothing is picked
-        select = None
+        # the hand's own choices (trump...) as a browser sends them: the option selected, the
+        # first offered where one asks to be picked ("— pick —"), else the select's first option
+        select, offered = None, {}
         for e in page.elements:
             if e.tag == "select" and e.attrs.get("id", "").startswith("ref-") and e.attrs["name"] not in (
                     "lead",) and not re.fullmatch(r"c\d+", e.attrs["name"]):
                 select = e.attrs["name"]
-            elif e.tag == "option" and select and (select not in self.base or "selected" in e.attrs):
-                if e.attrs.get("value"):
-                    self.base[select] = e.attrs["value"]
+                offered[select] = []
+            elif e.tag == "option" and select:
+                offered[select].append((e.attrs.get("value", ""), "selected" in e.attrs))
             elif e.tag != "option":
                 select = None
+        for name, options in offered.items():
+            selected = [value for value, on in options if on]
+            if selected and not selected[0]:  # "— pick —": the hand's choice is asked for: the first real one
+                value = next(value for value, _ in options if value)
+            else:  # the option selected, else the first, as a browser sends it
+                value = selected[0] if selected else options[0][0]
+            if value:
+                self.base[name] = value
         count = len(slot_labels(client.get(self.url())))
         self.order = slot_labels(client.get(self.url()))
         referee = game.referee
