@@ -677,13 +677,16 @@ class Event:
 class Place:
     """One place at the table in the seat picture: a player's seat (``seat``), or a hand
     nobody sits at (``seat`` None: Dummy Hand Spades' dummy), with what it does this hand
-    in short words, each a label the picture draws ("deals", "calls trump")."""
+    in short words, each a label the picture draws ("deals", "calls trump"). ``sits_out``: the
+    place plays no card this hand (a lone player's partner): drawn, but left out of the
+    referee's play order, so a trick of one card fewer still names who played each card."""
 
     name: str
     seat: int | None
     roles: tuple[str, ...] = ()
     deals: bool = False
     leads: bool = False
+    sits_out: bool = False
 
 
 @dataclass(frozen=True)

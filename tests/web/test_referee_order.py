@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import pytest
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Seating
 
 from .helpers import page_of, start, text
 
@@ -126,3 +128,21 @@ def test_led_by_puts_the_chosen_place_first_and_new_trick_keeps_it_before_a_whol
     # an unfinished trick thrown away: nobody won it, so the same place leads again
     half = client.get(trick.url(c1=trick.cards[0], clear="1"), headers=HX)
     assert slot_labels(half) == trick.order
+
+
+def test_a_place_that_sits_the_hand_out_plays_no_card_and_the_others_are_named(client, monkeypatch):
+    # a game where a player may sit a hand out (a lone player's partner), played for the test by
+    # Third Rail with Cy sitting out and three cards to a trick
+    game = GAMES["third_rail"]
+    shared = type(game.shown).seating
+
+    def seating(self, ctx, hand=None):
+        found = shared(self, ctx, hand)
+        return Seating(tuple(replace(p, sits_out=p.seat == 2) for p in found.places), found.notes)
+
+    monkeypatch.setattr(type(game.shown), "seating", seating)
+    monkeypatch.setattr(type(game.referee), "slots", lambda self, context: 3)
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy", "Dee"])  # Ann deals: Bob leads
+    page = client.get(f"/referee/third_rail?match={match_id}&c1=5C&c2=KC&c3=AC", headers=HX)
+    assert slot_labels(page) == ["Bob leads", "Dee", "Ann"]  # Cy plays no card
+    assert "Dee wins the trick" in text(page)  # King high
