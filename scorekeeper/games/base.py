@@ -1456,16 +1456,20 @@ def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int, l
     return f"leads {name_list([names[s] for s in others if ahead[s] == second])} by {best - second}"
 
 
-def places(totals: Sequence[int], lowest_first: bool = False,
-           sides: Sequence[Sequence[int]] | None = None) -> list[int]:
+def places(totals: Sequence[int], lowest_first: bool = False) -> list[int]:
     """Each seat's place by total (1 = leads; ties share a place: 1st, 1st, 3rd), the
-    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``). With
-    ``sides`` (``Game.sides``) a team is placed once, on its total: the team behind the
-    leading team is 2nd, not 3rd."""
+    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``)."""
+    return [1 + sum(1 for t in totals if (t < mine if lowest_first else t > mine)) for mine in totals]
+
+
+def team_places(found: Sequence[int], sides: Sequence[Sequence[int]] | None) -> list[int]:
+    """The places ``found`` (``places``) with each of the ``sides`` (``Game.sides``) placed once:
+    partners share their team's total, so the team behind the leading team is 2nd, not 3rd. A
+    player without a side is placed alone; without sides, the places as found."""
     side_of = {seat: tuple(side) for side in sides or () for seat in side}
-    # each side once, a player without one alone: the totals that rank
-    ranked = [totals[seat] for seat in range(len(totals)) if side_of.get(seat, (seat,))[0] == seat]
-    return [1 + sum(1 for t in ranked if (t < mine if lowest_first else t > mine)) for mine in totals]
+    # each side once (by its first seat), a player without one alone: the places that rank
+    ranked = [place for seat, place in enumerate(found) if side_of.get(seat, (seat,))[0] == seat]
+    return [1 + sum(1 for other in ranked if other < mine) for mine in found]
 
 
 def plural(count: int, word: str) -> str:

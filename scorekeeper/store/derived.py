@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
-from ..games.base import NO_OUTPUT, Table, places
+from ..games.base import NO_OUTPUT, Table, places, team_places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -29,10 +29,8 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 
 
 def _places(result: MatchResult) -> list[int]:
-    """Each seat's place, ranked as the game's rules rank totals, a team once (``games.base.places``)."""
-    game = result.played
-    return places(result.totals, game.rules.lowest_wins(result.settings),
-                  game.sides(Table(tuple(result.players), result.settings)))
+    """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
+    return places(result.totals, result.played.rules.lowest_wins(result.settings))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:
@@ -67,7 +65,8 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
 
 def _player_rows(match_id: int, result: MatchResult, figures: Figures) -> list[list[Any]]:
     rows = []
-    places = _places(result)
+    # a player's final place: a team in fixed partnerships is placed once (the team behind is 2nd)
+    places = team_places(_places(result), result.played.sides(Table(tuple(result.players), result.settings)))
     for seat, name in enumerate(result.players):
         place = places[seat]
         rows.append([match_id, seat, name, same_name(name), result.game, int(bool(result.finished)),

@@ -130,9 +130,11 @@ def check_grid(app, client, key: str, match: Match | None = None) -> None:
             assert cells == expected, (scored.number, seat)
     # the standings are the engine's final totals, highest first
     _, standings = grid_rows(html, "standings")
-    shown = {row[1][1]: int(row[2][1]) for row in standings}
     sides = game.sides(base.Table(tuple(result.players), result.settings))
-    assert shown == {standing_label(result.players, seat, sides): total for seat, total in enumerate(result.totals)}
+    # each row's player as printed, partners named: a row that says otherwise is no player's
+    printed = {standing_label(result.players, seat, sides): name for seat, name in enumerate(result.players)}
+    shown = {printed.get(row[1][1], row[1][1]): int(row[2][1]) for row in standings}
+    assert shown == dict(zip(result.players, result.totals))
     lowest_first = game.rules.lowest_wins(result.settings)  # the standings lead with who is winning
     assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 
