@@ -40,7 +40,7 @@ FILE_NAME = re.compile(r"\.(?:py|html|js|css|lua|toml|zip|wasm|json|md|sqlite|tx
 NOT_OURS = {"page.pdf()", "Target.setAutoAttach"}  # Playwright's page; the DevTools protocol's Target
 # An address of the app in a code span: `/matches/<id>/print`, `GET /print?date=2026-11-20`.
 ADDRESS = re.compile(r"^(?:(GET|POST) )?(/[^\s?`]*)")
-NOT_ROUTES = ("/proc", "/dev/", "/static/", "/sync/")  # the system's files; served files; /sync/ the folder
+NOT_ROUTES = ("/proc", "/dev/", "/usr/", "/static/")  # the system's files; the served files
 
 
 def page_id(page: Path) -> str:
@@ -210,7 +210,10 @@ def unknown_addresses(page: Path) -> list[str]:
         path = re.sub(r"<(?:id|pid)>", "1", address.group(2)).replace("…", "token").replace("<game>", "third_wheel")
         try:
             routes.match(path, method=address.group(1) or "GET")
-        except (NotFound, MethodNotAllowed):
+        except MethodNotAllowed:
+            if address.group(1):  # shown without a method, any method the route takes will do
+                unknown.append(f"{page_id(page)}:{number}: `{code}`: its route does not take {address.group(1)}")
+        except NotFound:
             unknown.append(f"{page_id(page)}:{number}: `{code}`: no route answers it")
     return unknown
 
