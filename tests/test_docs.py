@@ -250,6 +250,30 @@ def test_every_room_of_web_lists_its_modules():
         assert sorted(listed) == there, f"scorekeeper/web/{room}/"
 
 
+def top_level_spans(text: str) -> list[str]:
+    """The code spans of ``text`` outside any parentheses: a list's items, not what is said of them."""
+    spans, depth = [], 0
+    for part in re.split(r"(`[^`]*`)", text):
+        if part.startswith("`") and depth == 0:
+            spans.append(part.strip("`"))
+        elif not part.startswith("`"):
+            for char in part:
+                depth += {"(": 1, ")": -1}.get(char, 0)
+    return spans
+
+
+def test_the_layout_names_every_module_of_the_package_and_the_store():
+    """maintainers.md's Layout has a line for each module at the top of scorekeeper/, and its
+    store line lists the store's modules ("one module per concern: `schema` (...), ...")."""
+    text = (ROOT / "docs" / "maintainers.md").read_text()
+    modules = sorted(p.name for p in (ROOT / "scorekeeper").glob("*.py") if p.name != "__init__.py")
+    assert [name for name in modules if f"`scorekeeper/{name}`" not in text] == []
+    line = re.search(r"^- `scorekeeper/store/`:.*?one module per concern:(.*?)(?=^- )", text, re.M | re.S)
+    assert line, "maintainers.md does not describe scorekeeper/store/"
+    there = sorted(p.stem for p in (ROOT / "scorekeeper" / "store").glob("*.py") if p.stem != "__init__")
+    assert sorted(top_level_spans(line.group(1))) == there
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_link_and_anchor_resolves(page):
     assert links(page) or page.name != "README.md", "the README links to the docs pages"
