@@ -263,11 +263,16 @@ def top_level_spans(text: str) -> list[str]:
 
 
 def test_the_layout_names_every_module_of_the_package_and_the_store():
-    """maintainers.md's Layout has a line for each module at the top of scorekeeper/, and its
-    store line lists the store's modules ("one module per concern: `schema` (...), ...")."""
+    """maintainers.md's Layout has a line for each module at the top of scorekeeper/, names each
+    module of games/ that is no game's own, and its store line lists the store's modules ("one
+    module per concern: `schema` (...), ...")."""
     text = (ROOT / "docs" / "maintainers.md").read_text()
     modules = sorted(p.name for p in (ROOT / "scorekeeper").glob("*.py") if p.name != "__init__.py")
     assert [name for name in modules if f"`scorekeeper/{name}`" not in text] == []
+    from scorekeeper.games import GAMES  # a game's own module is "one module per game"; the rest each have words
+    games = {type(game).__module__.rsplit(".", 1)[1] for game in GAMES.values()}
+    shared = sorted(p.name for p in (ROOT / "scorekeeper" / "games").glob("*.py") if p.stem not in games)
+    assert [name for name in shared if f"`games/{name}`" not in text] == []
     line = re.search(r"^- `scorekeeper/store/`:.*?one module per concern:(.*?)(?=^- )", text, re.M | re.S)
     assert line, "maintainers.md does not describe scorekeeper/store/"
     there = sorted(p.stem for p in (ROOT / "scorekeeper" / "store").glob("*.py") if p.stem != "__init__")
