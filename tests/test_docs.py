@@ -238,6 +238,17 @@ def test_the_limits_defaults_shown_are_the_codes():
         {name: getattr(security, name) for name in security.SETTINGS.values()}
 
 
+def test_every_setting_shown_is_one_the_app_reads():
+    """`SCOREKEEPER_<NAME>` shown in the docs: the app reads NAME from its config (or, for the
+    registry, the environment variable itself), so a renamed or dropped setting fails here."""
+    code = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "scorekeeper").rglob("*.py"))
+    shown = {name for page in PAGES for name in re.findall(r"`SCOREKEEPER_([A-Z][A-Z_]*)", page.read_text())}
+    assert shown, "the docs show no setting"
+    read = {name for name in shown if f'"{name}"' in code or f'"SCOREKEEPER_{name}"' in code
+            or f"'{name}'" in code}
+    assert sorted(shown - read) == []
+
+
 def test_every_room_of_web_lists_its_modules():
     """maintainers.md names each room of scorekeeper/web/ with its modules after a colon:
     "`scorekeeper/web/views/` (the blueprints, ...: `exports`, `hands`, ...)"."""
