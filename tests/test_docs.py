@@ -238,6 +238,18 @@ def test_the_limits_defaults_shown_are_the_codes():
         {name: getattr(security, name) for name in security.SETTINGS.values()}
 
 
+def test_every_bench_option_shown_is_one_the_bench_takes():
+    """`.venv/bin/python bench/taps.py --code DIR`: the bench exists and takes each option shown."""
+    wrong = []
+    for page in PAGES:
+        for number, code in shown_code(page):
+            for bench, rest in re.findall(r"\bbench/(\w+\.py)((?: [^\s`]+)*)", code):
+                source = (ROOT / "bench" / bench).read_text(encoding="utf-8")
+                wrong += [f"{page_id(page)}:{number}: bench/{bench} takes no {flag}"
+                          for flag in FLAG.findall(rest) if f'"{flag}"' not in source]
+    assert wrong == []
+
+
 def test_every_setting_shown_is_one_the_app_reads():
     """`SCOREKEEPER_<NAME>` shown in the docs: the app reads NAME from its config (or, for the
     registry, the environment variable itself), so a renamed or dropped setting fails here."""
