@@ -69,3 +69,22 @@ def test_a_team_is_placed_once_so_the_team_behind_the_leaders_is_second(client, 
         assert rows[PLAYERS[a]]["place"] == rows[PLAYERS[b]]["place"]
     printed = page_of(client.get(f"/matches/{match_id}/print")).find("table", cls="standings").text
     assert re.findall(r"\b(\d+(?:st|nd|rd|th))\b", printed) == places, printed  # the printed standings too
+
+
+def test_a_team_that_wins_wins_together_where_players_tied_at_the_top_share_the_win(client, in_teams):
+    match_id = start(client, "oddball", PLAYERS, last_hand=1)
+    # partners hold the same marbles: Ann and Eve's team the most
+    hand = {"weather": "clear", **{f"marbles_{s}": 3 - s % 4 for s in range(8)}}
+    preview = page_of(client.post(f"/matches/{match_id}/hands/preview", data=hand, headers={"HX-Request": "true"}))
+    assert preview.find(cls="preview-end").text == "This ends the game: Ann and Eve win."
+    assert record(client, match_id, **hand).status_code == 303
+    banner = page_of(client.get(f"/matches/{match_id}")).find(cls="banner-winner").text
+    assert banner == "Ann and Eve win"
+    screen = page_of(client.get(f"/matches/{match_id}/screen")).find(cls="screen-winner").text
+    assert screen.replace("\xa0", " ").strip() == "Ann and Eve win"
+
+
+def test_without_sides_players_tied_at_the_top_share_the_win(client):
+    match_id = start(client, "oddball", PLAYERS, last_hand=1)
+    assert record(client, match_id, weather="clear", **{f"marbles_{s}": 3 - s % 4 for s in range(8)}).status_code == 303
+    assert page_of(client.get(f"/matches/{match_id}")).find(cls="banner-winner").text == "Ann and Eve share the win"

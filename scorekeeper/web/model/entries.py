@@ -82,6 +82,7 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
         "warnings": scored.warnings,
         "finished": result.finished,
         "winners": [result.players[s] for s in result.winners],
+        "team_won": view.team_won(result),
         "edit": number <= len(info.match.hands),
     }
     return found

@@ -93,6 +93,12 @@ def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
     return result.played.sides(base.Table(tuple(result.players), result.settings))
 
 
+def team_won(result: MatchResult) -> bool:
+    """Whether the winners are one side of a game played in fixed partnerships: they win
+    together ("Bob and Dee win"), where players tied at the top share the win."""
+    return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides_of(result) or ())
+
+
 def suit_name(suit: object) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
     return base.suit_name(suit)
@@ -188,6 +194,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
+        "team_won": team_won(result),
         # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
