@@ -1,7 +1,7 @@
 """Requests through the worker threads, back to back: does one ``scorekeeper serve`` spin?
 
     .venv/bin/python bench/threaded.py [--kinds page,poll] [--connections 16,64] [--seconds 8]
-                                       [--spy] [--scorekeeper COMMAND] [--markdown docs/performance.md]
+                                       [--spy] [--count] [--checkout DIR] [--markdown docs/performance.md]
 
 Most requests are unchanged polls, which the connection answers itself in waitress's main
 loop (``serving.HeadedChannel.received``). Every other request goes to a worker thread and
@@ -16,14 +16,21 @@ trace), ``py-spy record --gil`` samples the server meanwhile and the share of th
 with Python's lock held in the main loop asking the connections ``readable()`` /
 ``writable()`` is printed: before the fix of issue 28's spin, the main loop found a byte
 waiting on a connection whose thread was still sending, sent nothing and asked again at once.
-``--scorekeeper`` runs another command as the server (another checkout's, to compare).
+With ``--count``, the server runs through this file with waitress's main loop counted: its
+passes (each a wait in select() and a round of every connection) and its sends that sent
+nothing, each a request. ``--checkout DIR`` runs the server from another checkout's
+``scorekeeper`` package (``git archive COMMIT | tar -x -C DIR``), to compare; the load and the
+database are made by this one's.
 """
 from __future__ import annotations
 
 import argparse
+import atexit
+import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -93,6 +100,63 @@ def spin_share(raw: Path) -> tuple[float, float]:
     return samples["loop"] / max(samples["all"], 1), samples["asking"] / max(samples["all"], 1)
 
 
+def serve(argv: list[str]) -> None:
+    """``threaded.py --serve CHECKOUT COUNTS serve-arguments...``: ``scorekeeper serve`` from
+    CHECKOUT's package (or this one's, when empty), with waitress's main loop counted into the
+    JSON file COUNTS (when not empty) each time the process gets SIGUSR1, and at its end."""
+    checkout, counts_file, rest = argv[0], argv[1], argv[2:]
+    if checkout:  # ahead of this checkout's package (an editable install finds it first otherwise)
+        sys.meta_path[:] = [finder for finder in sys.meta_path if "editable" not in repr(finder).lower()]
+        sys.path.insert(0, str(Path(checkout).resolve()))
+    if counts_file:
+        count_main_loop(Path(counts_file))
+    from scorekeeper.cli import main as scorekeeper
+
+    sys.exit(scorekeeper(["serve", *rest]))
+
+
+def count_main_loop(into: Path) -> None:
+    from waitress import channel, wasyncore
+
+    counts: Counter[str] = Counter()
+    poll, handle_write, service = wasyncore.poll, channel.HTTPChannel.handle_write, channel.HTTPChannel.service
+
+    def counted_poll(timeout, map):  # one pass: every connection asked, one wait in select()
+        counts["passes"] += 1
+        return poll(timeout, map)
+
+    def counted_write(self) -> None:
+        unsent = self.total_outbufs_len
+        handle_write(self)
+        if self.total_outbufs_len == unsent and self.connected:
+            counts["sent_nothing"] += 1
+
+    def counted_service(self) -> None:
+        counts["requests"] += 1
+        service(self)
+
+    wasyncore.poll, channel.HTTPChannel.handle_write = counted_poll, counted_write
+    channel.HTTPChannel.service = counted_service
+
+    def dump(*_) -> None:
+        into.write_text(json.dumps(counts))
+
+    signal.signal(signal.SIGUSR1, dump)
+    atexit.register(dump)
+
+
+def read_counts(server: subprocess.Popen, counts: Path) -> Counter[str]:
+    """The server's counts now (it writes them when sent SIGUSR1)."""
+    counts.unlink(missing_ok=True)
+    server.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + 30
+    while not counts.exists() or not counts.read_text():
+        if time.monotonic() > deadline:
+            raise SystemExit("the server wrote no counts")
+        time.sleep(0.05)
+    return Counter(json.loads(counts.read_text()))
+
+
 def measure(kind: str, connections: int, server: subprocess.Popen, port: int, tables: list[dict], workdir: Path,
             args) -> dict:
     url = f"http://127.0.0.1:{port}"
@@ -100,6 +164,7 @@ def measure(kind: str, connections: int, server: subprocess.Popen, port: int, ta
     # a first pass not counted: every page drawn once, caches warm, the connections' threads started
     subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{args.warmup:g}s", "-s", str(script), url],
                    capture_output=True, text=True, check=True)
+    counted = read_counts(server, workdir / "counts.json") if args.count else None
     load = os.getloadavg()[0]
     before, began = cpu_seconds([server.pid]), time.monotonic()
     run = subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{args.seconds:g}s", "--latency", "-s", str(script),
@@ -113,6 +178,11 @@ def measure(kind: str, connections: int, server: subprocess.Popen, port: int, ta
     out, err = run.communicate()
     elapsed = time.monotonic() - began
     cpu = cpu_seconds([server.pid]) - before
+    loop = None
+    if counted is not None:
+        now = read_counts(server, workdir / "counts.json")
+        requests = max(now["requests"] - counted["requests"], 1)
+        loop = ((now["passes"] - counted["passes"]) / requests, (now["sent_nothing"] - counted["sent_nothing"]) / requests)
     if run.returncode != 0:
         raise SystemExit(f"wrk failed: {err}")
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -121,19 +191,20 @@ def measure(kind: str, connections: int, server: subprocess.Popen, port: int, ta
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     unexpected = int(re.search(r"unexpected (\d+)", out).group(1))
     return {"kind": kind, "connections": connections, "rate": rate, "cores": cpu / elapsed,
-            "cpu_ms": cpu / elapsed / rate * 1000 if rate else 0.0, "load": load, "share": share,
+            "cpu_ms": cpu / elapsed / rate * 1000 if rate else 0.0, "load": load, "share": share, "loop": loop,
             "p50": "".join(p50.groups()) if p50 else "?", "p99": "".join(p99.groups()) if p99 else "?",
             "errors": (int(errors.group(1)) if errors else 0) + unexpected}
 
 
 def row(r: dict) -> list[str]:
     share = f"{r['share'][0]:.0%} / {r['share'][1]:.0%}" if r["share"] else "-"
+    loop = f"{r['loop'][0]:.2f} / {r['loop'][1]:.2f}" if r["loop"] else "-"
     return [r["kind"], str(r["connections"]), f"{r['rate']:,.0f}", f"{r['p50']} / {r['p99']}", f"{r['cores']:.2f}",
-            f"{r['cpu_ms']:.3f} ms", share, str(r["errors"]), f"{r['load']:.1f}"]
+            f"{r['cpu_ms']:.3f} ms", share, loop, str(r["errors"]), f"{r['load']:.1f}"]
 
 
 HEAD = ["kind", "connections", "requests/s", "p50 / p99", "server cores", "CPU / request",
-        "main loop / asking", "errors", "load"]
+        "main loop / asking", "passes / sent nothing", "errors", "load"]
 
 
 def main() -> None:
@@ -146,7 +217,8 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--spy", action="store_const", const=str(Path(sys.executable).with_name("py-spy")),
                         help="sample the server with py-spy --gil (pip install py-spy into the venv)")
-    parser.add_argument("--scorekeeper", default=SCOREKEEPER, help="the command that runs scorekeeper (split on spaces)")
+    parser.add_argument("--count", action="store_true", help="count the main loop's passes and empty sends")
+    parser.add_argument("--checkout", default="", help="run the server from this checkout's scorekeeper package")
     parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs")
     args = parser.parse_args()
@@ -165,9 +237,12 @@ def main() -> None:
         env = dict(os.environ, SCOREKEEPER_DATABASE=str(database), SCOREKEEPER_SECRET_KEY="threaded",
                    SCOREKEEPER_WRITES_PER_MINUTE="100000000", SCOREKEEPER_NEW_DEVICES_PER_MINUTE="100000000",
                    SCOREKEEPER_MATCHES_PER_MINUTE="100000000", SCOREKEEPER_MATCHES_PER_HOUR="100000000")
-        server = subprocess.Popen([*args.scorekeeper.split(), "serve", "--host", "127.0.0.1", "--port", str(port),
-                                   "--threads", str(args.threads)], env=env, cwd=workdir,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        serve_args = ["--host", "127.0.0.1", "--port", str(port), "--threads", str(args.threads)]
+        command = [SCOREKEEPER, "serve", *serve_args]
+        if args.count or args.checkout:
+            command = [sys.executable, __file__, "--serve", args.checkout,
+                       str(workdir / "counts.json") if args.count else "", *serve_args]
+        server = subprocess.Popen(command, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for(port, server, "scorekeeper serve")
             print("  ".join(HEAD), flush=True)
@@ -191,9 +266,15 @@ def markdown(args, results: list[dict]) -> str:
             f"`wrk -t1`, {args.seconds:g} s a row after {args.warmup:g} s not counted, {args.tables} tables; "
             f"page: a scorer's page or a watcher's board drawn whole; poll: an unchanged poll without a Host "
             f"(through the threads). Main loop / asking: with `--spy`, py-spy's samples with Python's lock held "
-            f"in waitress's main loop, and in it asking the connections `readable()` / `writable()`.\n\n"
+            f"in waitress's main loop, and in it asking the connections `readable()` / `writable()`. "
+            f"Passes / sent nothing: with `--count`, the main loop's passes and its sends that sent nothing, "
+            f"each a request."
+            f"{f' Server run from another checkout: `{args.checkout}`.' if args.checkout else ''}\n\n"
             + table(HEAD, [row(r) for r in results]))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--serve"]:
+        serve(sys.argv[2:])
+    else:
+        main()
