@@ -261,15 +261,15 @@ def main() -> None:
 
 
 def markdown(args, results: list[dict]) -> str:
+    flags = " --count" * args.count + " --spy" * bool(args.spy) + (f" --checkout {args.checkout}" if args.checkout else "")
     return (f"### Requests through the worker threads, back to back (`bench/threaded.py`)\n\n"
-            f"{measured(results[0]['load'])}; one `scorekeeper serve --threads {args.threads}`, "
-            f"`wrk -t1`, {args.seconds:g} s a row after {args.warmup:g} s not counted, {args.tables} tables; "
-            f"page: a scorer's page or a watcher's board drawn whole; poll: an unchanged poll without a Host "
-            f"(through the threads). Main loop / asking: with `--spy`, py-spy's samples with Python's lock held "
-            f"in waitress's main loop, and in it asking the connections `readable()` / `writable()`. "
-            f"Passes / sent nothing: with `--count`, the main loop's passes and its sends that sent nothing, "
-            f"each a request."
-            f"{f' Server run from another checkout: `{args.checkout}`.' if args.checkout else ''}\n\n"
+            f"{measured(results[0]['load'])}; `.venv/bin/python bench/threaded.py{flags}`: one server with "
+            f"{args.threads} threads, `wrk -t1`, {args.seconds:g} s a row after {args.warmup:g} s not counted, "
+            f"{args.tables} tables; page: a scorer's page or a watcher's board drawn whole; poll: an unchanged poll "
+            f"without a Host (through the threads). Main loop / asking (with `bench/threaded.py --spy`): py-spy's "
+            f"samples with Python's lock held in waitress's main loop, and in it asking the connections "
+            f"`readable()` / `writable()`. Passes / sent nothing (with `bench/threaded.py --count`): the main "
+            f"loop's passes and its sends that sent nothing, each a request.\n\n"
             + table(HEAD, [row(r) for r in results]))
 
 
