@@ -5,7 +5,9 @@ Waitress as ``scorekeeper serve`` sets it up (``scorekeeper.serving._server``: o
 answered through waitress's ``wsgi.file_wrapper`` as WhiteNoise answers the app's static
 files. Waitress reads such a file in the worker thread while it sends it, holding the
 connection's lock; the read of this one makes ``FOLDER/reading`` and waits until
-``FOLDER/go`` exists, as a read from a busy SD card or network disk would wait.
+``FOLDER/go`` exists, as a read from a busy SD card or network disk would wait. Its other
+page, ``/big``, is ``BIG_PARTS`` parts of 64 KiB, each handed to waitress on its own: more
+than a connection may hold unsent (``serving.UNSENT_BYTES``) for a client that reads late.
 """
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ import sys
 import time
 from pathlib import Path
 
-from flask import Flask, send_file
+from flask import Flask, Response, send_file
 
 from scorekeeper.serving import _exit_on_sigterm, _server
 
 BODY = b"a line of the file\n" * 2000  # 38,000 bytes, sent in one piece
+PART = b"x" * 65536
+BIG_PARTS = 128  # 8 MiB
 
 
 class SlowDiskFile(io.BytesIO):
@@ -45,6 +49,11 @@ def make_app(folder: Path) -> Flask:
     @app.get("/file")
     def file():  # type: ignore[no-untyped-def]
         return send_file(SlowDiskFile(folder), mimetype="text/plain")
+
+    @app.get("/big")
+    def big():  # type: ignore[no-untyped-def]
+        return Response((PART for _ in range(BIG_PARTS)), mimetype="application/octet-stream",
+                        headers={"Content-Length": str(len(PART) * BIG_PARTS)})
 
     return app
 

@@ -199,3 +199,33 @@ def test_the_main_loop_waits_without_spinning_while_a_thread_sends_an_answer(tmp
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_client_that_reads_late_gets_a_big_answer_whole(tmp_path):
+    """The thread making an answer waits once the connection holds ``UNSENT_BYTES`` unsent
+    for its client, and the main loop sends it as the client reads: the loop must not leave
+    the connection alone then, although the thread waits inside ``write_soon`` (else the
+    thread waits the stalled-reader deadline and the connection is closed half-sent)."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "tests.slow_disk", str(port), str(tmp_path)],
+                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        wait_listening(server, port, what="tests/slow_disk.py")
+        size = len(slow_disk.PART) * slow_disk.BIG_PARTS
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.settimeout(60)  # a guard against a hang
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(2)  # reads late: the thread fills what the kernel takes and 1 MiB more, then waits
+            answer = b""
+            while not answer.endswith(slow_disk.PART) or len(answer.split(b"\r\n\r\n", 1)[-1]) < size:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 ") and len(body) == size, (head[:200], len(body))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
