@@ -165,3 +165,50 @@ def test_unchanged_polls_keep_their_connections_with_two_workers(tmp_path, redis
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_a_save_through_one_worker_is_a_change_on_the_next_poll_through_either(tmp_path, redis_url):
+    """A phone's save is answered by one worker; every phone's very next poll, whichever worker
+    holds its connection (each has read the match before, in its connection's own thread and
+    snapshot), is answered with the new version, never 304, and the poll after it 304 again."""
+    import http.client
+
+    from test_durability import HANDS, Phone, make_matches
+
+    database = tmp_path / "db.sqlite"
+    (match_id, token), = make_matches(database, 1)
+    server, port = serve_workers(database, 2, RATELIMIT_STORAGE_URI=redis_url, WRITES_PER_MINUTE="100000")
+    try:
+        workers = workers_of(server, 2)
+        assert len(workers) == 2, workers
+        scorer = Phone(port, match_id, token)
+        cookie = "; ".join(f"{name}={value}" for name, value in scorer.cookies.items())
+        before = sockets_of(workers)
+        phones = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(16)]
+
+        def poll(phone: http.client.HTTPConnection, part: str, version: int) -> tuple[int, str | None]:
+            phone.request("GET", f"/matches/{match_id}/{part}",
+                          headers={"Cookie": cookie, "If-None-Match": f'W/"v{version}"', "HX-Request": "true"})
+            answer = phone.getresponse()
+            answer.read()
+            return answer.status, answer.getheader("ETag")
+
+        try:
+            for phone in phones:  # each worker has read the match, on the connections it holds
+                for part in ("live", "board"):
+                    assert poll(phone, part, scorer.version) == (304, f'W/"v{scorer.version}"')
+            held = {pid: count - before[pid] for pid, count in sockets_of(workers).items()}
+            assert sum(held.values()) == 16 and all(count > 0 for count in held.values()), held
+            for hand in HANDS[:4]:  # each save on a new connection: to one worker or the other
+                seen = scorer.version
+                assert scorer.save(hand, f"save-{scorer.version:04d}-key")
+                for phone in phones:
+                    for part in ("live", "board"):
+                        assert poll(phone, part, seen) == (200, f'W/"v{scorer.version}"'), (part, seen)
+                        assert poll(phone, part, scorer.version) == (304, f'W/"v{scorer.version}"')
+        finally:
+            for phone in phones:
+                phone.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
