@@ -210,3 +210,13 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     # the preview is one service (the check, and the page model's referee address and seat picture)
     assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
                      preview, re.M), preview
+
+
+def test_board_sharing_bench_counts_the_boards_drawn_with_one_worker_and_two(tmp_path):
+    out = run_bench("board_sharing.py", tmp_path / "performance.md")
+    # boards drawn a save: one by one worker, one by each of two drawing their own, one by two sharing
+    for label, drawn in (("one worker", "1.00"), ("two workers, each drawing its own", "2.00"),
+                         ("two workers sharing boards (Redis)", "1.00")):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+{drawn}$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| {drawn} \|$",
+                         section(tmp_path / "performance.md", "board_sharing"), re.M)
