@@ -431,6 +431,11 @@ SHARED_SCHEMES = frozenset({"redis", "rediss"})  # the limits' Redis URIs that r
 def init_app(app: Flask) -> None:
     # the limits' shared storage (serve --workers N) shares the boards too, when it is Redis
     uri = str(app.config.get("RATELIMIT_STORAGE_URI", ""))
-    shared = SharedBoards(uri, app.config["DATABASE"]) if uri.split("://")[0] in SHARED_SCHEMES else None
+    shared = None
+    if uri.split("://")[0] in SHARED_SCHEMES:
+        try:
+            shared = SharedBoards(uri, app.config["DATABASE"])
+        except (ImportError, ValueError):  # no redis package, or a URI it cannot read: the limits say so
+            shared = None
     app.extensions["scorekeeper.boards"] = BoardCache(shared=shared)
     app.jinja_env.globals.update(share_links=share_links, renew_link_form=RenewLinkForm)
