@@ -206,7 +206,9 @@ class SharedBoards:
     Redis down or slow: the process draws the board itself, as with one worker."""
 
     SECONDS = 30
-    TIMEOUT = 0.5  # seconds a get or put may wait for Redis before the board is drawn here
+    # seconds a get or put may wait for Redis before the board is drawn here: a hung Redis holds
+    # the saves too (the limits wait for it), a busy machine may take a second to answer
+    TIMEOUT = 3.0
 
     def __init__(self, uri: str, database: str):
         import redis
