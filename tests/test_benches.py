@@ -220,3 +220,14 @@ def test_board_sharing_bench_counts_the_boards_drawn_with_one_worker_and_two(tmp
         assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+{drawn}$", out, re.M), out
         assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| {drawn} \|$",
                          section(tmp_path / "performance.md", "board_sharing"), re.M)
+
+
+def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):
+    out = run_bench("threaded.py", tmp_path / "performance.md", more=("--count",))
+    for kind in ("page", "poll"):
+        # kind, connections, requests/s, p50 / p99, server cores, CPU a request, (py-spy's shares), the main
+        # loop's passes and sends that sent nothing a request (--count), errors, load
+        assert re.search(rf"^{kind}  4  [\d,]+  [\d.]+\w+ / [\d.]+\w+  [\d.]+  [\d.]+ ms  -  [\d.]+ / [\d.]+  0  [\d.]+$",
+                         out, re.M), out
+        assert re.search(rf"^\| {kind} \| 4 \| [\d,]+ \| .* \| [\d.]+ / [\d.]+ \| 0 \| [\d.]+ \|$",
+                         section(tmp_path / "performance.md", "threaded"), re.M)
