@@ -237,7 +237,7 @@ def step(pids: list[int], run, count: int, load: float, added=None) -> dict:
         unsaved = figures["saved"] - added()
         if unsaved > 0:
             figures["errors"] += unsaved
-            figures["first_errors"].append(f"{unsaved} of {figures['saved']} saves made no new version")
+            figures["first_errors"].insert(0, f"{unsaved} of {figures['saved']} saves made no new version")
     requests = int(figures["requests"])
     figures.update(tables=count, per_second=requests / figures["duration"], cores=sum(cpu) / elapsed,
                    changed=max(0, figures["answered"] - figures["saved"]),
