@@ -86,8 +86,10 @@ class HandResult:
     events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
     # Where the game stood for this hand (before it was scored; its dealer the one who dealt
-    # it): what the game's hooks are told when this hand is shown again.
+    # it), as its check and scoring were told: ``MatchResult.place`` adds the hands the count
+    # leaves from there when first asked (a replay scores every hand, a page places few).
     place: HandContext | None = field(default=None, repr=False, compare=False)
+    _placed: HandContext | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def events(self) -> list:
@@ -135,10 +137,13 @@ class MatchResult:
             return self.next_place()
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
-        found = self.hands[number - 1].place
-        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
-            raise ValueError(f"hand {number} of this result was not replayed: no place")
-        return found
+        hand = self.hands[number - 1]
+        if hand._placed is None:
+            found = hand.place
+            if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+                raise ValueError(f"hand {number} of this result was not replayed: no place")
+            hand._placed = dataclasses.replace(found, hands_left=self.played.rules.hands_left(found))
+        return hand._placed
 
     def next_place(self) -> HandContext:
         """Where the match stands for the hand about to be played (its dealer None and
@@ -363,10 +368,9 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         deal = None if winners is not None else rules.next_deal(place, scored)
         next_why = None if deal is None else shown_by.next_deal_words(deal, place)
         lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal, next_why)
-        shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
                                   [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
-                                  events, place=shown))
+                                  events, place=place))
         if deal is not None:
             dealer = deal.seat
     if problems:
