@@ -40,6 +40,8 @@ def test_each_hand_is_placed_where_the_match_stood_before_it(key):
         assert (place.number, place.dealer, place.totals, place.dealt) == (scored.number, scored.dealer, totals,
                                                                             tuple(dealt))
         assert place.state == state and place.players == tuple(match.players)
+        # the hands the count leaves from there, asked of the rules when a page first places the hand
+        assert place.hands_left == game.rules.hands_left(place) and result.place(scored.number) is place
         totals, state = tuple(scored.totals), game.rules.score_hand(match.hands[scored.number - 1], place).state
         dealt[scored.dealer] += 1
     after = result.next_place()
