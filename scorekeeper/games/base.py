@@ -1395,8 +1395,8 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
     ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
     best = min(totals) if target.low_wins else top
-    at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
-    leaders = at_top if best == top else tuple(seat for seat, t in enumerate(totals) if t == best)
+    at_top = _seats_on(totals, top)
+    leaders = at_top if best == top else _seats_on(totals, best)
     points = target.points
     if target.past and top == points:
         outcome = "exactly"
@@ -1406,6 +1406,14 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
         outcome = "tied" if len(leaders) > 1 else "won"
     return Ending(list(leaders) if outcome == "won" else None,
                   by_target=TargetEnd(target, top, at_top, best, leaders, outcome))
+
+
+def _seats_on(totals: Sequence[int], total: int) -> tuple[int, ...]:
+    """The seats whose total is ``total`` (one found without a loop: the target rule asks
+    after every hand, and most hands leave one player on top)."""
+    if totals.count(total) == 1:
+        return (totals.index(total),)
+    return tuple([seat for seat, t in enumerate(totals) if t == total])
 
 
 def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: int) -> str:

@@ -21,6 +21,7 @@ from scorekeeper.games.base import (
     Table,
     Target,
     rule,
+    target_ending,
 )
 from scorekeeper.samples import random_match
 
@@ -310,6 +311,16 @@ def test_the_target_rule_ends_with_facts_the_shown_words(counting):
     assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
     assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
         == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"
+
+
+@pytest.mark.parametrize(("totals", "at_top", "leaders", "outcome"), [
+    ((4, 11, 0), (1,), (2,), "won"), ((11, 11, 0), (0, 1), (2,), "won"), ((11, 0, 0), (0,), (1, 2), "tied"),
+    ((3, 5, 5), (1, 2), (0,), "short"), ((10, 10, 10), (0, 1, 2), (0, 1, 2), "tied")])
+def test_the_target_rule_finds_every_seat_on_the_top_and_best_totals(totals, at_top, leaders, outcome):
+    found = target_ending(totals, Target(10, low_wins=True)).by_target
+    assert found is not None and (found.at_top, found.leaders, found.outcome) == (at_top, leaders, outcome)
+    high = target_ending(list(totals), Target(10)).by_target  # a list as well as a tuple; the highest wins
+    assert high is not None and high.leaders == high.at_top == at_top
 
 
 def test_only_the_engine_builds_a_place():
