@@ -545,6 +545,11 @@ class Ending:
         self.__dict__.update(winners=winners, by_target=by_target, own=own)
 
 
+# The end check's answer after most hands: the game goes on, nothing to say (one shared record,
+# not one made after every hand).
+GOES_ON = Ending(None)
+
+
 @dataclass(frozen=True)
 class TargetEnd:
     """What the shared target rule found after a hand (``target_ending``): the ``target``, the
@@ -817,7 +822,7 @@ class Rules:
         target's rule, and a game without a target goes on."""
         target = self.target_at(place.table)
         if target is None:
-            return Ending(None)
+            return GOES_ON
         return target_ending(place.totals, target)
 
     def hands_left(self, place: HandContext) -> int | None:
@@ -1363,8 +1368,9 @@ def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list
                                            "value": value})]
     problems = []
     for seat, count in enumerate(value):
-        problem = range_check(name, count, 0, maximum, seat, table.players[seat])
-        if problem:
+        # range_check only for a count that is not plainly good: every count of every hand is checked
+        if (type(count) is not int or not 0 <= count <= maximum) and (
+                problem := range_check(name, count, 0, maximum, seat, table.players[seat])):
             problems.append(problem)
     return problems
 
