@@ -335,9 +335,11 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     start = len(results)
     _counted(len(match.hands) - start)
     rules, shown_by = game.rules, game.shown
+    # the totals and deals as they stand, frozen once a hand: the end check's place and the next hand's share them
+    standing, dealt_so_far = tuple(totals), tuple(dealt)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
-        place = HandContext(table, number, None if problems else dealer, tuple(totals), state, tuple(dealt))
+        place = HandContext(table, number, None if problems else dealer, standing, state, dealt_so_far)
         # as hand_problems, the hand in its own dealer's place (kept for scoring it below)
         found = hand_shape_problems(game, hand, table)
         if not found:
@@ -361,7 +363,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         # the end check is told where the match stands after the hand (no dealer yet)
-        after = HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt))
+        standing, dealt_so_far = tuple(totals), tuple(dealt)
+        after = HandContext(table, number + 1, None, standing, state, dealt_so_far)
         ending = rules.ending(after)
         winners = ending.winners
         why = shown_by.ending_words(ending, after)
