@@ -68,7 +68,9 @@ class HandResult:
     dealer: int
     scores: list[int]
     totals: list[int]
-    explanation: list[str]
+    # The explanation's lines, made when first read (``explanation``, by ``explained``): a replay
+    # scores every hand, a page shows the last few.
+    explained: Callable[[], list[str]] = field(repr=False, compare=False)
     extra: HandOutput = NO_OUTPUT  # the game's own output fields (its typed record)
     # Why the game ended after this hand, or why it goes on although a target was
     # reached (also the explanation's last line); None when there is nothing to say.
@@ -90,6 +92,14 @@ class HandResult:
     # leaves from there when first asked (a replay scores every hand, a page places few).
     place: HandContext | None = field(default=None, repr=False, compare=False)
     _placed: HandContext | None = field(default=None, init=False, repr=False, compare=False)
+
+    _explanation: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def explanation(self) -> list[str]:
+        if self._explanation is None:
+            self._explanation = self.explained()
+        return self._explanation
 
     @property
     def events(self) -> list:
@@ -370,8 +380,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         why = shown_by.ending_words(ending, after)
         deal = None if winners is not None else rules.next_deal(place, scored)
         next_why = None if deal is None else shown_by.next_deal_words(deal, place)
-        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal, next_why)
-        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
+        explained = functools.partial(explanation, game, place, scored, in_turn, why, deal, next_why)
+        results.append(HandResult(number, dealer, scored.scores, totals, explained, scored.extra, why,
                                   [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
                                   events, place=place))
         if deal is not None:
@@ -395,6 +405,12 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         dealt=dealt,
         now=now,
     )
+
+
+def explanation(game: Game, ctx: HandContext, scored: Scored, in_turn: int, ending: str | None,
+                deal: NextDeal | None, next_why: str | None) -> list[str]:
+    """A hand's explanation: how it scored, then what happens next (``what_happens_next``)."""
+    return scored.explanation + what_happens_next(game, ctx, in_turn, ending, deal, next_why)
 
 
 def named_events(game: Game, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:

@@ -18,6 +18,7 @@ from scorekeeper.games.base import (
     Rules,
     Scored,
     Setting,
+    Shown,
     Table,
     Target,
     rule,
@@ -129,6 +130,28 @@ def test_check_and_score_are_told_the_same_place(counting):
     assert places == [("check", 1, 1, (0, 0, 0), None), ("score", 1, 1, (0, 0, 0), None),
                       ("check", 2, 0, (1, 1, 1), 1), ("score", 2, 0, (1, 1, 1), 1),
                       ("check", 3, 1, (3, 3, 3), 2), ("score", 3, 1, (3, 3, 3), 2)]
+
+
+class TellingShown(Shown):
+    """Records each time a deal out of turn is worded (an explanation line)."""
+
+    def __init__(self) -> None:
+        self.worded: list[int] = []
+
+    def dealt_out_of_turn(self, ctx: HandContext) -> str:
+        self.worded.append(ctx.number)
+        return "it counts as their deal"
+
+
+def test_an_explanation_is_worded_when_first_read(counting):
+    counting.shown = TellingShown()
+    result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{}, {"dealer": 0}, {}]))
+    assert counting.shown.worded == []  # the replay scored every hand and worded none
+    second = result.hands[1]
+    assert second.explanation == ["hand 2", "Ann dealt this hand out of turn (it was Bob's deal): it counts as their "
+                                  "deal.", "Bob deals next: the deal passes left from Ann."]
+    assert second.explanation is second.explanation and counting.shown.worded == [2]  # once, and kept
+    assert result.hands[0].explanation == ["hand 1", "Bob deals next: the deal passes left."]
 
 
 def test_settings_are_checked_knowing_how_many_play(counting):
