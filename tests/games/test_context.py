@@ -18,7 +18,6 @@ from scorekeeper.games.base import (
     Rules,
     Scored,
     Setting,
-    Shown,
     Table,
     Target,
     rule,
@@ -132,25 +131,23 @@ def test_check_and_score_are_told_the_same_place(counting):
                       ("check", 3, 1, (3, 3, 3), 2), ("score", 3, 1, (3, 3, 3), 2)]
 
 
-class TellingShown(Shown):
-    """Records each time a deal out of turn is worded (an explanation line)."""
-
-    def __init__(self) -> None:
-        self.worded: list[int] = []
-
-    def dealt_out_of_turn(self, ctx: HandContext) -> str:
-        self.worded.append(ctx.number)
-        return "it counts as their deal"
-
-
 def test_an_explanation_is_worded_when_first_read(counting):
-    counting.shown = TellingShown()
+    worded: list[int] = []
+
+    class Telling(type(counting.shown)):  # type: ignore[misc]
+        """Records each time a deal out of turn is worded (an explanation line)."""
+
+        def dealt_out_of_turn(self, ctx: HandContext) -> str:
+            worded.append(ctx.number)
+            return "it counts as their deal"
+
+    counting.shown = Telling()
     result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{}, {"dealer": 0}, {}]))
-    assert counting.shown.worded == []  # the replay scored every hand and worded none
+    assert worded == []  # the replay scored every hand and worded none
     second = result.hands[1]
     assert second.explanation == ["hand 2", "Ann dealt this hand out of turn (it was Bob's deal): it counts as their "
                                   "deal.", "Bob deals next: the deal passes left from Ann."]
-    assert second.explanation is second.explanation and counting.shown.worded == [2]  # once, and kept
+    assert second.explanation is second.explanation and worded == [2]  # once, and kept
     assert result.hands[0].explanation == ["hand 1", "Bob deals next: the deal passes left."]
 
 
