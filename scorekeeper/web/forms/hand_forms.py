@@ -437,9 +437,11 @@ def browser_values(game: Game, ctx: HandContext, hand: dict) -> dict[str, list[s
 
 
 def read(entry: HandEntry) -> Reading:
-    """The hand dict the engine scores, what is still blank (for the preview), and the
-    points counted cards make. Blank scalar fields are left out (the engine says
-    "missing"); a blank seat in a list is null (the engine names the seat)."""
+    """The form checked (WTForms' own errors: ``Reading.errors``) and read: the hand dict the
+    engine scores, what is still blank (for the preview; in words, ``Reading.still``), and the
+    points counted cards make. Blank scalar fields are left out (the engine says "missing");
+    a blank seat in a list is null (the engine names the seat)."""
+    entry.form.validate()
     reading = Reading()
     # Another way to enter the same thing, filled in: the groups it replaces are not
     # asked for when blank; filled in as well, both go to the engine, which refuses the
@@ -450,6 +452,8 @@ def read(entry: HandEntry) -> Reading:
         g.read(entry.form, reading)
     for g in entry.groups:
         g.finish(entry.form, reading)
+    reading.still = missing_summary(entry, reading.missing)
+    reading.errors = field_errors(entry)
     return reading
 
 

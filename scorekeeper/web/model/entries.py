@@ -49,12 +49,10 @@ class Check:
 def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
-    entry.form.validate()
-    reading = hand_forms.read(entry)
+    reading = hand_forms.read(entry)  # checked by the form first: its errors, its blanks in words
     hand, missing = reading.hand, reading.missing
     counter = entry.counter
-    found = Check(hand, missing, hand_forms.missing_summary(entry, missing), hand_forms.field_errors(entry),
-                  entry.groups, number)
+    found = Check(hand, missing, reading.still, reading.errors, entry.groups, number)
     if counter is not None:
         found.counted = [{"name": entry.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
                          for seat, points in sorted(reading.counted.items())]
@@ -77,7 +75,8 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
         "totals": list(zip(result.players, result.totals)),
         "dealer": result.players[scored.dealer],
         # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.played, hand, result.place(number), scored.extra),
+        # (what the preview shows: a save writes the hand and never draws it)
+        "summary": None if final else view.hand_summary(info.played, hand, result.place(number), scored.extra),
         "explanation": scored.explanation,
         "warnings": scored.warnings,
         "finished": result.finished,
