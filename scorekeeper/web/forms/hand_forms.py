@@ -275,6 +275,17 @@ def kinds() -> dict[str, type[Kind]]:
             "seat": SeatPick, "bool": Flag, "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A hand form as its page writes it, made by the page model before the page is rendered
+    (the template only reads it): the inputs group by group (``draw_groups``), the match
+    version the form was drawn for, and the key that saves it once."""
+
+    fields: Markup
+    version: str
+    request_key: str
+
+
 @dataclass
 class HandEntry:
     """A hand form and what its page needs beside it: the kinds in display order, the
@@ -302,6 +313,7 @@ class HandEntry:
     draft: dict[str, list[str]] | None = None
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
+    drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
 
     @property
     def form(self) -> RecordHandForm:
@@ -403,6 +415,12 @@ def draw_groups(entry: HandEntry) -> Markup:
         if as_blank:
             _BLANK_DRAWINGS[entry.form_class] = drawn
     return drawn
+
+
+def draw(entry: HandEntry, request_key: str) -> HandEntry:
+    """``entry`` with its drawing made (``Drawing``): once what the check found is in it."""
+    entry.drawing = Drawing(draw_groups(entry), entry.version_text, request_key)
+    return entry
 
 
 def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:

@@ -175,30 +175,31 @@ class Saving:
     entry: hand_forms.HandEntry
     check: Check
     outcome: writes.Outcome
+    request_key: str | None = None  # the form's own (``access.posted``): its draft on the phone is done with
 
 
-def save_new(info: page.Info, formdata: MultiDict, request_key: str | None) -> Saving:
+def save_new(info: page.Info, formdata: MultiDict) -> Saving:
     """The next hand as posted, checked and written (only when nothing was found)."""
     number = len(info.match.hands) + 1
+    posted = access.posted(formdata)
     entry = form_for(info, number, formdata=formdata)
     found = check(info, entry, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), found.hand if found.ready else None,
-                                 based_on=access.posted_version(entry.form.version.data), request_key=request_key)
+                                 based_on=posted.version, request_key=posted.request_key)
     page.wrote(outcome)
-    return Saving(entry, found, outcome)
+    return Saving(entry, found, outcome, posted.request_key)
 
 
-def save_correction(info: page.Info, number: int, formdata: MultiDict, request_key: str | None,
-                    keep_dealers: bool) -> Saving:
+def save_correction(info: page.Info, number: int, formdata: MultiDict, keep_dealers: bool) -> Saving:
     """Hand ``number`` corrected as posted, checked and written; with ``keep_dealers``, the later
     hands a new dealer would move are kept as recorded (marked dealt out of turn)."""
+    posted = access.posted(formdata)
     entry = form_for(info, number, formdata=formdata)
     found = check(info, entry, number, final=True)
     entry.dealers = dealer_changes(info, number, found)
     if keep_dealers and entry.dealers and entry.dealers["keep_ok"] and found.preview is None:
         found.preview, found.general = {"keep": True}, []  # refused only for the later dealers: kept
     outcome = writes.correct_hand(get_db(), page.replay_of(info), number, found.hand if found.ready else None,
-                                  based_on=access.posted_version(entry.form.version.data),
-                                  request_key=request_key, keep_dealers=keep_dealers)
+                                  based_on=posted.version, request_key=posted.request_key, keep_dealers=keep_dealers)
     page.wrote(outcome)
-    return Saving(entry, found, outcome)
+    return Saving(entry, found, outcome, posted.request_key)

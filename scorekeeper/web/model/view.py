@@ -6,6 +6,7 @@ import datetime
 import re
 from typing import Any
 
+from flask import url_for
 from markupsafe import Markup, escape
 
 from ...engine import HandResult, Match, MatchResult
@@ -16,7 +17,7 @@ from ...games.base import (
     SheetCell,
     SheetColumn,
     Table,
-    ordinal,  # noqa: F401  (a template filter)
+    ordinal,  # also a template filter
 )
 from ...names import FSI, isolate_names, isolated, needs_isolating
 from ...store import MatchRecord
@@ -87,9 +88,18 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
+def shown_standings(rows: list[dict]) -> list[dict]:
+    """The scoreboard's standings as the page shows them: each place in words ("1st"), each
+    name as a page shows it (``shown_name``) and the address of its stats."""
+    for row in rows:
+        row.update(place_text=ordinal(row["place"]), shown=shown_name(row["name"]),
+                   stats_url=url_for("stats.player", player=row["name"]))
+    return rows
+
+
+def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
     """The match's partnerships, if its game plays in teams (``Game.sides``)."""
-    return result.played.sides(base.Table(tuple(result.players), result.settings))
+    return game.sides(base.Table(tuple(result.players), result.settings))
 
 
 def suit_name(suit: object) -> str:
@@ -148,15 +158,17 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
     match: Match = info.match
     players = result.players
+    # the game's sentences, each player's name in them isolated (``with_names_isolated``)
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
-        "summary": hand_summary(info.played, hand, result.place(hand_result.number), hand_result.extra),
+        "summary": with_names_isolated(hand_summary(info.played, hand, result.place(hand_result.number),
+                                                    hand_result.extra), players),
         "scores": hand_result.scores,
         "totals": hand_result.totals,
-        "explanation": hand_result.explanation,
+        "explanation": [with_names_isolated(line, players) for line in hand_result.explanation],
         "counter": seat_counter(info.played, hand_result),
-        "events": events_text(hand_result),
+        "events": [with_names_isolated(event, players) for event in events_text(hand_result)],
         "changed": hand_result.number in changed_hands,
     } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
 
@@ -171,19 +183,23 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
+    progressed = progress(info.played, result.settings, result)
+    why = next_why(match, result)
     return {
         "players": players,
-        "standings": standings(players, result.totals, result.winners if result.finished else None,
-                               result.hands[-1].scores if result.hands else None,
-                               result.played.rules.lowest_wins(result.settings), sides_of(result)),
+        "standings": shown_standings(standings(
+            players, result.totals, result.winners if result.finished else None,
+            result.hands[-1].scores if result.hands else None,
+            info.played.rules.lowest_wins(result.settings), sides_of(info.played, result))),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
         "counter": counted,  # the game's running count per seat (bags), in words
         "last_events": events_text(result.hands[-1]) if result.hands else [],
-        "progress": progress(info.played, result.settings, result),
+        "progress": progressed,
+        "progress_text": with_names_isolated(" · ".join(progressed["lines"]), players),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
-        "next_why": next_why(match, result),
+        "next_why": None if why is None else with_names_isolated(why, players),
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
@@ -212,7 +228,7 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
     rows = standings(result.players, result.totals, lowest_first=game.rules.lowest_wins(result.settings),
-                     sides=sides_of(result))
+                     sides=sides_of(game, result))
     parts: list[str] = []
     said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
     for row in rows:
@@ -327,7 +343,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         })
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(result))
+                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(game, result))
     counts = seat_counts(game, result.hands[-1]) if result.hands else None
     if counts is not None:
         for row in standing:
