@@ -181,7 +181,7 @@ def saved_answer(info: Info, number: int | None, saved: writes.Saved | None, par
         changed_only = True
     else:
         context, changed_only = scoreboard_context(info.id, notice=notice, scorer=True), False
-    context["undo_offer"] = True
+    context.update(undo_offer=True, undo_key=access.new_request_key())  # Undo under the notice, its own key
     return SavedAnswer(notice, context, changed_only)
 
 

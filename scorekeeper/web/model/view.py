@@ -90,10 +90,13 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
 
 def shown_standings(rows: list[dict]) -> list[dict]:
     """The scoreboard's standings as the page shows them: each place in words ("1st"), each
-    name as a page shows it (``shown_name``) and the address of its stats."""
+    name as a page shows it (``shown_name``; its partners' too), the address of its stats and
+    the points of the last hand ("+12", "0")."""
     for row in rows:
         row.update(place_text=ordinal(row["place"]), shown=shown_name(row["name"]),
-                   stats_url=url_for("stats.player", player=row["name"]))
+                   stats_url=url_for("stats.player", player=row["name"]),
+                   partners_shown=Markup(" and ").join(shown_name(name) for name in row["partners"]),
+                   last_text=None if row["last"] is None else signed(row["last"]) or "0")
     return rows
 
 
@@ -162,9 +165,11 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
+        "dealer_shown": shown_name(players[hand_result.dealer]),
         "summary": with_names_isolated(hand_summary(info.played, hand, result.place(hand_result.number),
                                                     hand_result.extra), players),
         "scores": hand_result.scores,
+        "scores_text": [signed(points) for points in hand_result.scores],
         "totals": hand_result.totals,
         "explanation": [with_names_isolated(line, players) for line in hand_result.explanation],
         "counter": seat_counter(info.played, hand_result),
@@ -187,6 +192,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     why = next_why(match, result)
     return {
         "players": players,
+        "players_shown": [shown_name(name) for name in players],  # as a page writes each name
         "standings": shown_standings(standings(
             players, result.totals, result.winners if result.finished else None,
             result.hands[-1].scores if result.hands else None,
@@ -199,10 +205,12 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "progress": progressed,
         "progress_text": with_names_isolated(" · ".join(progressed["lines"]), players),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
+        "next_dealer_shown": None if result.next_dealer is None else shown_name(players[result.next_dealer]),
         "next_why": None if why is None else with_names_isolated(why, players),
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
+        "winners_shown": [shown_name(players[s]) for s in result.winners],
         # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
@@ -275,8 +283,12 @@ def events_text(hand: HandResult) -> list[str]:
 def needs(game: Game, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
     found = game.needs(result.next_place())
-    return {"table": found.table,
-            "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
+    players = result.players
+    # as the page writes them: each name shown (``shown_name``), the names in each sentence isolated
+    return {"table": [with_names_isolated(line, players) for line in found.table],
+            "seats": [{"name": players[n.seat], "shown": shown_name(players[n.seat]),
+                       "text": with_names_isolated("; ".join(n.lines), players), "lines": n.lines, "out": n.out}
+                      for n in found.seats]}
 
 
 # --- settings in words ---------------------------------------------------------------

@@ -338,7 +338,7 @@ def earlier(info: page.Info) -> ResponseReturnValue:
     number = int(raw)
     first = (number - 1) * view.HANDS_SHOWN + 1
     rows = view.hand_rows(info, result, first, min(len(result.hands), first + view.HANDS_SHOWN - 1))
-    board = {"players": result.players, "rows": rows}
+    board = {"players": result.players, "players_shown": [view.shown_name(name) for name in result.players], "rows": rows}
     return partials.render_page_or_partial("earlier_hands.html", info=info, board=board, match_id=info.id,
                                            page=number, pages=pages, scorer=access.can_score(info))
 
