@@ -284,6 +284,7 @@ class Drawing:
     fields: Markup
     version: str
     request_key: str
+    dealer: Markup | None = None  # who deals (dealt) it, as a page writes the name
 
 
 @dataclass
@@ -417,9 +418,9 @@ def draw_groups(entry: HandEntry) -> Markup:
     return drawn
 
 
-def draw(entry: HandEntry, request_key: str) -> HandEntry:
+def draw(entry: HandEntry, request_key: str, dealer: Markup | None = None) -> HandEntry:
     """``entry`` with its drawing made (``Drawing``): once what the check found is in it."""
-    entry.drawing = Drawing(draw_groups(entry), entry.version_text, request_key)
+    entry.drawing = Drawing(draw_groups(entry), entry.version_text, request_key, dealer)
     return entry
 
 

@@ -122,10 +122,17 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
     if entry is not None and scorer:  # what the check found is in it: drawn before the page is rendered
-        hand_forms.draw(entry, access.new_request_key())
+        drawn(entry)
     return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer), "guide": table_guide(info, guide_dealer)}
+
+
+def drawn(entry: hand_forms.HandEntry) -> hand_forms.HandEntry:
+    """A hand form as its page writes it, made before the page is rendered (``hand_forms.draw``):
+    its inputs, version, a fresh request key and its dealer's name; the template reads them."""
+    dealer = None if entry.dealer_name is None else view.shown_name(entry.dealer_name)
+    return hand_forms.draw(entry, access.new_request_key(), dealer)
 
 
 def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
@@ -359,7 +366,7 @@ def table_guide(info: Info, dealer: int | None = None) -> dict | None:
     game = info.played
     # each line with the players' names in it isolated: the template writes it as it is
     lines = [isolate_names(line, result.players) for line in game.shown.table_guide(result.next_place().dealing(dealer))]
-    return {"lines": lines, "dealer": result.players[dealer],
+    return {"lines": lines, "dealer": result.players[dealer], "dealer_shown": view.shown_name(result.players[dealer]),
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.shown.trick_tally(result.next_place())}

@@ -54,7 +54,7 @@ def record_form(info: page.Info) -> ResponseReturnValue:
         chosen = MultiDict({"dealer": request.form.get("dealer", "")})
         entry = entries.form_for(info, number, formdata=chosen)
         entry.form.version.data = str(info.version)
-        hand_forms.draw(entry, access.new_request_key())
+        page.drawn(entry)
         # the table guide above the form follows the dealer too (out of band)
         return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id,
                                guide_dealer=hand_forms.whole(chosen["dealer"]), guide_oob=True)
@@ -192,7 +192,7 @@ def _as_counts(info: page.Info, number: int) -> bool:
 
 
 def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
-    hand_forms.draw(entry, access.new_request_key())
+    page.drawn(entry)
     tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
