@@ -68,21 +68,9 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
             return found  # still typing: only say what is still to fill in
         place_refusal(entry, error, found)
         return found
-    scored = result.hands[number - 1]
     found.result = result
-    found.preview = {
-        "scores": list(zip(result.players, scored.scores)),
-        "totals": list(zip(result.players, result.totals)),
-        "dealer": result.players[scored.dealer],
-        # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        # (what the preview shows: a save writes the hand and never draws it)
-        "summary": None if final else view.hand_summary(info.played, hand, result.place(number), scored.extra),
-        "explanation": scored.explanation,
-        "warnings": scored.warnings,
-        "finished": result.finished,
-        "winners": [result.players[s] for s in result.winners],
-        "edit": number <= len(info.match.hands),
-    }
+    # what the preview shows, as the page writes it (a save writes the hand and never draws it)
+    found.preview = {"checked": True} if final else view.preview_shown(info.played, hand, result, number)
     return found
 
 

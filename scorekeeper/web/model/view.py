@@ -125,6 +125,24 @@ def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutpu
     return " · ".join(p for p in parts if p)
 
 
+def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> dict:
+    """What the preview of hand ``number`` (``hand`` as typed, ``result`` the match with it)
+    shows, as the page writes it: each seat's points and total by its name as shown, the game's
+    one-line summary (who declares, holds, took the Wheel...) with the names in it isolated, its
+    warnings, and whether it ends the game and who wins."""
+    scored = result.hands[number - 1]
+    players = result.players
+    return {
+        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, scored.scores)],
+        "totals": [(shown_name(name), total) for name, total in zip(players, result.totals)],
+        "summary": with_names_isolated(hand_summary(game, hand, result.place(number), scored.extra), players),
+        "warnings": scored.warnings,
+        "finished": result.finished,
+        "winners": [players[s] for s in result.winners],
+        "winners_shown": [shown_name(players[s]) for s in result.winners],
+    }
+
+
 def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str) -> str:
     """A hand's numbers per player, in the game's words, as one line for the match log
     (those its summary does not already say)."""
