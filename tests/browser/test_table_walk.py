@@ -1,0 +1,60 @@
+"""What a first-time group met playing each game at a real table on a 390 x 844 phone
+(the table walk), each checked in real Chromium: every tap target on the match page is
+a thumb's size, and the "Record hand N" jump at its top names the hand to record."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .test_table_app import save_hand, start_match, type_numbers
+
+# Every link, button, disclosure and field a thumb taps in the page's main part, with its
+# size, where it is under 44 px high or wide (empty: every one is a thumb's size).
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'main a[href], main button, main summary, main label.chip, main select,'
+    + ' main input:not([type=hidden]):not([type=radio]):not([type=checkbox])')]
+  .filter(e => e.offsetParent !== null && !e.closest('details:not([open]) > :not(summary), .visually-hidden'))
+  .map(e => { const r = e.getBoundingClientRect();
+              return [(e.textContent.trim() || e.name || '').slice(0, 40), Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, h]) => w < 44 || h < 44)"""
+
+
+def third_rail_hand(page) -> None:
+    """Hand 1 of a Third Rail match for three: 17 tricks, five of them scoring."""
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 2, "scoring_tricks_2": 1})
+    save_hand(page, 1, "Ann +2, Bob +2, Cy +1")
+
+
+def test_every_tap_target_on_the_match_page_is_a_thumbs_size(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "9"})
+    third_rail_hand(page)
+    link = page.get_by_role("link", name="Big screen for the middle of the table")
+    expect(link).to_be_visible()
+    assert page.evaluate(SMALL_TARGETS) == []
+    link.scroll_into_view_if_needed()
+    screenshot("walk-big-screen-link", full_page=False)
+    # the watcher's page shows the same link
+    page.locator("summary", has_text="Share this match").click()
+    watcher = page.locator("#watcher-url").input_value()
+    page.goto(re.sub(r"^https?://[^/]+", live_server, watcher))
+    expect(page.get_by_role("link", name="Big screen for the middle of the table")).to_be_visible()
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_the_record_jump_at_the_top_follows_the_first_save_and_an_undo(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "9"})
+    jump = page.locator("#to-record")
+    expect(jump).to_have_text("Record hand 1 ↓")
+    third_rail_hand(page)  # the first save is answered with the whole live part
+    expect(jump).to_have_text("Record hand 2 ↓")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot("walk-record-jump-after-first-save", full_page=False)
+    type_numbers(page, {"scoring_tricks_0": 1, "scoring_tricks_1": 1, "scoring_tricks_2": 3})
+    save_hand(page, 2, "Ann +1, Bob +1, Cy +3")
+    expect(jump).to_have_text("Record hand 3 ↓")
+    page.locator("#match-notice").get_by_role("button", name="Undo hand 2").click()
+    expect(page.locator("#match-notice")).to_contain_text("Hand 2 undone")
+    expect(jump).to_have_text("Record hand 2 ↓")
+    jump.get_by_role("link").click()  # one tap to the form of the hand it names
+    expect(page.locator("#record h2")).to_contain_text("Hand 2")
