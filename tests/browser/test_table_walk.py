@@ -1,12 +1,15 @@
 """What a first-time group met playing each game at a real table on a 390 x 844 phone
 (the table walk), each checked in real Chromium: every tap target on the match page is
-a thumb's size, and the "Record hand N" jump at its top names the hand to record."""
+a thumb's size, the "Record hand N" jump at its top names the hand to record, the save that
+ends a match leaves one Play again, the running-totals chart keeps its room while it loads
+(nothing under it jumps), and the printed sheet passes axe-core's table rules."""
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import expect
 
+from .test_layout import axe_check
 from .test_table_app import save_hand, start_match, type_numbers
 
 # Every link, button, disclosure and field a thumb taps in the page's main part, with its
@@ -58,3 +61,56 @@ def test_the_record_jump_at_the_top_follows_the_first_save_and_an_undo(page, liv
     expect(jump).to_have_text("Record hand 2 ↓")
     jump.get_by_role("link").click()  # one tap to the form of the hand it names
     expect(page.locator("#record h2")).to_contain_text("Hand 2")
+
+
+def test_the_save_that_ends_the_match_leaves_one_play_again(page, live_server, screenshot):
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "3"})
+    third_rail_hand(page)
+    expect(page.get_by_role("button", name="Play again")).to_have_count(1)  # under the board, mid-match
+    # hand 2 (answered with only what changed) ends it: Ann 2 + 2 = 4
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 1, "scoring_tricks_2": 2})
+    save_hand(page, 2, "Ann +2, Bob +1, Cy +2", ends=True)
+    expect(page.locator("#game-over")).to_contain_text("Ann wins")
+    # the big one under the banner; the one under the board with its own first dealer is gone
+    expect(page.get_by_role("button", name="Play again")).to_have_count(1)
+    expect(page.locator("#again-slot").get_by_role("button", name="Play again")).to_be_visible()
+    page.locator("#chart").scroll_into_view_if_needed()
+    screenshot("walk-one-play-again", full_page=False)
+
+
+def test_the_chart_keeps_its_place_while_it_loads_after_a_save(page, live_server, screenshot):
+    """A save's answer leaves the chart to load when it is scrolled into view: until then
+    its card holds the chart's room, so Print and Play again under it do not jump away
+    from a thumb on its way to them."""
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "20"})
+    third_rail_hand(page)
+    type_numbers(page, {"scoring_tricks_0": 1, "scoring_tricks_1": 1, "scoring_tricks_2": 3})
+    save_hand(page, 2, "Ann +1, Bob +1, Cy +3")  # answered with only what changed
+    chart = page.locator("#chart")
+    expect(chart.locator("svg")).to_have_count(0)  # not loaded yet: it is screens below
+    waiting = chart.bounding_box()["height"]
+    chart.scroll_into_view_if_needed()
+    expect(chart.locator("svg")).to_be_visible()
+    page.wait_for_timeout(300)  # the swap settles
+    loaded = chart.bounding_box()["height"]
+    screenshot("walk-chart-loaded", full_page=False)
+    assert abs(loaded - waiting) <= 24, f"the chart's card was {waiting:.0f} px high while loading, {loaded:.0f} px loaded"
+
+
+def test_the_printed_sheet_passes_axe_cores_table_rules(page, live_server, screenshot):
+    """The sheet's running title (repeated at the top of every printed page) is a row of
+    the grid's head: it must not read as a faked caption nor leave a cell without a header
+    (axe-core's experimental table rules, which the match pages are held to)."""
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "20"})
+    third_rail_hand(page)
+    match = page.url.split("#")[0]
+    for address in (f"{match}/print", f"{match}/print/blank"):
+        for media in ("screen", "print"):
+            page.emulate_media(media=media)
+            page.goto(address)
+            expect(page.locator("table.grid")).to_be_visible()
+            assert axe_check(page) == [], (address, media)
+    page.emulate_media(media="print")
+    page.goto(f"{match}/print")
+    expect(page.locator("table.grid .running-title")).to_contain_text("Third Rail")
+    screenshot("walk-print-running-title", full_page=False)
