@@ -2,7 +2,8 @@
 (the table walk), each checked in real Chromium: every tap target on the match page is
 a thumb's size, the "Record hand N" jump at its top names the hand to record, the save that
 ends a match leaves one Play again, the running-totals chart keeps its room while it loads
-(nothing under it jumps), and the printed sheet passes axe-core's table rules."""
+(nothing under it jumps), the printed sheet passes axe-core's table rules, and keeping the app
+says to keep the page open while it loads."""
 from __future__ import annotations
 
 import re
@@ -114,3 +115,15 @@ def test_the_printed_sheet_passes_axe_cores_table_rules(page, live_server, scree
     page.goto(f"{match}/print")
     expect(page.locator("table.grid .running-title")).to_contain_text("Third Rail")
     screenshot("walk-print-running-title", full_page=False)
+
+
+def test_keeping_the_app_says_to_keep_the_page_open_while_it_loads(page, live_server, screenshot):
+    """Keeping the app took 50 s on a busy machine behind one bare line: the page says the
+    first time takes a while and to keep it open (its script held back, so the words stay)."""
+    page.route("**/_phone/boot.js", lambda route: None)  # never answered: the page as it first shows
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="Keep on this phone").click()
+    status = page.locator("#status")
+    expect(status).to_contain_text("Keeping the app on this phone")
+    expect(status).to_contain_text("The first time takes a while on a slow phone: keep this page open.")
+    screenshot("walk-keeping-the-app", full_page=False)
