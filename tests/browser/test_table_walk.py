@@ -127,3 +127,19 @@ def test_keeping_the_app_says_to_keep_the_page_open_while_it_loads(page, live_se
     expect(status).to_contain_text("Keeping the app on this phone")
     expect(status).to_contain_text("The first time takes a while on a slow phone: keep this page open.")
     screenshot("walk-keeping-the-app", full_page=False)
+
+
+def test_every_number_on_a_players_stats_is_a_thumbs_target(page, live_server, screenshot):
+    """A stats page's numbers open the matches and hands they count: a one-digit number was
+    a link 12 px wide."""
+    start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "3"})
+    third_rail_hand(page)
+    type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 1, "scoring_tricks_2": 2})
+    save_hand(page, 2, "Ann +2, Bob +1, Cy +2", ends=True)
+    page.locator("#totals").get_by_role("link", name="Ann").click()
+    expect(page.locator("h1")).to_have_text("Ann")
+    numbers = page.locator(".stats-table td a")
+    expect(numbers.first).to_be_visible()
+    assert numbers.count() >= 3
+    assert page.evaluate(SMALL_TARGETS) == []
+    screenshot("walk-stats-numbers", full_page=False)
