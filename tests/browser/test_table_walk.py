@@ -131,7 +131,7 @@ def test_keeping_the_app_says_to_keep_the_page_open_while_it_loads(page, live_se
 
 def test_every_number_on_a_players_stats_is_a_thumbs_target(page, live_server, screenshot):
     """A stats page's numbers open the matches and hands they count: a one-digit number was
-    a link 12 px wide."""
+    a link 12 px wide; head-to-head's names open each player's stats."""
     start_match(page, live_server, "third_rail", ["Ann", "Bob", "Cy"], {"target": "3"})
     third_rail_hand(page)
     type_numbers(page, {"scoring_tricks_0": 2, "scoring_tricks_1": 1, "scoring_tricks_2": 2})
@@ -143,3 +143,9 @@ def test_every_number_on_a_players_stats_is_a_thumbs_target(page, live_server, s
     assert numbers.count() >= 3
     assert page.evaluate(SMALL_TARGETS) == []
     screenshot("walk-stats-numbers", full_page=False)
+    # head-to-head: each player's name in the records opens their stats (was 37 x 20 px)
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("h1")).to_have_text("Ann v Bob")
+    expect(page.locator(".stats-table.records th a")).to_have_count(2)
+    assert page.evaluate(SMALL_TARGETS) == []
+    screenshot("walk-versus-names", full_page=False)
