@@ -205,3 +205,14 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     # the preview is one service (the check, and the page model's referee address and seat picture)
     assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
                      preview, re.M), preview
+
+
+def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):
+    out = run_bench("threaded.py", tmp_path / "performance.md", more=("--count",))
+    for kind in ("page", "poll"):
+        # kind, connections, requests/s, p50 / p99, server cores, CPU a request, (py-spy's shares), the main
+        # loop's passes and sends that sent nothing a request (--count), errors, load
+        assert re.search(rf"^{kind}  4  [\d,]+  [\d.]+\w+ / [\d.]+\w+  [\d.]+  [\d.]+ ms  -  [\d.]+ / [\d.]+  0  [\d.]+$",
+                         out, re.M), out
+        assert re.search(rf"^\| {kind} \| 4 \| [\d,]+ \| .* \| [\d.]+ / [\d.]+ \| 0 \| [\d.]+ \|$",
+                         section(tmp_path / "performance.md", "threaded"), re.M)
