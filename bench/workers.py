@@ -5,9 +5,9 @@ with ``--workers 2`` (issue 28: two workers >= 1.7x one).
                                       [--markdown docs/performance.md]
 
 ``bench/tables.py`` paces its load as the tables do (a save every 2 minutes, 5 polls every
-3 s a table); its asyncio client costs about as much CPU per request as the server, so on a
-2-core machine the client runs out of CPU before two workers do. Here the load is Debian's
-``wrk`` (C, 1 thread, ``--connections`` kept-alive connections, 32 by default: see docs/performance.md for one process under more), which asks as fast as the
+3 s a table), so it finds where the tables' mix breaks. Here the load is Debian's
+``wrk`` (C, 1 thread, ``--connections`` kept-alive connections, 32 by default: see
+docs/performance.md for one process under more), unpaced: it asks as fast as the
 server answers: each connection sends the polls of the tables in turn (the scorer's page and
 the four watchers' boards, each with the ETag of the match's version, as the pages do), all
 unchanged (saves are under 1% of a table's requests). The server's database holds

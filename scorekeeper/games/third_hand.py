@@ -62,6 +62,8 @@ from .tricks import TrickRule
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
 RANK_ORDER = {rank: order for order, rank in enumerate(RANKS)}
+# what a bid may be, as a refused bid's problem names it (joined once: a replay checks every hand's bids)
+BID_OPTIONS = ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
 DEFAULT_CONTRACT_VALUES = {"9": 60, "10": 65, "J": 70, "Q": 75, "K": 80, "A": 85}
 CARDS_CAPTURED = 14  # Ruling: the bid cards and the cut card stay out of play
@@ -300,8 +302,7 @@ class ThirdHandRules(Rules):
         if not isinstance(bids, list) or len(bids) != table.seats:
             return [Problem("bids", "not_list", {"what": f"{table.seats} bids, one per seat (a rank or null for face "
                                                          "down)", "got": show_json(bids), "value": bids})]
-        options = ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"
-        problems = [Problem("bids", "choice", {"options": options, "got": show(bid), "value": bid},
+        problems = [Problem("bids", "choice", {"options": BID_OPTIONS, "got": show(bid), "value": bid},
                             seat, table.players[seat])
                     for seat, bid in enumerate(bids) if bid is not None and bid not in RANKS]
         if problems or None in bids:
