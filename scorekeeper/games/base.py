@@ -1470,10 +1470,13 @@ def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int, l
     return f"leads {name_list([names[s] for s in others if ahead[s] == second])} by {best - second}"
 
 
-def places(totals: Sequence[int], lowest_first: bool = False) -> list[int]:
+def places(totals: Sequence[int], lowest_first: bool = False,
+           sides: Sequence[Sequence[int]] | None = None) -> list[int]:
     """Each seat's place by total (1 = leads; ties share a place: 1st, 1st, 3rd), the
-    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``)."""
-    return [1 + sum(1 for t in totals if (t < mine if lowest_first else t > mine)) for mine in totals]
+    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``); with
+    ``sides`` (``Game.sides``), a team placed once (``team_places``)."""
+    found = [1 + sum(1 for t in totals if (t < mine if lowest_first else t > mine)) for mine in totals]
+    return team_places(found, sides)
 
 
 def team_places(found: Sequence[int], sides: Sequence[Sequence[int]] | None) -> list[int]:
