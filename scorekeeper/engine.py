@@ -128,6 +128,12 @@ class MatchResult:
         ever makes a result of a registered game)."""
         return GAMES[self.game]
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest total wins at this table (``Rules.lowest_wins`` of its settings)."""
+        game = self.played
+        return game.rules.lowest_wins(game.settings_of(self.settings))
+
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
         past the last, where it stands now (``next_place``)."""
@@ -194,7 +200,7 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
         else:
             settings[name] = parsed
     if not problems and seats is not None:
-        problems = game.rules.check_settings(settings, seats)
+        problems = game.rules.check_settings(game.settings_of(settings), seats)
     return settings, problems
 
 

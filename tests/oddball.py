@@ -71,7 +71,14 @@ class LastHand:
     best: int
 
 
-class OddballRules(Rules):
+@dataclass(frozen=True)
+class OddballSettings(GameSettings):
+    last_hand: int  # 0: never
+    fog_doubles: bool
+    fog_factor: int
+
+
+class OddballRules(Rules[OddballSettings]):
     """Marbles count; the last hand (if any) ends it; no target."""
 
     tie_shares_win = True
@@ -235,13 +242,6 @@ class OddballShown(Shown):
 
     def sheet_rules(self, place: HandContext) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
-
-
-@dataclass(frozen=True)
-class OddballSettings(GameSettings):
-    last_hand: int  # 0: never
-    fog_doubles: bool
-    fog_factor: int
 
 
 class Oddball(Game):

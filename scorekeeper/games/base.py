@@ -25,7 +25,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast, get_args, get_origin
 
 from . import words
 from .trick_referee import Face, Setup
@@ -93,12 +93,12 @@ class Setting:
     # A caution the setup form shows beside the setting (where its default comes from).
     note: str = ""
 
-    def applies(self, settings: dict) -> bool:
-        """Whether this setting means anything with these (other) settings."""
+    def applies(self, settings: GameSettings) -> bool:
+        """Whether this setting means anything with these (other) settings, the game's record."""
         if self.applies_when is None:
             return True
         name, value = self.applies_when
-        return bool(settings.get(name) == value)
+        return bool(getattr(settings, name) == value)
 
     def choice_label(self, value: Any) -> str:
         return dict(self.labels).get(value, str(value))
@@ -390,6 +390,13 @@ class GameSettings:
         return made
 
     @classmethod
+    def read(cls, settings: GameSettings) -> Self:
+        """``settings`` as this game's record: what a hook given the game's settings is given."""
+        if not isinstance(settings, cls):
+            raise TypeError(f"settings given as a {type(settings).__name__}, not the game's {cls.__name__}")
+        return settings
+
+    @classmethod
     def at(cls, table: Table) -> Self:
         """The record of a table's settings, made once per table (a replay asks for it several
         times a hand: kept in the table under the record's own name, found in one lookup)."""
@@ -436,6 +443,9 @@ class HandOutput:
 
 
 NO_OUTPUT = HandOutput()
+
+# The settings record a game's ``Rules`` read (``Rules[SpadesSettings]``).
+S = TypeVar("S", bound=GameSettings)
 
 
 @dataclass
@@ -751,7 +761,7 @@ class MatchProgress:
     hands_left: int | None
 
 
-class Rules:
+class Rules(Generic[S]):
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
@@ -763,8 +773,22 @@ class Rules:
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
     tie_shares_win: bool = False
+    # The game's settings record, which the hooks about settings alone are given (``target``,
+    # ``lowest_wins``, ``check_settings``): declared once, as ``Rules[SpadesSettings]``.
+    settings_type: ClassVar[type[GameSettings]] = GameSettings
 
-    def target(self, settings: dict) -> Target | None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            (record,) = get_args(base) if get_origin(base) is Rules else (None,)
+            if isinstance(record, type) and issubclass(record, GameSettings):
+                cls.settings_type = record
+
+    def settings_at(self, table: Table) -> S:
+        """The table's settings as the game's record (made once per table)."""
+        return cast(S, self.settings_type.at(table))
+
+    def target(self, settings: S) -> Target | None:
         """The score that ends the game under these settings, if one does."""
         return None
 
@@ -773,17 +797,17 @@ class Rules:
         hand, and a game reads its settings through its typed record (``GameSettings``)."""
         found = table.__dict__.get("_target")
         if found is None or found[0] is not self:
-            found = (self, self.target(table.settings))
+            found = (self, self.target(self.settings_at(table)))
             table.__dict__["_target"] = found
         return found[1]
 
-    def lowest_wins(self, settings: dict) -> bool:
+    def lowest_wins(self, settings: S) -> bool:
         """Whether the lowest total wins with these settings (with a target or without):
         the standings then list it first."""
         target = self.target(settings)
         return target is not None and target.low_wins
 
-    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
+    def check_settings(self, settings: S, seats: int) -> list[Problem]:
         """Rules between settings (each already valid on its own), for ``seats`` players."""
         return []
 
@@ -844,7 +868,7 @@ class Rules:
         """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
         says them): what the leading total still needs to end it by the target, and how far
         it is (the leader's share of the target, else the share of the hands played)."""
-        target = self.target(place.settings)
+        target = self.target_at(place.table)
         highest = max(place.totals) if place.totals else 0
         percent = to_go = None
         if target is not None:
@@ -871,9 +895,9 @@ class Rules:
         who cannot win then. A player is out only under the assumption the facts name: a
         deal out of turn can make a game that ends by deal count longer, so who cannot catch
         up in the hands left is out only "if the deal goes round in turn"."""
-        settings, totals = place.settings, list(place.totals)
-        target = self.target(settings)
-        low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
+        totals = list(place.totals)
+        target = self.target_at(place.table)
+        low = self.lowest_wins(self.settings_at(place.table))  # with a target or without: the lowest total leads
         left = place.hands_left
         most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
@@ -1152,8 +1176,8 @@ class Shown:
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
 
-    def rules_context(self, settings: dict) -> dict:
-        """Anything more the game's rules page needs, from the settings."""
+    def rules_context(self, settings: GameSettings) -> dict:
+        """Anything more the game's rules page needs, from the settings (the game's record)."""
         return {}
 
 
@@ -1247,7 +1271,7 @@ class Game:
     # Variants of the settings worth playing in tests and demos (each over the defaults).
     sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
-    rules: Rules = Rules()
+    rules: Rules[Any] = Rules()
     shown: Shown = Shown()
     referee: Referee | None = None
     stats: Stats = Stats()
@@ -1256,10 +1280,20 @@ class Game:
         super().__init_subclass__(**kwargs)
         if cls.settings_type is not GameSettings:  # a game that declares its record binds it to its settings
             cls.settings_type.declare(cls.settings)
+        rules = cls.__dict__.get("rules")
+        if rules is not None and rules.settings_type is not cls.settings_type:
+            # its rules' hooks about settings would be given another record than the one they read
+            raise TypeError(f"{cls.__name__}: its rules read {rules.settings_type.__name__}, not its settings "
+                            f"record {cls.settings_type.__name__} (declare them as "
+                            f"Rules[{cls.settings_type.__name__}])")
 
-    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+    def settings_of(self, values: Mapping[str, Any]) -> GameSettings:
+        """Checked settings (a match's, the defaults) as the game's record, for its hooks."""
+        return self.settings_type.of(values)
+
+    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
         """What the table calls this game, wherever its name is shown (a title, the
-        share line, the history...): the game's title unless its settings name it.
+        share line, the history...): the game's title unless its settings (its record) name it.
         ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
         return self.title
 

@@ -138,12 +138,12 @@ class SpadesOutput(HandOutput):
         return self.bags
 
 
-class DummySpadesRules(Rules):
+class DummySpadesRules(Rules[SpadesSettings]):
     """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
     nils, bags and their penalty, the target and the optional losing floor."""
 
-    def target(self, settings: dict) -> Target:
-        return Target(SpadesSettings.of(settings).target)
+    def target(self, settings: SpadesSettings) -> Target:
+        return Target(settings.target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:

@@ -271,13 +271,13 @@ class ContractPlayed:
     doubled: bool
 
 
-class ThirdHandRules(Rules):
+class ThirdHandRules(Rules[HandSettings]):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
 
-    def target(self, settings: dict) -> Target:
+    def target(self, settings: HandSettings) -> Target:
         # "the highest score past 500": reaching the target exactly is not enough
-        return Target(HandSettings.of(settings).target, past=True)
+        return Target(settings.target, past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:

@@ -220,12 +220,12 @@ def bonus_for(other: list[int], tie: str) -> list[int]:
     return leaders if len(leaders) == 1 or tie == "each" else []
 
 
-class ThirdRailRules(Rules):
+class ThirdRailRules(Rules[RailSettings]):
     """Third Rail's rules (rules.md section 4): every third trick scores, the bonus for
     most other tricks, an optional trump, playing to the target."""
 
-    def target(self, settings: dict) -> Target:
-        return Target(RailSettings.of(settings).target)
+    def target(self, settings: RailSettings) -> Target:
+        return Target(settings.target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -521,9 +521,9 @@ class ThirdRailShown(Shown):
                                          "★", "scoring trick"),
                           choice=trump, notes=notes)
 
-    def rules_context(self, settings: dict) -> dict:
+    def rules_context(self, settings: GameSettings) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, RailSettings.of(settings).scoring_from)}
+                          "scoring": scoring_trick_numbers(n, RailSettings.read(settings).scoring_from)}
                          for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------

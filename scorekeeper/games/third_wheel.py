@@ -141,19 +141,18 @@ class WheelSettings(GameSettings):
     target: int  # 0: no target
 
 
-class ThirdWheelRules(Rules):
+class ThirdWheelRules(Rules[WheelSettings]):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
 
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
-    def target(self, settings: dict) -> Target | None:
-        points = WheelSettings.of(settings).target
+    def target(self, settings: WheelSettings) -> Target | None:
+        points = settings.target
         return Target(points) if points else None  # 0: no target
 
-    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
-        chosen = WheelSettings.of(settings)
-        if chosen.deals_each == 0 and chosen.target == 0:
+    def check_settings(self, settings: WheelSettings, seats: int) -> list[Problem]:
+        if settings.deals_each == 0 and settings.target == 0:
             return [rule("settings", "deals_each and target are both 0, so the game would never end; "
                          "set at least one of them")]
         return []

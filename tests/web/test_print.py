@@ -107,7 +107,7 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     _, standings = grid_rows(html, "standings")
     shown = {row[1][1]: int(row[2][1]) for row in standings}
     assert shown == dict(zip(result.players, result.totals))
-    lowest_first = game.rules.lowest_wins(result.settings)  # the standings lead with who is winning
+    lowest_first = result.lowest_wins  # the standings lead with who is winning
     assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 
 
