@@ -200,7 +200,7 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
         else:
             settings[name] = parsed
     if not problems and seats is not None:
-        problems = game.rules.check_settings(game.settings_of(settings), seats)
+        problems = game.shown.worded(game.rules.check_settings(game.settings_of(settings), seats), ())
     return settings, problems
 
 
@@ -309,7 +309,7 @@ def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
     problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
+    return game.shown.worded(game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer))), ctx.players)
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -344,6 +344,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         if not found:
             place = place.dealing(hand.get("dealer", place.dealer))
             found = rules.check_hand(hand, place)
+            if found:  # the game's facts in its words (most hands have none: nothing to do)
+                found = shown_by.worded(found, table.players)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:

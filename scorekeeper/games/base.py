@@ -37,13 +37,19 @@ class Problem:
     field, a setting as "settings.<name>", or a match key such as "players"), the
     ``seat`` (for Third Rail's winners, the trick) and ``who`` sits there, a ``code``
     saying what is wrong and the ``params`` its words need. ``games.words`` is the
-    one place that turns it into words; nobody reads the words back."""
+    one place that turns it into words; nobody reads the words back.
+
+    A game's rules give their own problems as facts (``fact``: a rule of the game broken,
+    code "rule", made by ``broken``; or what a shared code's words say in the game's terms,
+    such as what a list must hold): the game's ``Shown.problem_words`` says the fact, and
+    the engine puts those words in ``params`` (``Shown.worded``) before anyone reads them."""
 
     field: str | None
     code: str
     params: dict = dataclasses.field(default_factory=dict)
     seat: int | None = None
     who: str | None = None
+    fact: Any = None
 
     @property
     def message(self) -> str:
@@ -56,14 +62,27 @@ class Problem:
         return self.code == "missing" or (self.code == "not_whole" and self.params.get("value", 0) is None)
 
 
-def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None = None,
-         seat: int | None = None, who: str | None = None) -> Problem:
-    """A game's own rule broken, in the game's words (``plain``: the form's words, where
-    they differ: a checkbox is "ticked", not "true")."""
+def said(text: str, *, prefix: bool = True, plain: str | None = None) -> dict[str, Any]:
+    """The words of a broken rule (code "rule"), as ``games.words`` reads them: ``text`` after
+    the field's name (none before it without ``prefix``) and ``plain``, the form's words where
+    they differ (a checkbox is "ticked", not "true")."""
     params: dict[str, Any] = {"text": text, "prefix": prefix}
     if plain is not None:
         params["plain"] = plain
-    return Problem(field, "rule", params, seat, who)
+    return params
+
+
+def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None = None,
+         seat: int | None = None, who: str | None = None) -> Problem:
+    """A rule of the match file or of a setting's kind broken, in words (``said``): for the
+    engine and the shared checks; a game's rules give a fact instead (``broken``)."""
+    return Problem(field, "rule", said(text, prefix=prefix, plain=plain), seat, who)
+
+
+def broken(field: str | None, fact: Any, *, seat: int | None = None, who: str | None = None) -> Problem:
+    """A rule of the game broken, as the game's ``fact`` (no words: its ``Shown.problem_words``
+    says it, and the engine puts the words in before the problem is read)."""
+    return Problem(field, "rule", {}, seat, who, fact)
 
 
 @dataclass(frozen=True)
@@ -1009,6 +1028,20 @@ class Shown:
         names = table.players
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        """One of the game's own facts about what is wrong (``Problem.fact``) in words: the
+        params its problem's code reads (``games.words``): a broken rule's ``said(...)``, or the
+        game's terms a shared code names ("what" a list must hold, "why" a field is needed).
+        ``players``: the table's names (none for a check of the settings alone)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {fact!r}")
+
+    def worded(self, problems: list[Problem], players: tuple[str, ...]) -> list[Problem]:
+        """``problems`` with the words of each of the game's facts filled in (``problem_words``):
+        what the engine does to every problem a game's rules give before it is read."""
+        return [problem if problem.fact is None
+                else dataclasses.replace(problem, params={**problem.params, **self.problem_words(problem.fact, players)})
+                for problem in problems]
 
     # the reason the deal passes on as usual (``NextDeal.own`` None)
     deal_passes: ClassVar[str] = "the deal passes left"

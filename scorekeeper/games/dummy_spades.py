@@ -45,6 +45,7 @@ from .base import (
     Table,
     Target,
     bidding_order,
+    broken,
     by_player,
     check_count,
     check_seat_counts,
@@ -52,7 +53,7 @@ from .base import (
     name_list,
     played,
     plural,
-    rule,
+    said,
     show,
     show_json,
     split_tricks,
@@ -113,6 +114,31 @@ class BagPenalty:
 
 
 @dataclass(frozen=True)
+class NilsShape:
+    """What a hand's nils must be (``entry``: one player's list; else the whole): one list
+    per seat of the hands each player bid nil on."""
+
+    entry: bool
+    seats: int
+
+
+@dataclass(frozen=True)
+class NilHolder:
+    """A hand's problem: a player's nil names ``holder``, which is no hand at this table
+    (``twice`` False) or is named twice."""
+
+    holder: Any
+    twice: bool = False
+
+
+@dataclass(frozen=True)
+class WithDummy:
+    """What the dummy took, said beside the tricks' sum."""
+
+    tricks: int
+
+
+@dataclass(frozen=True)
 class SpadesSettings(GameSettings):
     """Dummy Hand Spades' settings (``DummySpades.settings`` says each)."""
 
@@ -155,8 +181,8 @@ class DummySpadesRules(Rules[SpadesSettings]):
         if not trick_problems:
             total = sum(hand["tricks"]) + hand["dummy_tricks"]
             if total != TRICKS:
-                trick_problems.append(Problem("tricks", "sum", {"total": total, "expected": TRICKS,
-                                                                "extra": f" with the dummy's {hand['dummy_tricks']}"}))
+                trick_problems.append(Problem("tricks", "sum", {"total": total, "expected": TRICKS},
+                                              fact=WithDummy(hand["dummy_tricks"])))
         return problems + trick_problems
 
     def _check_nils(self, hand: dict, table: Table) -> list[Problem]:
@@ -164,22 +190,21 @@ class DummySpadesRules(Rules[SpadesSettings]):
             return []
         nils = hand["nils"]
         if not isinstance(nils, list) or len(nils) != table.seats:
-            return [Problem("nils", "not_list", {"what": f"{table.seats} lists, one per seat, of the hands each "
-                                                         "player bid nil on", "got": show_json(nils), "value": nils})]
+            return [Problem("nils", "not_list", {"got": show_json(nils), "value": nils},
+                            fact=NilsShape(False, table.seats))]
         problems = []
         for seat, held in enumerate(nils):
             who = table.players[seat]
             if not isinstance(held, list):
-                problems.append(Problem("nils", "not_list", {"what": 'seat numbers and/or "dummy"',
-                                                             "got": show_json(held), "value": held}, seat, who))
+                problems.append(Problem("nils", "not_list", {"got": show_json(held), "value": held}, seat, who,
+                                        NilsShape(True, table.seats)))
                 continue
             seen = []
             for holder in held:
                 if not (holder == DUMMY or (is_whole(holder) and 0 <= holder < table.seats)):
-                    problems.append(rule("nils", f"each entry must be a seat 0 to {table.seats - 1} or \"dummy\", "
-                                                 f"got {show(holder)}", seat=seat, who=who))
+                    problems.append(broken("nils", NilHolder(holder), seat=seat, who=who))
                 elif holder in seen:
-                    problems.append(rule("nils", f"{hand_name(holder, table)} is listed twice", seat=seat, who=who))
+                    problems.append(broken("nils", NilHolder(holder, twice=True), seat=seat, who=who))
                 seen.append(holder)
         return problems
 
@@ -272,6 +297,19 @@ class DummySpadesShown(Shown):
         names = table.players
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, WithDummy):
+            return {"extra": f" with the dummy's {fact.tricks}"}
+        if isinstance(fact, NilsShape):
+            if fact.entry:
+                return {"what": 'seat numbers and/or "dummy"'}
+            return {"what": f"{fact.seats} lists, one per seat, of the hands each player bid nil on"}
+        assert isinstance(fact, NilHolder)  # the game's last problem fact
+        if fact.twice:
+            listed = "the dummy" if fact.holder == DUMMY else f"{players[fact.holder]}'s hand"
+            return said(f"{listed} is listed twice")
+        return said(f"each entry must be a seat 0 to {len(players) - 1} or \"dummy\", got {show(fact.holder)}")
 
     def warning_words(self, warning: Any, ctx: HandContext) -> str:
         assert isinstance(warning, ZeroBid)  # the game's one warning

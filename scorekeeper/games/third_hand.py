@@ -45,12 +45,13 @@ from .base import (
     Table,
     Target,
     bidding_order,
+    broken,
     by_player,
     check_bool,
     check_choice,
     check_seat_counts,
     range_problem,
-    rule,
+    said,
     show,
     show_json,
     suit_choices,
@@ -167,25 +168,49 @@ def _or_list(numbers: Iterable[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+@dataclass(frozen=True)
+class PointsOff:
+    """A hand's problem: its card ``points`` (the pair) cannot come from the 14 captured cards:
+    by their ``total`` (``seat`` None), by one player's points (their ``seat``), or by the card
+    counts the two need (``seat`` None, ``total`` possible)."""
+
+    points: tuple[int, ...]
+    total: bool = False
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class BidsOff:
+    """A hand's problem with the bids: not one per seat (``shape``), not a rank (``rank``), an
+    equal rank (``equal``) or, when ``dealer`` is set, the dealer's bid lower than the other's."""
+
+    bids: tuple[Any, ...] = ()
+    shape: bool = False
+    rank: bool = False
+    equal: bool = False
+    dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class SwapWithoutContract:
+    """A hand's problem: a swap with the third hand recorded though both passed."""
+
+
 def points_problems(points: list[int], names: tuple[str, ...]) -> list[Problem]:
     """Why a pair of captured points cannot come from 14 cards (empty if it can)."""
     if tuple(points) in POSSIBLE_POINTS:
         return []
     problems = []
-    total = sum(points)
-    if total not in POSSIBLE_TOTALS:
-        problems.append(rule("points", f"points add up to {total}, which 14 captured cards cannot make "
-                             f"(possible totals: {_ranges(POSSIBLE_TOTALS)})", prefix=False))
+    pair = tuple(points)
+    if sum(points) not in POSSIBLE_TOTALS:
+        problems.append(broken("points", PointsOff(pair, total=True)))
     for seat, p in enumerate(points):
         if p not in CARDS_FOR_POINTS:
-            problems.append(rule("points", f"{p} cannot be made from an even number of captured cards "
-                                 "(2 a trick; Ace 1, nine 9, ten and pictures 10)", seat=seat, who=names[seat]))
+            problems.append(broken("points", PointsOff(pair, seat=seat), seat=seat, who=names[seat]))
     if problems:
         return problems
     # With a possible total the aces and nines always fit, so only the card counts clash.
-    return [rule("points", f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
-                 f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
-                 "which never add up to the 14 cards captured")]
+    return [broken("points", PointsOff(pair))]
 
 
 def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, ...] = ("first player", "second player"),
@@ -289,8 +314,7 @@ class ThirdHandRules(Rules[HandSettings]):
         if "exchanged" in hand:
             problems += check_bool(hand, "exchanged")
             if hand["exchanged"] is True and not bid_problems and holder_of(hand["bids"]) is None:
-                why = "both passed, so there was no contract and nobody may swap with the third hand"
-                problems.append(rule("exchanged", f"true, but {why}", plain=f"ticked, but {why}"))
+                problems.append(broken("exchanged", SwapWithoutContract()))
         point_problems = check_seat_counts(hand, "points", table, 10 * CARDS_CAPTURED)
         if not point_problems:
             point_problems = points_problems(hand["points"], table.players)
@@ -298,26 +322,17 @@ class ThirdHandRules(Rules[HandSettings]):
 
     def _check_bids(self, bids: Any, table: Table, dealer: int | None) -> list[Problem]:
         if not isinstance(bids, list) or len(bids) != table.seats:
-            return [Problem("bids", "not_list", {"what": f"{table.seats} bids, one per seat (a rank or null for face "
-                                                         "down)", "got": show_json(bids), "value": bids})]
-        options = ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"
-        problems = [Problem("bids", "choice", {"options": options, "got": show(bid), "value": bid},
-                            seat, table.players[seat])
+            return [Problem("bids", "not_list", {"got": show_json(bids), "value": bids},
+                            fact=BidsOff(shape=True))]
+        problems = [Problem("bids", "choice", {"got": show(bid), "value": bid}, seat, table.players[seat],
+                            BidsOff(rank=True))
                     for seat, bid in enumerate(bids) if bid is not None and bid not in RANKS]
         if problems or None in bids:
             return problems
         if bids[0] == bids[1]:
-            return [rule("bids", f"both bid {bids[0]}, but the dealer must bid a higher rank to "
-                         "top the non-dealer (equal rank does not top)")]
+            return [broken("bids", BidsOff(tuple(bids), equal=True))]
         if dealer is not None and holder_of(bids) != dealer:
-            other = table.left_of(dealer)
-            # said as the table would: whose bid is lower, and what the dealer may do instead
-            name, theirs = table.players[dealer], bids[other]
-            instead = (f"bid higher than {theirs} or pass face down" if theirs != RANKS[-1]
-                       else f"pass face down (nothing is higher than {theirs})")
-            return [rule("bids", f"{name} bid {bids[dealer]}, lower than {table.players[other]}'s {theirs}; "
-                         f"as the dealer, {name} must {instead}",
-                         seat=dealer, who=name)]
+            return [broken("bids", BidsOff(tuple(bids), dealer=dealer), seat=dealer, who=table.players[dealer])]
         return []
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
@@ -428,6 +443,44 @@ class ThirdHandRules(Rules[HandSettings]):
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, SwapWithoutContract):
+            why = "both passed, so there was no contract and nobody may swap with the third hand"
+            return said(f"true, but {why}", plain=f"ticked, but {why}")
+        if isinstance(fact, PointsOff):
+            return said(self._points_off(fact, players), prefix=not fact.total)
+        assert isinstance(fact, BidsOff)  # the game's last problem fact
+        bids = fact.bids
+        if fact.shape:
+            return {"what": f"{len(players)} bids, one per seat (a rank or null for face down)"}
+        if fact.rank:
+            return {"options": ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"}
+        if fact.equal:
+            return said(f"both bid {bids[0]}, but the dealer must bid a higher rank to "
+                        "top the non-dealer (equal rank does not top)")
+        assert fact.dealer is not None  # the dealer's bid lower than the other's
+        dealer = fact.dealer
+        other = (dealer + 1) % len(players)
+        # said as the table would: whose bid is lower, and what the dealer may do instead
+        name, theirs = players[dealer], bids[other]
+        instead = (f"bid higher than {theirs} or pass face down" if theirs != RANKS[-1]
+                   else f"pass face down (nothing is higher than {theirs})")
+        return said(f"{name} bid {bids[dealer]}, lower than {players[other]}'s {theirs}; "
+                    f"as the dealer, {name} must {instead}")
+
+    @staticmethod
+    def _points_off(fact: PointsOff, names: tuple[str, ...]) -> str:
+        points = fact.points
+        if fact.total:
+            return (f"points add up to {sum(points)}, which 14 captured cards cannot make "
+                    f"(possible totals: {_ranges(POSSIBLE_TOTALS)})")
+        if fact.seat is not None:
+            return (f"{points[fact.seat]} cannot be made from an even number of captured cards "
+                    "(2 a trick; Ace 1, nine 9, ten and pictures 10)")
+        return (f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
+                f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
+                "which never add up to the 14 cards captured")
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by

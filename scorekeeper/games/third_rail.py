@@ -40,12 +40,13 @@ from .base import (
     Target,
     TrickMark,
     TrickTally,
+    broken,
     by_player,
     check_choice,
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
+    said,
     show_json,
     suit_choices,
     suit_name,
@@ -78,6 +79,35 @@ class RailSettings(GameSettings):
     most_other_tricks_bonus: bool
     bonus_tie: str  # "each" or "none"
     trump: bool
+
+
+@dataclass(frozen=True)
+class TrickForms:
+    """A hand's problem: its tricks given both ways (``both``: winners and counts) or neither."""
+
+    both: bool
+
+
+@dataclass(frozen=True)
+class TrumpOff:
+    """A hand's problem: a trump recorded in a match played without trump."""
+
+
+@dataclass(frozen=True)
+class BonusCounts:
+    """Why the other tricks are needed: the bonus for most other tricks counts them."""
+
+
+@dataclass(frozen=True)
+class TrickShape:
+    """What a hand's tricks must come to with ``seats`` players (``tricks`` a hand, the
+    ``scoring`` ones numbered): as winners (``field`` "winners", one per trick) or as each
+    player's counts of the ``field``'s tricks (their sum)."""
+
+    field: str
+    seats: int
+    tricks: int
+    scoring: tuple[int, ...]
 
 
 def tricks_per_hand(players: int) -> int:
@@ -235,9 +265,7 @@ class ThirdRailRules(Rules[RailSettings]):
     def _check_form(self, hand: dict, table: Table) -> list[Problem]:
         counts = [k for k in ("scoring_tricks", "other_tricks") if k in hand]
         if "winners" in hand and counts:
-            return [rule("winners", prefix=False, plain="give either winners (who won each trick) or scoring "
-                         "tricks and other tricks (each player's counts), not both", text="give either winners (who won each trick) or "
-                            "scoring_tricks and other_tricks (each player's counts), not both")]
+            return [broken("winners", TrickForms(both=True))]
         if "winners" in hand:
             return self._check_winners(hand, table)
         if len(counts) == 2:
@@ -249,19 +277,16 @@ class ThirdRailRules(Rules[RailSettings]):
         if counts:
             other = "other_tricks" if counts == ["scoring_tricks"] else "scoring_tricks"
             if other == "other_tricks":
-                return [Problem(other, "missing", {"with": counts[0], "why": "the bonus for most other tricks "
-                                                                            "counts them"})]
+                return [Problem(other, "missing", {"with": counts[0]}, fact=BonusCounts())]
             return [Problem(other, "missing", {"with": counts[0]})]
-        return [rule("winners", prefix=False, plain="no tricks recorded: give either winners (who won each "
-                     "trick) or scoring tricks and other tricks (each player's counts)", text="no tricks recorded: give either winners (who won each trick) "
-                        "or scoring_tricks and other_tricks (each player's counts)")]
+        return [broken("winners", TrickForms(both=False))]
 
     def _check_winners(self, hand: dict, table: Table) -> list[Problem]:
         winners, tricks = hand["winners"], tricks_per_hand(table.seats)
         if not isinstance(winners, list) or len(winners) != tricks:
             return [Problem("winners", "not_list", {
-                "what": f"{tricks} seats, one per trick ({table.seats} players play {tricks} tricks)",
-                "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats})]
+                "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats},
+                fact=TrickShape("winners", table.seats, tricks, ()))]
         return [Problem("winners", "not_seat", {"last": table.seats - 1, "got": show_json(seat), "value": seat,
                                                 "one_based": True}, i, f"trick {i + 1}")
                 for i, seat in enumerate(winners)
@@ -271,16 +296,13 @@ class ThirdRailRules(Rules[RailSettings]):
         tricks = tricks_per_hand(table.seats)
         scoring = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
         problems = []
-        for name, expected, why in (
-            ("scoring_tricks", len(scoring), f"the scoring tricks are {_listing(scoring)}"),
-            ("other_tricks", tricks - len(scoring),
-             f"{tricks} tricks a hand, {len(scoring)} of them scoring"),
-        ):
+        for name, expected in (("scoring_tricks", len(scoring)), ("other_tricks", tricks - len(scoring))):
             if name not in hand:
                 continue  # other tricks left out: the bonus is off
             found = check_seat_counts(hand, name, table, expected)
             if not found and sum(hand[name]) != expected:
-                found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected, "why": f" ({why})"})]
+                found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected},
+                                 fact=TrickShape(name, table.seats, tricks, tuple(scoring)))]
             problems += found
         return problems
 
@@ -288,8 +310,7 @@ class ThirdRailRules(Rules[RailSettings]):
         if "trump" not in hand:
             return []
         if not RailSettings.at(table).trump:
-            return [rule("trump", "this match plays without trump (setting trump is off), "
-                            "so leave trump out or turn the setting on")]
+            return [broken("trump", TrumpOff())]
         return check_choice(hand, "trump", SUITS)
 
     # --- scoring --------------------------------------------------------
@@ -353,6 +374,26 @@ class ThirdRailShown(Shown):
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, TrickForms):
+            head, tail = ("", ", not both") if fact.both else ("no tricks recorded: ", "")
+            # the form names the counts as its fields do ("scoring tricks"), the file by their keys
+            return said(f"{head}give either winners (who won each trick) or scoring_tricks and other_tricks "
+                        f"(each player's counts){tail}", prefix=False,
+                        plain=f"{head}give either winners (who won each trick) or scoring tricks and other tricks "
+                              f"(each player's counts){tail}")
+        if isinstance(fact, TrumpOff):
+            return said("this match plays without trump (setting trump is off), so leave trump out or turn the "
+                        "setting on")
+        if isinstance(fact, BonusCounts):
+            return {"why": "the bonus for most other tricks counts them"}
+        assert isinstance(fact, TrickShape)  # the game's last problem fact
+        if fact.field == "winners":
+            return {"what": f"{fact.tricks} seats, one per trick ({fact.seats} players play {fact.tricks} tricks)"}
+        if fact.field == "scoring_tricks":
+            return {"why": f" (the scoring tricks are {_listing(list(fact.scoring))})"}
+        return {"why": f" ({fact.tricks} tricks a hand, {len(fact.scoring)} of them scoring)"}
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, ctx: HandContext) -> list[str]:

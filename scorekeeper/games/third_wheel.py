@@ -41,13 +41,14 @@ from .base import (
     Stats,
     Table,
     Target,
+    broken,
     check_bool,
     check_choice,
     check_count,
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
+    said,
     show,
     split_tricks,
     times,
@@ -132,6 +133,18 @@ class BidFailed:
 
 
 @dataclass(frozen=True)
+class NeverEnds:
+    """The settings' problem: no count of deals and no target, so nothing would end the game."""
+
+
+@dataclass(frozen=True)
+class WheelBid:
+    """A hand's problem: the dealer took the Wheel and bid ``bid``, neither 0 nor 6 to 11."""
+
+    bid: int
+
+
+@dataclass(frozen=True)
 class WheelSettings(GameSettings):
     """Third Wheel's settings (``ThirdWheel.settings`` says each)."""
 
@@ -153,8 +166,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
 
     def check_settings(self, settings: WheelSettings, seats: int) -> list[Problem]:
         if settings.deals_each == 0 and settings.target == 0:
-            return [rule("settings", "deals_each and target are both 0, so the game would never end; "
-                         "set at least one of them")]
+            return [broken("settings", NeverEnds())]
         return []
 
     # --- a hand ---------------------------------------------------------
@@ -170,7 +182,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
     def _check_bid(self, hand: dict) -> list[Problem]:
         problems = check_count(hand, "bid", 0, TRICKS)
         if not problems and hand["wheel"] is True and 0 < hand["bid"] < 6:
-            problems.append(rule("bid", f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {hand['bid']}"))
+            problems.append(broken("bid", WheelBid(hand["bid"])))
         return problems
 
     # --- scoring --------------------------------------------------------
@@ -262,6 +274,12 @@ class ThirdWheelShown(Shown):
         s1 = table.left_of(dealer)
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
                 f"{names[table.left_of(s1)]} were the setters")
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, WheelBid):
+            return said(f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {fact.bid}")
+        assert isinstance(fact, NeverEnds)  # the game's other problem
+        return said("deals_each and target are both 0, so the game would never end; set at least one of them")
 
     def event_words(self, event: Event, ctx: HandContext) -> str:
         what = event.what

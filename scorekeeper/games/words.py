@@ -46,6 +46,8 @@ def reason(problem: Any) -> str:
     if code == "repeated_key":
         return f"key \"{a['key']}\" appears twice"
     if code == "rule":
+        if "text" not in a:  # a game's fact the engine has not had its game say (``Shown.worded``)
+            raise ValueError(f"no words yet for the game's fact {problem.fact!r}: see Shown.worded")
         return a["text"]
     raise ValueError(f"no words for problem code {code!r}")
 
