@@ -370,7 +370,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         why = shown_by.ending_words(ending, after)
         deal = None if winners is not None else rules.next_deal(place, scored)
         next_why = None if deal is None else shown_by.next_deal_words(deal, place)
-        lines = scored.explanation + what_happens_next(game, place, in_turn, why, deal, next_why)
+        lines = shown_by.explanation_words(hand, scored, place) + what_happens_next(game, place, in_turn, why, deal, next_why)
         shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
         results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
                                   [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,

@@ -469,12 +469,15 @@ S = TypeVar("S", bound=GameSettings)
 
 @dataclass
 class Scored:
-    """What one hand is worth. ``extra`` holds the game's own output fields as its typed
-    record (``HandOutput``: bags, declarer, holder...), each under the name the rescore
-    output gives it. ``state`` is the game's running state after this hand (bags, for example)."""
+    """What one hand is worth. ``why`` is how the rules scored it, as the game's own facts
+    (which rule applied, with its numbers; None where the scores say it all), which its
+    ``Shown.explanation_words`` says: the hand's explanation. ``extra`` holds the game's own
+    output fields as its typed record (``HandOutput``: bags, declarer, holder...), each under
+    the name the rescore output gives it. ``state`` is the game's running state after this
+    hand (bags, for example)."""
 
     scores: list[int]
-    explanation: list[str]
+    why: Any
     extra: HandOutput = NO_OUTPUT
     state: Any = None
     # Things a scorer may have meant otherwise (scored as recorded, never refused), as the
@@ -786,8 +789,8 @@ class Rules(Generic[S]):
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
     needs, the progress, the ending and the next deal come back as facts ``Shown`` words
     (a game's own end rule gives its own facts in ``Ending.own``, its own reason for the
-    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``). (A hand's
-    explanation, in ``Scored``, and a broken rule's text, in ``Problem``, are still words.)"""
+    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``, how it scored a hand
+    in ``Scored.why``, what is wrong with a hand or the settings in ``Problem.fact``)."""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
@@ -1009,6 +1012,12 @@ class Shown:
         does = [role for role in roles if role != "deals"]
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        """Why the hand ``ctx`` places (recorded as ``hand``) scored what it did (``scored.why``:
+        the rules' facts, beside its scores and output), in sentences: the hand's explanation,
+        before what happens next."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {scored.why!r}")
 
     def event_words(self, event: Event, ctx: HandContext) -> str:
         """One thing the hand ``ctx`` places did (``Rules.hand_events``), in words, whose it

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     POINTS,
@@ -215,15 +215,13 @@ class DummySpadesRules(Rules[SpadesSettings]):
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
         declarer = find_declarer(hand["bids"], dealer)
-        lines = [bidding_line(hand["bids"], dealer, declarer, table), tricks_line(hand, declarer, table)]
-        scores, bags = [], list(state)
+        scores, bags, players = [], list(state), []
         for seat in range(table.seats):
-            parts, player_lines, bags[seat] = score_player(seat, hand, declarer, bags[seat], table)
-            scores.append(sum(parts))
-            lines += player_lines
-            if len(parts) > 1:
-                lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
-        return Scored(scores, lines, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
+            scored = score_player(seat, hand, declarer, bags[seat], table)
+            scores.append(sum(scored.parts))
+            bags[seat] = scored.bags_after
+            players.append(scored)
+        return Scored(scores, players, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
 
     def ending(self, place: HandContext) -> Ending:
         totals = place.totals
@@ -272,7 +270,7 @@ class DummySpadesRules(Rules[SpadesSettings]):
             if taken < bid:  # the sheet shows the bid and its -10 per trick bid
                 events.append(Event(BidFailed(bid, taken), seat, -10 * bid, on_sheet=False))
             for holder in nils[seat]:
-                nil_points, _ = nil(seat, holder, team, hand, table)
+                nil_points = nil(holder, team, hand, table)
                 tricks = tricks_of(holder, hand)
                 if nil_points is None:
                     events.append(Event(NilPlayed(holder, "not applied", tricks), seat))
@@ -282,8 +280,8 @@ class DummySpadesRules(Rules[SpadesSettings]):
                     events.append(Event(NilPlayed(holder, "lost", tricks), seat, nil_points))
             if state[seat] + over == out.bags[seat]:
                 continue  # no penalty took bags away
-            lost, _, line = bag_penalty(seat, state[seat] + over, table)
-            if line:
+            lost, _, times = bag_penalty(state[seat] + over, table)
+            if times:
                 events.append(Event(BagPenalty(state[seat] + over), seat, -lost))
         return events
 
@@ -310,6 +308,14 @@ class DummySpadesShown(Shown):
             listed = "the dummy" if fact.holder == DUMMY else f"{players[fact.holder]}'s hand"
             return said(f"{listed} is listed twice")
         return said(f"each entry must be a seat 0 to {len(players) - 1} or \"dummy\", got {show(fact.holder)}")
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        table, players = ctx.table, scored.why
+        declarer = SpadesOutput.read(scored.extra).declarer
+        lines = [bidding_line(hand["bids"], ctx.dealt_by, declarer, table), tricks_line(hand, declarer, table)]
+        for seat, player in enumerate(players):
+            lines += player_lines(seat, hand, declarer, player, table)
+        return lines
 
     def warning_words(self, warning: Any, ctx: HandContext) -> str:
         assert isinstance(warning, ZeroBid)  # the game's one warning
@@ -714,6 +720,80 @@ def hand_name(holder: Any, table: Table, bidder: int | None = None) -> str:
     return f"{table.players[holder]}'s hand"
 
 
+class PlayerScored(NamedTuple):
+    """How one player's hand scored (Dummy Hand Spades' ``Scored.why`` is one per seat): the
+    tricks ``taken`` toward their bid and the team hands ``left_out`` of them (nil hands whose
+    tricks do not count), the ``contract``'s points and the bags it gained (``over``) on top of
+    the ``bags`` held before, each nil (its hand and points, None: not applied), the bag
+    penalty (None: none), the ``parts`` added up, and the bags left after the hand."""
+
+    taken: int
+    left_out: list[Any]
+    contract: int
+    over: int
+    bags: int
+    nils: list[tuple[Any, int | None]]
+    penalty: Penalty | None
+    parts: list[int]
+    bags_after: int
+
+
+class Penalty(NamedTuple):
+    """A bag penalty: the bags ``reached``, the ``times`` the limit fits in them, the points
+    ``lost`` and the bags ``left``."""
+
+    reached: int
+    times: int
+    lost: int
+    left: int
+
+
+def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> PlayerScored:
+    """How one real player's hand scores."""
+    team = team_of(seat, declarer, table.seats)
+    nils = (hand.get("nils") or [[]] * table.seats)[seat]
+    # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
+    counted = SpadesSettings.at(table).nil_tricks_count
+    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
+    taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+    bid = hand["bids"][seat]
+    over = 0 if taken < bid else taken - bid
+    points = -10 * bid if taken < bid else 10 * bid + over
+    parts = [points]
+    said = []
+    for holder in nils:
+        nil_points = nil(holder, team, hand, table)
+        said.append((holder, nil_points))
+        if nil_points is not None:
+            parts.append(nil_points)
+    lost, left, times = bag_penalty(bags + over, table)
+    penalty = Penalty(bags + over, times, lost, left) if times else None
+    if penalty:
+        parts.append(-lost)
+    return PlayerScored(taken, left_out, points, over, bags, said, penalty, parts, left)
+
+
+def nil(holder: Any, team: tuple, hand: dict, table: Table) -> int | None:
+    """The points of one nil a player bid (None when it does not apply: the other team's hand)."""
+    if holder not in team:
+        return None
+    value = SpadesSettings.at(table).nil_value
+    return value if tricks_of(holder, hand) == 0 else -value
+
+
+def bag_penalty(bags: int, table: Table) -> tuple[int, int, int]:
+    """(points lost, bags left, times the limit fits in them: 0 for no penalty) once a
+    player's bags are counted."""
+    settings = SpadesSettings.at(table)
+    limit, penalty = settings.bag_limit, settings.bag_penalty
+    if limit == 0 or bags < limit:
+        return 0, bags, 0
+    times = bags // limit
+    return times * penalty, bags - times * limit, times
+
+
+# --- the scoring in words (``DummySpadesShown.explanation_words``) --------------------
+
 def bidding_line(bids: list[int], dealer: int, declarer: int, table: Table) -> str:
     names = table.players
     order = bidding_order(dealer, table.seats)
@@ -738,36 +818,24 @@ def tricks_line(hand: dict, declarer: int, table: Table) -> str:
             f"{name_list([names[s] for s in defenders])} took {theirs} = {sum(tricks[s] for s in defenders)}.")
 
 
-# --- one player's points --------------------------------------------------------
-
-def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> tuple[list[int], list[str], int]:
-    """(points parts, explanation lines, bags after) for one real player."""
+def player_lines(seat: int, hand: dict, declarer: int, scored: PlayerScored, table: Table) -> list[str]:
+    """One player's lines: the contract, each nil, the bag penalty and the sum of the parts."""
+    name = table.players[seat]
     team = team_of(seat, declarer, table.seats)
-    nils = (hand.get("nils") or [[]] * table.seats)[seat]
-    # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
-    counted = SpadesSettings.at(table).nil_tricks_count
-    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
-    taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-    points, line, over = contract(seat, hand, team, left_out, taken, bags, table)
-    parts, lines = [points], [line]
-    for holder in nils:
-        nil_points, nil_line = nil(seat, holder, team, hand, table)
-        lines.append(nil_line)
-        if nil_points is not None:
-            parts.append(nil_points)
-    bags += over
-    penalty, bags, penalty_line = bag_penalty(seat, bags, table)
-    if penalty_line:
-        parts.append(-penalty)
-        lines.append(penalty_line)
-    return parts, lines, bags
+    lines = [contract(seat, hand, team, scored, table)]
+    lines += [nil_line(seat, holder, points, hand, table) for holder, points in scored.nils]
+    if scored.penalty:
+        lines.append(penalty_line(seat, scored.penalty, table))
+    if len(scored.parts) > 1:
+        lines.append(f"{name} this hand: {arithmetic(scored.parts)}")
+    return lines
 
 
-def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bags: int,
-             table: Table) -> tuple[int, str, int]:
-    """(points, line, bags gained) for a player's team bid: ``taken`` tricks count toward
-    it, those of the ``left_out`` hands (nil hands, with nil tricks not counting) do not."""
+def contract(seat: int, hand: dict, team: tuple, scored: PlayerScored, table: Table) -> str:
+    """The line of a player's team bid: ``scored.taken`` tricks count toward it, those of the
+    ``scored.left_out`` hands (nil hands, with nil tricks not counting) do not."""
     name, bid = table.players[seat], hand["bids"][seat]
+    left_out, taken, points = scored.left_out, scored.taken, scored.contract
     declarer = DUMMY in team
     if left_out:
         # every trick the team took, then which of them count: never the count alone as if all
@@ -785,12 +853,12 @@ def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bag
         made = failed = f"{name} bid {bid} and {took}"
         exact = f"{made}, exactly"
     if taken < bid:
-        return -10 * bid, f"{failed}: -{10 * bid}", 0
-    over = taken - bid
+        return f"{failed}: {points}"
+    over = scored.over
     if over == 0:
-        return 10 * bid, f"{exact}: 10 × {bid} = {10 * bid}", 0
-    gained = f"{plural(over, 'bag')} ({bags + over} in all)"
-    return 10 * bid + over, f"{made}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over
+        return f"{exact}: 10 × {bid} = {points}"
+    gained = f"{plural(over, 'bag')} ({scored.bags + over} in all)"
+    return f"{made}: 10 × {bid} + {over} over = {points}, {gained}"
 
 
 def nil_hand(holder: Any, bidder: int, table: Table) -> str:
@@ -818,31 +886,26 @@ def zero_bid_warnings(hand: dict, table: Table) -> list[ZeroBid]:
     return [ZeroBid(seat) for seat in range(table.seats) if hand["bids"][seat] == 0 and seat not in nils[seat]]
 
 
-def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:
-    """(points or None when the nil does not apply, line) for one nil a player bid."""
+def nil_line(seat: int, holder: Any, points: int | None, hand: dict, table: Table) -> str:
+    """The line of one nil a player bid (``points`` None: it does not apply)."""
     name, value = table.players[seat], SpadesSettings.at(table).nil_value
     what = f"{name}'s nil on {hand_name(holder, table, seat)}"
     held = hand_name(holder, table).removesuffix("'s hand")
-    if holder not in team:
-        return None, f"{what} is not applied: {held} is on the other team this deal"
+    if points is None:
+        return f"{what} is not applied: {held} is on the other team this deal"
     taken = tricks_of(holder, hand)
     if taken == 0:
-        return value, f"{what}: {held} took no tricks, so +{value}"
-    return -value, f"{what}: {held} took {plural(taken, 'trick')}, so -{value}"
+        return f"{what}: {held} took no tricks, so +{value}"
+    return f"{what}: {held} took {plural(taken, 'trick')}, so -{value}"
 
 
-def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | None]:
-    """(points lost, bags left, line or None) once a player's bags are counted."""
+def penalty_line(seat: int, penalty: Penalty, table: Table) -> str:
+    """The line of a bag penalty."""
     settings = SpadesSettings.at(table)
-    limit, penalty = settings.bag_limit, settings.bag_penalty
-    if limit == 0 or bags < limit:
-        return 0, bags, None
-    times = bags // limit
-    lost = times * penalty
-    cost = f"{times} × {penalty} = {lost}" if times > 1 else f"{lost}"
-    left = bags - times * limit
-    return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
-                        f"loses {cost}, leaving {plural(left, 'bag')}")
+    times, lost = penalty.times, penalty.lost
+    cost = f"{times} × {settings.bag_penalty} = {lost}" if times > 1 else f"{lost}"
+    return (f"{table.players[seat]}'s bags reached {penalty.reached} (limit {settings.bag_limit}): "
+            f"loses {cost}, leaving {plural(penalty.left, 'bag')}")
 
 
 def arithmetic(parts: list[int]) -> str:

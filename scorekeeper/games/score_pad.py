@@ -84,8 +84,7 @@ class ScorePadRules(Rules[PadSettings]):
         return [problem for problem in found if problem is not None]
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
-        points = list(hand["points"])
-        return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, points)])
+        return Scored(list(hand["points"]), None)  # the points are the whole story
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
@@ -152,6 +151,9 @@ def _side(facts: NeedsFacts) -> str:
 
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, scored.scores)]
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"

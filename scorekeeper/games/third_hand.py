@@ -12,7 +12,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     POINTS,
@@ -296,6 +296,19 @@ class ContractPlayed:
     doubled: bool
 
 
+class HandPlayed(NamedTuple):
+    """How a hand of Third Hand scored (``Scored.why``), for ``ThirdHandShown`` to say: the
+    ``bids`` (None: face down), the card ``points``, the ``trump``, whether the contract's holder
+    ``swapped`` hands with the third hand, and the ``value`` the contract needed (None without
+    one); who held it, whether it was made and doubled are the hand's output (``ThirdHandOutput``)."""
+
+    bids: list[str | None]
+    points: list[int]
+    trump: str
+    swapped: bool
+    value: int | None
+
+
 class ThirdHandRules(Rules[HandSettings]):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
@@ -336,50 +349,24 @@ class ThirdHandRules(Rules[HandSettings]):
         return []
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
-        table, dealer = ctx.table, ctx.dealt_by
         bids, points = hand["bids"], hand["points"]
-        names = table.players
         holder = holder_of(bids)
         doubled = None not in bids
-        lines = [self._bidding_line(bids, names, dealer)]
-        swap = f"; {names[holder]} swapped hands with the third hand" if hand.get("exchanged") and holder is not None else ""
-        lines.append(f"Trump: {hand['trump']}{swap}.")
+        swapped = bool(hand.get("exchanged"))
         if holder is None:
-            lines.append(f"No contract, so each scores their own card points: "
-                         f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
-            return Scored(list(points), lines, ThirdHandOutput(None, None, False))
+            return Scored(list(points), HandPlayed(bids, points, hand["trump"], swapped, None),
+                          ThirdHandOutput(None, None, False))
         opponent = 1 - holder
         p_holder, p_opponent = points[holder], points[opponent]
-        value = HandSettings.at(table).contract_values[bids[holder]]
+        value = HandSettings.at(ctx.table).contract_values[bids[holder]]
         made = p_holder >= value
         multiplier = 2 if doubled else 1
         diff = abs(p_holder - p_opponent)
         change = multiplier * diff if made else -multiplier * diff
-        if made:
-            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract and took "
-                         f"{p_holder}: made.")
-        else:
-            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract but took "
-                         f"only {p_holder}: failed.")
-        sign = "+" if made else "-"
-        times = f"2 × {diff} (twice the" if doubled else f"{diff} (the"
-        lines.append(f"{names[holder]} scores {p_holder} {sign} {times} difference between "
-                     f"{p_holder} and {p_opponent}) = {p_holder + change}.")
-        lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
         scores = [0, 0]
         scores[holder], scores[opponent] = p_holder + change, p_opponent
-        return Scored(scores, lines, ThirdHandOutput(holder, made, doubled))
-
-    @staticmethod
-    def _bidding_line(bids: list, names: tuple[str, ...], dealer: int) -> str:
-        non_dealer = 1 - dealer
-        said = (f"{names[non_dealer]} {_bid_words(bids[non_dealer])}, then "
-                f"{names[dealer]} (dealer) {_bid_words(bids[dealer])}")
-        holder = holder_of(bids)
-        if holder is None:
-            return f"{said}: no contract, Kings are high."
-        doubled = ", doubled because both bid face up" if None not in bids else ""
-        return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
+        return Scored(scores, HandPlayed(bids, points, hand["trump"], swapped, value),
+                      ThirdHandOutput(holder, made, doubled))
 
     def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
@@ -443,6 +430,44 @@ class ThirdHandRules(Rules[HandSettings]):
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        why, out, names = scored.why, ThirdHandOutput.read(scored.extra), ctx.players
+        assert isinstance(why, HandPlayed)  # how every hand of the game scores
+        bids, points, holder = why.bids, why.points, out.holder
+        lines = [self._bidding_line(bids, names, ctx.dealt_by, out)]
+        swap = f"; {names[holder]} swapped hands with the third hand" if why.swapped and holder is not None else ""
+        lines.append(f"Trump: {why.trump}{swap}.")
+        if holder is None:
+            lines.append(f"No contract, so each scores their own card points: "
+                         f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
+            return lines
+        opponent = 1 - holder
+        p_holder, p_opponent = points[holder], points[opponent]
+        if out.made:
+            lines.append(f"{names[holder]} needed {why.value} for the {bids[holder]} contract and took "
+                         f"{p_holder}: made.")
+        else:
+            lines.append(f"{names[holder]} needed {why.value} for the {bids[holder]} contract but took "
+                         f"only {p_holder}: failed.")
+        sign = "+" if out.made else "-"
+        diff = abs(p_holder - p_opponent)
+        times = f"2 × {diff} (twice the" if out.doubled else f"{diff} (the"
+        lines.append(f"{names[holder]} scores {p_holder} {sign} {times} difference between "
+                     f"{p_holder} and {p_opponent}) = {scored.scores[holder]}.")
+        lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
+        return lines
+
+    @staticmethod
+    def _bidding_line(bids: list[str | None], names: tuple[str, ...], dealer: int, out: ThirdHandOutput) -> str:
+        non_dealer = 1 - dealer
+        said = (f"{names[non_dealer]} {_bid_words(bids[non_dealer])}, then "
+                f"{names[dealer]} (dealer) {_bid_words(bids[dealer])}")
+        holder = out.holder
+        if holder is None:
+            return f"{said}: no contract, Kings are high."
+        doubled = ", doubled because both bid face up" if out.doubled else ""
+        return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
     def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
         if isinstance(fact, SwapWithoutContract):

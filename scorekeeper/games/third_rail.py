@@ -10,7 +10,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     POINTS,
@@ -243,6 +243,19 @@ def tally_of(hand: dict, table: Table) -> tuple[list[int], list[int], list[list[
     return tally_winners(hand["winners"], table.seats, RailSettings.at(table).scoring_from)
 
 
+class RailHand(NamedTuple):
+    """How a hand of Third Rail scored (``Scored.why``), for ``ThirdRailShown`` to say: each
+    player's ``scoring`` and ``other`` tricks, the scoring tricks each ``won`` by number (winners
+    recorded only), the ``trump`` recorded (None: none) and who scored the bonus for most other
+    tricks (None: the bonus is not played)."""
+
+    scoring: list[int]
+    other: list[int]
+    won: list[list[int]] | None
+    trump: str | None
+    bonus: list[int] | None
+
+
 def bonus_for(other: list[int], tie: str) -> list[int]:
     most = max(other)
     leaders = [seat for seat, count in enumerate(other) if count == most]
@@ -316,39 +329,13 @@ class ThirdRailRules(Rules[RailSettings]):
     # --- scoring --------------------------------------------------------
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table = ctx.table
-        names = table.players
         scoring, other, won = tally_of(hand, table)
-        numbers = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
-        lines = [f"Tricks {_listing(numbers)} score one point each."]
-        if "trump" in hand:
-            lines.append(f"Trump was {hand['trump']} (recorded only; it does not change the score).")
-        for seat, count in enumerate(scoring):
-            which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
-            lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
-                         f"{count} point{'' if count == 1 else 's'}")
-        if not RailSettings.at(table).most_other_tricks_bonus:
-            return Scored(scoring, lines)
-        bonus = bonus_for(other, RailSettings.at(table).bonus_tie)
+        settings = RailSettings.at(table)
+        if not settings.most_other_tricks_bonus:
+            return Scored(scoring, RailHand(scoring, other, won, hand.get("trump"), None))
+        bonus = bonus_for(other, settings.bonus_tie)
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
-        lines.append(self._bonus_line(other, bonus, names))
-        lines.append("This hand: " + ", ".join(
-            f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
-            for s in range(table.seats)))
-        return Scored(scores, lines)
-
-    @staticmethod
-    def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
-        most = max(other)
-        leaders = [seat for seat, count in enumerate(other) if count == most]
-        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in leaders)
-        rest = f" (others: {rest})" if rest else ""
-        if len(leaders) == 1:
-            return (f"Most non-scoring tricks: {names[leaders[0]]} with {most}{rest}, "
-                    f"so {names[leaders[0]]} scores 2 more.")
-        tied = f"Most non-scoring tricks: {name_list([names[s] for s in leaders])} tie with {most} each{rest}"
-        if bonus:
-            return f"{tied}, so each of them scores 2 more."
-        return f"{tied}; with a tie nobody scores the bonus."
+        return Scored(scores, RailHand(scoring, other, won, hand.get("trump"), bonus))
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
         settings, seats = RailSettings.at(place.table), place.seats
@@ -374,6 +361,41 @@ class ThirdRailShown(Shown):
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        why, names = scored.why, ctx.players
+        assert isinstance(why, RailHand)  # how every hand of the game scores
+        scoring, won, bonus = why.scoring, why.won, why.bonus
+        numbers = scoring_trick_numbers(ctx.seats, RailSettings.at(ctx.table).scoring_from)
+        lines = [f"Tricks {_listing(numbers)} score one point each."]
+        if why.trump is not None:
+            lines.append(f"Trump was {why.trump} (recorded only; it does not change the score).")
+        for seat, count in enumerate(scoring):
+            which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
+            lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
+                         f"{count} point{'' if count == 1 else 's'}")
+        if bonus is None:
+            return lines
+        scores = scored.scores
+        lines.append(self._bonus_line(why.other, bonus, names))
+        lines.append("This hand: " + ", ".join(
+            f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
+            for s in range(ctx.seats)))
+        return lines
+
+    @staticmethod
+    def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
+        most = max(other)
+        leaders = [seat for seat, count in enumerate(other) if count == most]
+        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in leaders)
+        rest = f" (others: {rest})" if rest else ""
+        if len(leaders) == 1:
+            return (f"Most non-scoring tricks: {names[leaders[0]]} with {most}{rest}, "
+                    f"so {names[leaders[0]]} scores 2 more.")
+        tied = f"Most non-scoring tricks: {name_list([names[s] for s in leaders])} tie with {most} each{rest}"
+        if bonus:
+            return f"{tied}, so each of them scores 2 more."
+        return f"{tied}; with a tie nobody scores the bonus."
 
     def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
         if isinstance(fact, TrickForms):

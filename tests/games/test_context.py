@@ -19,6 +19,7 @@ from scorekeeper.games.base import (
     Rules,
     Scored,
     Setting,
+    Shown,
     Table,
     Target,
     rule,
@@ -94,7 +95,12 @@ class CountingRules(Rules[CountingSettings]):
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         self.seen.append(("score", ctx))
         points = hand.get("points") or [ctx.number] * ctx.seats
-        return Scored(list(points), [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+        return Scored(list(points), None, state=(ctx.state or 0) + 1)
+
+
+class CountingShown(Shown):
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return [f"hand {ctx.number}"]
 
 
 class LowRules(CountingRules):
@@ -119,6 +125,7 @@ class Counting(Game):
 
     def __init__(self) -> None:
         self.rules = CountingRules()
+        self.shown = CountingShown()
 
 
 @pytest.fixture

@@ -139,11 +139,14 @@ class PebblesRules(Rules[PebblesSettings]):
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         kept = [ctx.number * PebblesSettings.at(ctx.table).per_hand] * ctx.seats
-        return Scored([1] * ctx.seats, ["one each"], PebblesOutput(kept))
+        return Scored([1] * ctx.seats, None, PebblesOutput(kept))
 
 
 class PebblesShown(Shown):
     seat_counter = "pebbles"
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return ["one each"]
 
     def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout((), (POINTS, TOTAL, SheetColumn("pebbles", "Peb", "pebbles kept")))
