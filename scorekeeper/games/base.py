@@ -6,8 +6,10 @@ ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat 
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
 for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
 told where it stands by one frozen ``HandContext``, which only the engine builds while
-replaying. The rules give the needs panel, the progress line and the target's ending as
-facts (``NeedsFacts``, ``ProgressFacts``, ``TargetEnd``); the game's ``Shown`` says them.
+replaying. The rules give the needs panel, the progress line, the target's ending, a hand's
+explanation and what is wrong with a hand or the settings as facts (``NeedsFacts``,
+``ProgressFacts``, ``TargetEnd``, ``Scored.why``, ``Problem.fact``); the game's ``Shown`` says
+them. The hooks about the settings alone take the game's typed record (``GameSettings``).
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -1435,8 +1437,7 @@ def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list
     """``name`` must be a list with one whole number 0..maximum per seat."""
     value = hand[name]
     if not isinstance(value, list) or len(value) != table.seats:
-        return [Problem(name, "not_list", {"what": f"{table.seats} numbers, one per seat", "got": show_json(value),
-                                           "value": value})]
+        return [Problem(name, "not_list", {"per_seat": table.seats, "got": show_json(value), "value": value})]
     problems = []
     for seat, count in enumerate(value):
         problem = range_check(name, count, 0, maximum, seat, table.players[seat])

@@ -77,8 +77,7 @@ class ScorePadRules(Rules[PadSettings]):
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         table, points = ctx.table, hand["points"]
         if not isinstance(points, list) or len(points) != table.seats:
-            return [Problem("points", "not_list", {"what": f"{table.seats} numbers, one per seat",
-                                                   "got": show_json(points), "value": points})]
+            return [Problem("points", "not_list", {"per_seat": table.seats, "got": show_json(points), "value": points})]
         found = [range_check("points", value, LEAST, MOST, seat, table.players[seat])
                  for seat, value in enumerate(points)]
         return [problem for problem in found if problem is not None]
