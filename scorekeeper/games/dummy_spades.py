@@ -218,7 +218,7 @@ class DummySpadesRules(Rules[SpadesSettings]):
         scores, bags, players = [], list(state), []
         for seat in range(table.seats):
             scored = score_player(seat, hand, declarer, bags[seat], table)
-            scores.append(sum(scored.parts))
+            scores.append(scored.total)
             bags[seat] = scored.bags_after
             players.append(scored)
         return Scored(scores, players, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
@@ -313,8 +313,10 @@ class DummySpadesShown(Shown):
         table, players = ctx.table, scored.why
         declarer = SpadesOutput.read(scored.extra).declarer
         lines = [bidding_line(hand["bids"], ctx.dealt_by, declarer, table), tricks_line(hand, declarer, table)]
-        for seat, player in enumerate(players):
-            lines += player_lines(seat, hand, declarer, player, table)
+        for seat, player in enumerate(players):  # a replay words every hand: the usual case is one line
+            lines.append(contract(seat, hand, team_of(seat, declarer, table.seats), player, table))
+            if player.nils or player.penalty:
+                lines += more_lines(seat, hand, player, table)
         return lines
 
     def warning_words(self, warning: Any, ctx: HandContext) -> str:
@@ -725,17 +727,23 @@ class PlayerScored(NamedTuple):
     tricks ``taken`` toward their bid and the team hands ``left_out`` of them (nil hands whose
     tricks do not count), the ``contract``'s points and the bags it gained (``over``) on top of
     the ``bags`` held before, each nil (its hand and points, None: not applied), the bag
-    penalty (None: none), the ``parts`` added up, and the bags left after the hand."""
+    penalty (None: none), the ``total`` of them, and the bags left after the hand."""
 
     taken: int
     left_out: list[Any]
     contract: int
     over: int
     bags: int
-    nils: list[tuple[Any, int | None]]
+    nils: tuple[tuple[Any, int | None], ...]
     penalty: Penalty | None
-    parts: list[int]
+    total: int
     bags_after: int
+
+    @property
+    def parts(self) -> list[int]:
+        """The points added up: the contract, each nil that applies, the bag penalty."""
+        return [self.contract, *(points for _, points in self.nils if points is not None),
+                *((-self.penalty.lost,) if self.penalty else ())]
 
 
 class Penalty(NamedTuple):
@@ -746,6 +754,11 @@ class Penalty(NamedTuple):
     times: int
     lost: int
     left: int
+
+
+# A fact made as a tuple is: the named tuple's own constructor (keywords allowed) costs three times
+# as much, and a replay makes one per player per hand.
+_made = tuple.__new__
 
 
 def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> PlayerScored:
@@ -759,18 +772,14 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
     bid = hand["bids"][seat]
     over = 0 if taken < bid else taken - bid
     points = -10 * bid if taken < bid else 10 * bid + over
-    parts = [points]
-    said = []
-    for holder in nils:
-        nil_points = nil(holder, team, hand, table)
-        said.append((holder, nil_points))
-        if nil_points is not None:
-            parts.append(nil_points)
+    total = points
+    said = tuple((holder, nil(holder, team, hand, table)) for holder in nils) if nils else ()
+    for _, nil_points in said:
+        total += nil_points or 0
     lost, left, times = bag_penalty(bags + over, table)
-    penalty = Penalty(bags + over, times, lost, left) if times else None
-    if penalty:
-        parts.append(-lost)
-    return PlayerScored(taken, left_out, points, over, bags, said, penalty, parts, left)
+    # most hands have no penalty and no nil: nothing more is made for them (a replay scores every hand)
+    return _made(PlayerScored, (taken, left_out, points, over, bags, said,
+                                Penalty(bags + over, times, lost, left) if times else None, total - lost, left))
 
 
 def nil(holder: Any, team: tuple, hand: dict, table: Table) -> int | None:
@@ -818,16 +827,14 @@ def tricks_line(hand: dict, declarer: int, table: Table) -> str:
             f"{name_list([names[s] for s in defenders])} took {theirs} = {sum(tricks[s] for s in defenders)}.")
 
 
-def player_lines(seat: int, hand: dict, declarer: int, scored: PlayerScored, table: Table) -> list[str]:
-    """One player's lines: the contract, each nil, the bag penalty and the sum of the parts."""
-    name = table.players[seat]
-    team = team_of(seat, declarer, table.seats)
-    lines = [contract(seat, hand, team, scored, table)]
-    lines += [nil_line(seat, holder, points, hand, table) for holder, points in scored.nils]
+def more_lines(seat: int, hand: dict, scored: PlayerScored, table: Table) -> list[str]:
+    """A player's lines after the contract's, when they bid a nil or paid a bag penalty: each
+    nil, the penalty and the sum of the parts."""
+    lines = [nil_line(seat, holder, points, hand, table) for holder, points in scored.nils]
     if scored.penalty:
         lines.append(penalty_line(seat, scored.penalty, table))
-    if len(scored.parts) > 1:
-        lines.append(f"{name} this hand: {arithmetic(scored.parts)}")
+    if scored.penalty or len(scored.parts) > 1:  # more than the contract to add up
+        lines.append(f"{table.players[seat]} this hand: {arithmetic(scored.parts)}")
     return lines
 
 

@@ -256,6 +256,11 @@ class RailHand(NamedTuple):
     bonus: list[int] | None
 
 
+# A fact made as a tuple is (``RailHand``): the named tuple's own constructor (keywords allowed)
+# costs three times as much, and a replay makes one a hand.
+_made = tuple.__new__
+
+
 def bonus_for(other: list[int], tie: str) -> list[int]:
     most = max(other)
     leaders = [seat for seat, count in enumerate(other) if count == most]
@@ -332,10 +337,10 @@ class ThirdRailRules(Rules[RailSettings]):
         scoring, other, won = tally_of(hand, table)
         settings = RailSettings.at(table)
         if not settings.most_other_tricks_bonus:
-            return Scored(scoring, RailHand(scoring, other, won, hand.get("trump"), None))
+            return Scored(scoring, _made(RailHand, (scoring, other, won, hand.get("trump"), None)))
         bonus = bonus_for(other, settings.bonus_tie)
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
-        return Scored(scores, RailHand(scoring, other, won, hand.get("trump"), bonus))
+        return Scored(scores, _made(RailHand, (scoring, other, won, hand.get("trump"), bonus)))
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
         settings, seats = RailSettings.at(place.table), place.seats

@@ -191,7 +191,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
         bid, tricks = hand["bid"], hand["tricks"]
         setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
         fewer, more = sorted(setters, key=lambda seat: tricks[seat])
-        view = View(dealer, bid, tricks[dealer], fewer, tricks[fewer], more, tricks[more], WheelSettings.at(table))
+        view = _made(View, (dealer, bid, tricks[dealer], fewer, tricks[fewer], more, tricks[more], WheelSettings.at(table)))
         if view.took == bid:
             outcome, points = "exact", _exact(view)
         elif view.took < bid:
@@ -200,7 +200,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
             outcome, points = "over", _over(view)
         scores = [0] * table.seats
         scores[dealer], scores[fewer], scores[more] = points
-        return Scored(scores, WheelHand(view, setters, hand["wheel"], outcome, points), NO_OUTPUT, state)
+        return Scored(scores, _made(WheelHand, (view, setters, hand["wheel"], outcome, points)), NO_OUTPUT, state)
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
@@ -274,11 +274,10 @@ class ThirdWheelShown(Shown):
     def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
         why, names = scored.why, ctx.players
         assert isinstance(why, WheelHand)  # how every hand of the game scores
-        h = why.view
-        took = {h.dealer: h.took, h.fewer: h.t_fewer, h.more: h.t_more}
+        h, tricks, (s1, s2) = why.view, hand["tricks"], why.setters
         wheel = "took the Wheel" if why.wheel else "did not take the Wheel"
-        return [f"{names[h.dealer]} dealt, {wheel} and bid {h.bid}; tricks: "
-                + ", ".join(f"{names[seat]} {took[seat]}" for seat in (h.dealer, *why.setters)),
+        return [f"{names[h.dealer]} dealt, {wheel} and bid {h.bid}; tricks: {names[h.dealer]} {h.took}, "
+                f"{names[s1]} {tricks[s1]}, {names[s2]} {tricks[s2]}",
                 *OUTCOME_WORDS[why.outcome](h, why.points, names)]
 
     def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
@@ -579,6 +578,11 @@ class WheelHand(NamedTuple):
     wheel: bool
     outcome: str
     points: tuple[int, int, int]
+
+
+# Facts made as tuples are (``View``, ``WheelHand``): the named tuple's own constructor (keywords
+# allowed) costs three times as much, and a replay makes two a hand.
+_made = tuple.__new__
 
 
 def count(tricks: int) -> str:
