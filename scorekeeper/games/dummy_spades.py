@@ -314,7 +314,7 @@ class DummySpadesShown(Shown):
         declarer = SpadesOutput.read(scored.extra).declarer
         lines = [bidding_line(hand["bids"], ctx.dealt_by, declarer, table), tricks_line(hand, declarer, table)]
         for seat, player in enumerate(players):  # a replay words every hand: the usual case is one line
-            lines.append(contract(seat, hand, team_of(seat, declarer, table.seats), player, table))
+            lines.append(contract(seat, hand, player.team, player, table))
             if player.nils or player.penalty:
                 lines += more_lines(seat, hand, player, table)
         return lines
@@ -723,12 +723,13 @@ def hand_name(holder: Any, table: Table, bidder: int | None = None) -> str:
 
 
 class PlayerScored(NamedTuple):
-    """How one player's hand scored (Dummy Hand Spades' ``Scored.why`` is one per seat): the
-    tricks ``taken`` toward their bid and the team hands ``left_out`` of them (nil hands whose
+    """How one player's hand scored (Dummy Hand Spades' ``Scored.why`` is one per seat): their
+    ``team`` (``team_of``), the tricks ``taken`` toward their bid and the team hands ``left_out`` of them (nil hands whose
     tricks do not count), the ``contract``'s points and the bags it gained (``over``) on top of
     the ``bags`` held before, each nil (its hand and points, None: not applied), the bag
     penalty (None: none), the ``total`` of them, and the bags left after the hand."""
 
+    team: tuple[Any, ...]
     taken: int
     left_out: list[Any]
     contract: int
@@ -778,7 +779,7 @@ def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) 
         total += nil_points or 0
     lost, left, times = bag_penalty(bags + over, table)
     # most hands have no penalty and no nil: nothing more is made for them (a replay scores every hand)
-    return _made(PlayerScored, (taken, left_out, points, over, bags, said,
+    return _made(PlayerScored, (team, taken, left_out, points, over, bags, said,
                                 Penalty(bags + over, times, lost, left) if times else None, total - lost, left))
 
 
