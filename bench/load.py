@@ -32,7 +32,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -41,21 +40,15 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from report import measured, table, write_section
+from tables import SCOREKEEPER, free_port, stop, wait_for
 
 from scorekeeper import store
 from scorekeeper.engine import Match
 from scorekeeper.games import GAMES
 from scorekeeper.samples import long_settings
 
-SCOREKEEPER = str(Path(sys.executable).with_name("scorekeeper"))
 HANDS = [{"trump": t, "mode": m, "bid": str(b), "tricks_0": str(b), "tricks_1": str(11 - b), "tricks_2": "0"}
          for t, m, b in (("wyrms", "high", 5), ("moons", "low", 3), ("knots", "high", 7), ("suns", "low", 0))]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -161,22 +154,10 @@ def run(args) -> dict:
                                "--threads", str(args.threads)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("scorekeeper serve did not start") from None
-                time.sleep(0.05)
+        wait_for(port, server, "scorekeeper serve")
         return drive(args, port, tokens)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, None)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

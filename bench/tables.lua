@@ -33,6 +33,10 @@ local POLL_EVERY = tonumber(os.getenv("TABLES_POLL_EVERY") or "3")
 local SAVE_EVERY = tonumber(os.getenv("TABLES_SAVE_EVERY") or "120")
 local SESSION = os.getenv("TABLES_SESSION") or ""
 local CSRF = os.getenv("TABLES_CSRF") or ""
+-- this run's own part of every save's request key: the schedule (math.randomseed below) is the
+-- same in every run, and a key sent again to its match is "already saved" (no new version:
+-- every phone of that table then polled a version the match never reached, each poll a changed one)
+local RUN = os.getenv("TABLES_RUN") or "run"
 local LEAD = 0.3 -- seconds for every connection to open before the first request is due
 local HANDS = {
   "trump=wyrms&mode=high&bid=5&tricks_0=5&tricks_1=6&tricks_2=0",
@@ -89,9 +93,8 @@ end
 
 local function save_request(tbl)
   local body = HANDS[tbl.saves % #HANDS + 1] .. "&csrf_token=" .. CSRF .. "&version=" .. tbl.version
-    .. string.format("&request_key=%08x%08x%08x%08x", math.random(0, 0x7fffffff), math.random(0, 0x7fffffff),
-                     math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
-  tbl.version, tbl.saves = tbl.version + 1, tbl.saves + 1 -- a failed save is counted as an error below
+    .. string.format("&request_key=%s%02d%08x", RUN, id, saved)
+  tbl.version, tbl.saves = tbl.version + 1, tbl.saves + 1 -- a save that made no version: an error (tables.py)
   saved = saved + 1
   return "POST /matches/" .. tbl.match .. "/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
     .. "Cookie: scorekeeper_device=" .. tbl.scorer .. "; session=" .. SESSION .. "\r\nHX-Request: true\r\n"

@@ -114,6 +114,24 @@ def current_versions(database: Path, tables: list[dict]) -> None:
         db.close()
 
 
+def versions_added(database: Path, tables: list[dict]) -> int:
+    """How many versions ``tables``' matches gained since their ``version`` was read, once the
+    saves still under way when the client stopped are done (the total stays the same 0.2 s)."""
+    from scorekeeper import store
+
+    db = store.connect(str(database))
+    try:
+        total, deadline = None, time.monotonic() + 10
+        while True:
+            now = sum(store.get_version(db, t["match"]) for t in tables)
+            if now == total or time.monotonic() > deadline:
+                return now - sum(t["version"] for t in tables)
+            total = now
+            time.sleep(0.2)
+    finally:
+        db.close()
+
+
 def cpu_of(pid: int) -> float:
     """The CPU seconds the process has used (user and system)."""
     try:
@@ -163,7 +181,7 @@ def wrk(port: int, folder: Path, tables: list[dict], login: tuple[str, str], arg
             f"{t['match']} {t['version']} {t['scorer']} {' '.join(t['watchers'])}\n" for t in tables[k::threads]))
     env = dict(os.environ, TABLES_DIR=str(folder), TABLES_POLL_EVERY=str(args.poll_every),
                TABLES_SAVE_EVERY=str(args.save_every), TABLES_SESSION=login[0], TABLES_CSRF=login[1],
-               TABLES_FLOOD="1" if flood else "0")
+               TABLES_FLOOD="1" if flood else "0", TABLES_RUN=uuid.uuid4().hex)
     result = folder / "result.txt"
     result.unlink(missing_ok=True)
     connections = max(threads, args.connections // threads * threads)  # wrk gives each thread as many
@@ -209,9 +227,17 @@ def timed(pids: list[int], run) -> tuple[dict, list[float], float]:
     return figures, [cpu_of(pid) - b for pid, b in zip(pids, before, strict=True)], elapsed
 
 
-def step(pids: list[int], run, count: int, load: float) -> dict:
-    """One step's figures; ``pids``: the server's processes (with ``redis-server`` when the limits are there)."""
+def step(pids: list[int], run, count: int, load: float, added=None) -> dict:
+    """One step's figures; ``pids``: the server's processes (with ``redis-server`` when the limits are there).
+    ``added()``: how many versions the step's matches gained. A save that made none (answered
+    200, as the page's form is, with "already saved", "changed meanwhile" or a rule's problem)
+    is an error: its table's phones would then poll a version its match never reaches."""
     figures, cpu, elapsed = timed(pids, run)
+    if added is not None:
+        unsaved = figures["saved"] - added()
+        if unsaved > 0:
+            figures["errors"] += unsaved
+            figures["first_errors"].insert(0, f"{unsaved} of {figures['saved']} saves made no new version")
     requests = int(figures["requests"])
     figures.update(tables=count, per_second=requests / figures["duration"], cores=sum(cpu) / elapsed,
                    changed=max(0, figures["answered"] - figures["saved"]),
@@ -276,12 +302,13 @@ def run(args, workers: int, workdir: Path, tables: list[dict]) -> tuple[list[dic
         if args.warmup:  # the first step's load, not counted: each match's first replay and board, cold caches
             current_versions(database, tables)
             wrk(port, workdir, tables[:counts[0]], login, args, args.warmup)
+            versions_added(database, tables[:counts[0]])  # its last saves done before the versions are read
         for count in counts:
             add_tables(database, tables, count)
             current_versions(database, tables)
             load = os.getloadavg()[0]
             result = step(pids, lambda count=count: wrk(port, workdir, tables[:count], login, args, args.seconds),
-                          count, load)
+                          count, load, lambda count=count: versions_added(database, tables[:count]))
             steps.append(result)
             print(line(workers, result), flush=True)
             if not result["held"]:

@@ -105,6 +105,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
         from .web import create_app
 
         source = create_app().config["DATABASE"]
+    folder = os.path.dirname(os.path.abspath(args.file))
+    if not os.path.isdir(folder):  # SQLite would only say "unable to open database file"
+        print(f"backup failed: {folder}: no such folder (make it first)", file=sys.stderr)
+        return 1
     try:
         store.backup(source, args.file)
     except FileNotFoundError:

@@ -12,7 +12,9 @@ cannot hold a worker thread (waitress waits for it for ever: eight such sockets,
 pipelining big GETs, held every thread and locked everyone out).
 
 Most requests are a phone's unchanged poll: the connection answers those itself as their
-head arrives (``HeadedChannel.received``), without a worker thread; see ``web.edges.polls``."""
+head arrives (``HeadedChannel.received``), without a worker thread; see ``web.edges.polls``.
+While a worker thread sends its answer, the main loop leaves the connection alone
+(``HeadedChannel.writable``): waitress's loop spun on it (docs/performance.md)."""
 from __future__ import annotations
 
 import multiprocessing
@@ -101,6 +103,7 @@ class HeadedChannel(HTTPChannel):
     stalled = False  # its client took nothing for STALLED_READER_SECONDS: to be closed
     polls: UnchangedPolls | None = None  # the app's, set on the class made for each server
     stalled_seconds: float = STALLED_READER_SECONDS  # the app's STALLED_READER_SECONDS, set likewise
+    thread_sending = False  # a worker thread is in ``write_soon``, sending part of its answer itself
 
     def received(self, data: bytes) -> bool:
         """Called by the main loop with what the client sent. An unchanged poll is answered
@@ -137,6 +140,19 @@ class HeadedChannel(HTTPChannel):
             self._flush_exception(self._flush_some)  # type: ignore[attr-defined]  # sent now; what the socket does not take, by the main loop
         return True
 
+    def write_soon(self, data: bytes) -> int:
+        """Called by a worker thread with part of its answer, which it sends itself, holding
+        the connection's ``outbuf_lock`` meanwhile (waitress 3 sends from the thread as soon
+        as a byte is waiting). What the socket does not take the main loop sends: its trigger
+        is pulled once the lock is free again (see ``writable``)."""
+        self.thread_sending = True
+        try:
+            return int(super().write_soon(data))
+        finally:
+            self.thread_sending = False
+            if self.total_outbufs_len:
+                self.server.pull_trigger()
+
     def _flush_outbufs_below_high_watermark(self) -> None:
         """A worker thread with more than ``UNSENT_BYTES`` waiting for this client waits
         for the client to read some, but no more than ``STALLED_READER_SECONDS`` with
@@ -148,24 +164,41 @@ class HeadedChannel(HTTPChannel):
         if self.total_outbufs_len <= self.adj.outbuf_high_watermark:
             return
         with self.outbuf_lock:
-            while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
-                self.server.pull_trigger()  # the main loop sends what the client takes
-                self.outbuf_lock.wait(timeout=1)
-                # last_activity moves whenever the client takes a byte of the answer
-                if self.connected and time.time() - self.last_activity > self.stalled_seconds:
-                    self.stalled = True  # the main loop closes it (``writable`` below)
-                    self.will_close = True
-                    self.connected = False  # the task's next write ends it
-                    self.server.pull_trigger()
+            # the main loop sends now, while this thread waits with the lock let go
+            sending, self.thread_sending = self.thread_sending, False
+            try:
+                while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
+                    self.server.pull_trigger()  # the main loop sends what the client takes
+                    self.outbuf_lock.wait(timeout=1)
+                    # last_activity moves whenever the client takes a byte of the answer
+                    if self.connected and time.time() - self.last_activity > self.stalled_seconds:
+                        self.stalled = True  # the main loop closes it (``writable`` below)
+                        self.will_close = True
+                        self.connected = False  # the task's next write ends it
+                        self.server.pull_trigger()
+            finally:
+                self.thread_sending = sending
 
     def writable(self) -> bool:
-        """Asked by the main loop before each wait. A connection to close whose client has
-        taken nothing for ``STALLED_READER_SECONDS`` is closed here: waitress closes a
-        connection only once its socket can be written to, which a client that never
-        reads never allows (its idle timeout marked such sockets and left them open)."""
+        """Asked by the main loop before each wait: whether to wait for the socket to take
+        more. A connection to close whose client has taken nothing for
+        ``STALLED_READER_SECONDS`` is closed here: waitress closes a connection only once its
+        socket can be written to, which a client that never reads never allows (its idle
+        timeout marked such sockets and left them open).
+
+        Not while a worker thread is sending (``write_soon``): waitress says yes whenever a
+        byte waits, the socket can take it at once, and the main loop's send then finds the
+        thread holding the lock and does nothing, over and over, with Python's lock taken
+        from the very thread it waits for, until that thread gets it back (up to its 5 ms
+        switch interval a time). Every answer passes through that moment: under back-to-back
+        page loads on 16 connections the loop sent nothing 14 to 27 times a page
+        (bench/threaded.py --count), and a file read from a slow disk for an answer spun it
+        for the whole read (tests/test_server_limits.py)."""
         if self.stalled or (self.will_close and time.time() - self.last_activity > self.stalled_seconds):
             self.handle_close()
             return False  # closed: not to be waited on
+        if self.thread_sending and not (self.will_close or self.close_when_flushed):
+            return False  # the thread sends it; it pulls the trigger for what the socket leaves
         return bool(super().writable())
 
 

@@ -138,6 +138,13 @@ def test_tables_bench_finds_the_break_point_of_one_worker_and_of_two(tmp_path):
                      r"polls/s; workers 2 at most \d+ cores / \([\d.]+ server \+ [\d.]+ client ms\) = [\d,]+ polls/s: "
                      r"at most [\d.]+x$", out, re.M), out
     assert "- break point, workers 2 / workers 1" in section(tmp_path / "performance.md", "tables --workers 2")
+    # Saves make their versions: a save's request key sent again, in a later step or by the next
+    # server on the same database, was "already saved" (200 with no new version), and every phone of
+    # its table then polled as changed what had not changed; here every save of the two-worker run
+    # made none. (On a busy machine one save may overtake the table's one before it, 0.7 s apart here,
+    # and be refused as stale: counted too, but never every save.)
+    for unsaved, saves in re.findall(r"^    (\d+) of (\d+) saves made no new version$", out, re.M):
+        assert int(unsaved) < int(saves), out
 
 
 def test_workers_bench_compares_one_worker_with_two(tmp_path):
@@ -205,3 +212,24 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     # the preview is one service (the check, and the page model's referee address and seat picture)
     assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
                      preview, re.M), preview
+
+
+def test_board_sharing_bench_counts_the_boards_drawn_with_one_worker_and_two(tmp_path):
+    out = run_bench("board_sharing.py", tmp_path / "performance.md")
+    # boards drawn a save: one by one worker, one by each of two drawing their own, one by two sharing
+    for label, drawn in (("one worker", "1.00"), ("two workers, each drawing its own", "2.00"),
+                         ("two workers sharing boards (Redis)", "1.00")):
+        assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+{drawn}$", out, re.M), out
+        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| {drawn} \|$",
+                         section(tmp_path / "performance.md", "board_sharing"), re.M)
+
+
+def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):
+    out = run_bench("threaded.py", tmp_path / "performance.md", more=("--count",))
+    for kind in ("page", "poll"):
+        # kind, connections, requests/s, p50 / p99, server cores, CPU a request, (py-spy's shares), the main
+        # loop's passes and sends that sent nothing a request (--count), errors, load
+        assert re.search(rf"^{kind}  4  [\d,]+  [\d.]+\w+ / [\d.]+\w+  [\d.]+  [\d.]+ ms  -  [\d.]+ / [\d.]+  0  [\d.]+$",
+                         out, re.M), out
+        assert re.search(rf"^\| {kind} \| 4 \| [\d,]+ \| .* \| [\d.]+ / [\d.]+ \| 0 \| [\d.]+ \|$",
+                         section(tmp_path / "performance.md", "threaded"), re.M)

@@ -232,7 +232,7 @@ def test_a_failed_backup_leaves_no_partial_file(tmp_path, command):
     store.connect(str(path)).close()
     target = tmp_path / "no-such-folder" / "copy.sqlite"  # cannot be written
     done = command("backup", str(target), "--database", str(path))
-    assert done.returncode == 1 and "backup failed" in done.stderr
+    assert done.returncode == 1 and f"backup failed: {target.parent}: no such folder" in done.stderr
     assert not list(tmp_path.rglob("*.partial"))
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_bytes(b"not a database" * 100)

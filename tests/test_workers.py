@@ -165,3 +165,126 @@ def test_unchanged_polls_keep_their_connections_with_two_workers(tmp_path, redis
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_a_save_through_one_worker_is_a_change_on_the_next_poll_through_either(tmp_path, redis_url):
+    """A phone's save is answered by one worker; every phone's very next poll, whichever worker
+    holds its connection (each has read the match before, in its connection's own thread and
+    snapshot), is answered with the new version, never 304, and the poll after it 304 again."""
+    import http.client
+
+    from test_durability import HANDS, Phone, make_matches
+
+    database = tmp_path / "db.sqlite"
+    (match_id, token), = make_matches(database, 1)
+    server, port = serve_workers(database, 2, RATELIMIT_STORAGE_URI=redis_url, WRITES_PER_MINUTE="100000")
+    try:
+        workers = workers_of(server, 2)
+        assert len(workers) == 2, workers
+        scorer = Phone(port, match_id, token)
+        cookie = "; ".join(f"{name}={value}" for name, value in scorer.cookies.items())
+        before = sockets_of(workers)
+        phones = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(16)]
+
+        def poll(phone: http.client.HTTPConnection, part: str, version: int) -> tuple[int, str | None]:
+            phone.request("GET", f"/matches/{match_id}/{part}",
+                          headers={"Cookie": cookie, "If-None-Match": f'W/"v{version}"', "HX-Request": "true"})
+            answer = phone.getresponse()
+            answer.read()
+            return answer.status, answer.getheader("ETag")
+
+        try:
+            for phone in phones:  # each worker has read the match, on the connections it holds
+                for part in ("live", "board"):
+                    assert poll(phone, part, scorer.version) == (304, f'W/"v{scorer.version}"')
+            held = {pid: count - before[pid] for pid, count in sockets_of(workers).items()}
+            assert sum(held.values()) == 16 and all(count > 0 for count in held.values()), held
+            for hand in HANDS[:4]:  # each save on a new connection: to one worker or the other
+                seen = scorer.version
+                assert scorer.save(hand, f"save-{scorer.version:04d}-key")
+                for phone in phones:
+                    for part in ("live", "board"):
+                        assert poll(phone, part, seen) == (200, f'W/"v{scorer.version}"'), (part, seen)
+                        assert poll(phone, part, scorer.version) == (304, f'W/"v{scorer.version}"')
+        finally:
+            for phone in phones:
+                phone.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def workers_apps(database: Path, redis_url: str, count: int = 2) -> list:
+    """``count`` apps on one database and one Redis, as ``serve --workers`` makes one in each process."""
+    from scorekeeper.web import create_app
+
+    return [create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "workers", "WTF_CSRF_ENABLED": False,
+                        "RATELIMIT_STORAGE_URI": redis_url}) for _ in range(count)]
+
+
+def watched_match(database: Path, players: list[str], hands: int) -> tuple[int, str]:
+    """A match of ``hands`` hands on ``database`` and a watcher's device cookie for it."""
+    import dataclasses
+
+    from scorekeeper import store
+    from scorekeeper.samples import long_settings, random_match
+    from scorekeeper.store.devices import grant_in
+
+    sample = random_match("third_wheel", hands, seed=7, settings=long_settings("third_wheel", 1000))
+    db = store.connect(str(database))
+    try:
+        match_id = store.create_match(db, dataclasses.replace(sample, players=players, hands=[]))
+        for hand in sample.hands:  # one save each, as a scorer's phone makes them
+            store.add_hand(db, match_id, hand)
+        cookie = "w" * 30
+        with store.writing(db):
+            grant_in(db, store.device_key(cookie), match_id, watch=True, how="test")
+        return match_id, cookie
+    finally:
+        db.close()
+
+
+def board_poll(app, match_id: int, cookie: str, seen: int) -> str:
+    """A watcher's poll of its board, drawn at version ``seen``: the answer (parts after one
+    hand are swapped in by id, ``HX-Reswap: none``, and say so here) and its text."""
+    client = app.test_client()
+    client.set_cookie("scorekeeper_device", cookie)
+    answer = client.get(f"/matches/{match_id}/board", headers={"If-None-Match": f'W/"v{seen}"', "HX-Request": "true"})
+    assert answer.status_code == 200, answer.status_code
+    return ("parts: " if answer.headers.get("HX-Reswap") == "none" else "whole: ") + answer.get_data(as_text=True)
+
+
+def test_a_board_one_worker_drew_is_not_drawn_again_by_the_other(tmp_path, redis_url):
+    """A table's watchers are spread over the workers: the new hand's board (the parts after one
+    hand, or the whole board) is drawn by the first worker asked and served by the other from
+    the Redis the limits share. Another database on the same Redis, with the same match id and
+    version, gets its own boards."""
+    database = tmp_path / "db.sqlite"
+    match_id, cookie = watched_match(database, ["Ann", "Bob", "Cy"], 3)
+    first, second = workers_apps(database, redis_url)
+    version = 4  # created, then three hands
+    # one hand behind (the new row's parts), three behind (the whole board)
+    for seen, kind in ((version - 1, "parts: "), (version - 3, "whole: ")):
+        drawn = board_poll(first, match_id, cookie, seen)
+        assert drawn.startswith(kind) and "Ann" in drawn, drawn[:300]
+        assert board_poll(second, match_id, cookie, seen) == drawn
+    assert first.extensions["scorekeeper.boards"].rendered == 2
+    assert second.extensions["scorekeeper.boards"].rendered == 0
+
+    other = tmp_path / "other.sqlite"
+    other_id, other_cookie = watched_match(other, ["Dee", "Eve", "Flo"], 3)
+    assert (other_id, other_cookie) == (match_id, cookie)
+    elsewhere, = workers_apps(other, redis_url, 1)
+    board = board_poll(elsewhere, match_id, cookie, version - 3)
+    assert "Dee" in board and "Ann" not in board
+    assert elsewhere.extensions["scorekeeper.boards"].rendered == 1
+
+
+def test_boards_are_drawn_when_the_shared_redis_is_gone(tmp_path):
+    """Redis not there: every worker draws its own boards, as one process does (no error)."""
+    database = tmp_path / "db.sqlite"
+    match_id, cookie = watched_match(database, ["Ann", "Bob", "Cy"], 3)
+    first, second = workers_apps(database, f"redis://127.0.0.1:{free_port()}")
+    assert board_poll(first, match_id, cookie, 1) == board_poll(second, match_id, cookie, 1)
+    assert board_poll(second, match_id, cookie, 3).startswith("parts: ")
+    assert [app.extensions["scorekeeper.boards"].rendered for app in (first, second)] == [1, 2]

@@ -711,13 +711,16 @@ class Event:
 class Place:
     """One place at the table in the seat picture: a player's seat (``seat``), or a hand
     nobody sits at (``seat`` None: Dummy Hand Spades' dummy), with what it does this hand
-    in short words, each a label the picture draws ("deals", "calls trump")."""
+    in short words, each a label the picture draws ("deals", "calls trump"). ``sits_out``: the
+    place plays no card this hand (a lone player's partner): drawn, but left out of the
+    referee's play order, so a trick of one card fewer still names who played each card."""
 
     name: str
     seat: int | None
     roles: tuple[str, ...] = ()
     deals: bool = False
     leads: bool = False
+    sits_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -1530,10 +1533,16 @@ def standing(names: tuple[str, ...] | list[str], totals: list[int], seat: int, l
     return f"leads {name_list([names[s] for s in others if ahead[s] == second])} by {best - second}"
 
 
-def places(totals: Sequence[int], lowest_first: bool = False) -> list[int]:
+def places(totals: Sequence[int], lowest_first: bool = False,
+           sides: Sequence[Sequence[int]] | None = None) -> list[int]:
     """Each seat's place by total (1 = leads; ties share a place: 1st, 1st, 3rd), the
-    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``)."""
-    return [1 + sum(1 for t in totals if (t < mine if lowest_first else t > mine)) for mine in totals]
+    highest first, or the lowest where the lowest total wins (``Rules.lowest_wins``). With
+    ``sides`` (``Game.sides``) a team is placed once, on its total: the team behind the
+    leading team is 2nd, not 3rd."""
+    side_of = {seat: tuple(side) for side in sides or () for seat in side}
+    # each side once, a player without one alone: the totals that rank
+    ranked = [totals[seat] for seat in range(len(totals)) if side_of.get(seat, (seat,))[0] == seat]
+    return [1 + sum(1 for t in ranked if (t < mine if lowest_first else t > mine)) for mine in totals]
 
 
 def plural(count: int, word: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
-from ..games.base import NO_OUTPUT, places
+from ..games.base import NO_OUTPUT, Table, places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -29,8 +29,9 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 
 
 def _places(result: MatchResult) -> list[int]:
-    """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
-    return places(result.totals, result.lowest_wins)
+    """Each seat's place, ranked as the game's rules rank totals, a team once (``games.base.places``)."""
+    game = result.played
+    return places(result.totals, result.lowest_wins, game.sides(Table(tuple(result.players), result.settings)))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import store
-from scorekeeper.engine import MatchError, replay
+from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.samples import long_match, long_settings
 from scorekeeper.store import derived
@@ -150,3 +150,16 @@ def test_rows_older_code_wrote_name_the_lowest_total_as_leader_where_the_lowest_
     places = db.execute("select name, place from match_players where match_id = ? order by place",
                         [match_id]).fetchall()
     assert places == [("Bob", 1), ("Cy", 2), ("Ann", 3)]
+
+
+def test_a_team_is_placed_once_in_the_players_rows(db, monkeypatch):
+    # the tests' own game, given fixed partnerships for the test (``Game.sides``): the team
+    # behind the leaders is placed 2nd in the stats rows (the players' average final place)
+    sides = ((0, 4), (1, 5), (2, 6), (3, 7))
+    monkeypatch.setattr(type(GAMES["oddball"]), "sides", lambda self, table: sides)
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    hand = {"weather": "clear", "marbles": [s % 4 for s in range(8)]}  # partners hold the same marbles
+    match_id = store.create_match(db, Match(game="oddball", players=players, settings={}, first_dealer=0, hands=[hand]))
+    places = [row[0] for row in db.execute("select place from match_players where match_id = ? order by place",
+                                          [match_id]).fetchall()]
+    assert places == [1, 1, 2, 2, 3, 3, 4, 4]

@@ -3,13 +3,14 @@ print routes around it (several matches at once, blank sheets, the appendix swit
 the Print buttons), through the Flask test client."""
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
-from scorekeeper.games import GAMES
+from scorekeeper.games import GAMES, base
 from scorekeeper.samples import long_settings, longest, random_match, wide_long_settings
 from scorekeeper.web.model import view
 from tests.places import blank_place
@@ -68,12 +69,36 @@ def cell_words(cell) -> str:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
-    # 12 hands and the match not over, or as many as the game plays short of its last
-    room = longest(key, 24, SEATS.get(key))
-    hands = min(12, room - 1)
-    match = random_match(key, hands, seed=7, players=SEATS.get(key), settings=wide_long_settings(key, room, SEATS.get(key)))
+    check_grid(app, client, key)
+
+
+def test_the_grid_of_a_game_in_partnerships_names_each_players_partners(app, client, monkeypatch):
+    # the tests' own game, given fixed partnerships (``Game.sides``) for the test: partners hold
+    # the same marbles, so each side's seats share the team's total as the contract says
+    monkeypatch.setattr(type(GAMES["oddball"]), "sides", lambda self, table: ((0, 4), (1, 5), (2, 6), (3, 7)))
+    rng = random.Random(7)
+    hands = [{"marbles": (held := [rng.randrange(10) for _ in range(4)]) + held, "weather": "clear"} for _ in range(6)]
+    check_grid(app, client, "oddball", Match("oddball", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"],
+                                             hands=hands))
+
+
+def standing_label(players: list[str], seat: int, sides) -> str:
+    """A standings row's player as printed: the name, then the partners of a game in teams."""
+    partners = [players[s] for side in sides or () if seat in side for s in side if s != seat]
+    return players[seat] + (f" with {' and '.join(partners)}" if partners else "")
+
+
+def check_grid(app, client, key: str, match: Match | None = None) -> None:
+    """The printed grid of ``match`` (by default the game's own random hands) cell by cell."""
+    if match is None:
+        # 12 hands and the match not over, or as many as the game plays short of its last
+        seats = SEATS.get(key)
+        room = longest(key, 24, seats)
+        wanted = min(12, room - 1)
+        match = random_match(key, wanted, seed=7, players=seats, settings=wide_long_settings(key, room, seats))
+        assert len(match.hands) == wanted
+    hands = len(match.hands)
     match.date = "2026-11-20"
-    assert len(match.hands) == hands
     match_id = store_match(app, client, match)
     result = replay(match)
     game = GAMES[key]
@@ -106,7 +131,8 @@ def test_the_grid_is_the_engines_replay_cell_by_cell(app, client, key):
     # the standings are the engine's final totals, highest first
     _, standings = grid_rows(html, "standings")
     shown = {row[1][1]: int(row[2][1]) for row in standings}
-    assert shown == dict(zip(result.players, result.totals))
+    sides = game.sides(base.Table(tuple(result.players), result.settings))
+    assert shown == {standing_label(result.players, seat, sides): total for seat, total in enumerate(result.totals)}
     lowest_first = result.lowest_wins  # the standings lead with who is winning
     assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import pytest
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Seating
 
 from .helpers import page_of, start, text
 
@@ -32,17 +34,26 @@ class Trick:
         page = page_of(client.get(f"/referee/{key}?match={self.match_id}"))
         self.key, self.client = key, client
         self.base: dict[str, str] = {"match": str(self.match_id), "table": page.value("table") or "", "lead": "1"}
-        # the hand's own choices (trump...): the first offered where nothing is picked
-        select = None
+        # the hand's own choices (trump...) as a browser sends them: the option selected, the
+        # first offered where one asks to be picked ("— pick —"), else the select's first option
+        select, offered = None, {}
         for e in page.elements:
             if e.tag == "select" and e.attrs.get("id", "").startswith("ref-") and e.attrs["name"] not in (
                     "lead",) and not re.fullmatch(r"c\d+", e.attrs["name"]):
                 select = e.attrs["name"]
-            elif e.tag == "option" and select and (select not in self.base or "selected" in e.attrs):
-                if e.attrs.get("value"):
-                    self.base[select] = e.attrs["value"]
+                offered[select] = []
+            elif e.tag == "option" and select:
+                offered[select].append((e.attrs.get("value", ""), "selected" in e.attrs))
             elif e.tag != "option":
                 select = None
+        for name, options in offered.items():
+            selected = [value for value, on in options if on]
+            if selected and not selected[0]:  # "— pick —": the hand's choice is asked for: the first real one
+                value = next(value for value, _ in options if value)
+            else:  # the option selected, else the first, as a browser sends it
+                value = selected[0] if selected else options[0][0]
+            if value:
+                self.base[name] = value
         count = len(slot_labels(client.get(self.url())))
         self.order = slot_labels(client.get(self.url()))
         referee = game.referee
@@ -117,3 +128,21 @@ def test_led_by_puts_the_chosen_place_first_and_new_trick_keeps_it_before_a_whol
     # an unfinished trick thrown away: nobody won it, so the same place leads again
     half = client.get(trick.url(c1=trick.cards[0], clear="1"), headers=HX)
     assert slot_labels(half) == trick.order
+
+
+def test_a_place_that_sits_the_hand_out_plays_no_card_and_the_others_are_named(client, monkeypatch):
+    # a game where a player may sit a hand out (a lone player's partner), played for the test by
+    # Third Rail with Cy sitting out and three cards to a trick
+    game = GAMES["third_rail"]
+    shared = type(game.shown).seating
+
+    def seating(self, ctx, hand=None):
+        found = shared(self, ctx, hand)
+        return Seating(tuple(replace(p, sits_out=p.seat == 2) for p in found.places), found.notes)
+
+    monkeypatch.setattr(type(game.shown), "seating", seating)
+    monkeypatch.setattr(type(game.referee), "slots", lambda self, context: 3)
+    match_id = start(client, "third_rail", ["Ann", "Bob", "Cy", "Dee"])  # Ann deals: Bob leads
+    page = client.get(f"/referee/third_rail?match={match_id}&c1=5C&c2=KC&c3=AC", headers=HX)
+    assert slot_labels(page) == ["Bob leads", "Dee", "Ann"]  # Cy plays no card
+    assert "Dee wins the trick" in text(page)  # King high

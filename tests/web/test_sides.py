@@ -4,6 +4,8 @@ team's total are not "tied", and the share line names each team once. Shown on t
 own game, given sides for the test (every real game without sides keeps its board)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper.games import GAMES
@@ -54,3 +56,16 @@ def test_without_sides_nobody_has_partners_and_equal_totals_tie(client):
     assert record(client, match_id, weather="clear", **{f"marbles_{s}": s % 4 for s in range(8)}).status_code == 303
     rows = board(client, match_id)
     assert all("with" not in row["sub"] and "tie" in row["place"] for row in rows.values())
+
+
+def test_a_team_is_placed_once_so_the_team_behind_the_leaders_is_second(client, in_teams):
+    match_id = start(client, "oddball", PLAYERS)
+    assert record(client, match_id, weather="clear", **{f"marbles_{s}": s % 4 for s in range(8)}).status_code == 303
+    rows = board(client, match_id)
+    # four teams on four totals: 1st to 4th, each place held by both partners (not 1st, 1st, 3rd, 3rd...)
+    places = sorted(row["place"].split()[0] for row in rows.values())
+    assert places == ["1st", "1st", "2nd", "2nd", "3rd", "3rd", "4th", "4th"], rows
+    for a, b in SIDES:
+        assert rows[PLAYERS[a]]["place"] == rows[PLAYERS[b]]["place"]
+    printed = page_of(client.get(f"/matches/{match_id}/print")).find("table", cls="standings").text
+    assert re.findall(r"\b(\d+(?:st|nd|rd|th))\b", printed) == places, printed  # the printed standings too

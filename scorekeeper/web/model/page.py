@@ -303,7 +303,7 @@ def typed_hand(info: Info, hand: dict) -> dict:
 def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
-    nobody sits at)."""
+    nobody sits at); a place that sits the hand out plays no card and is left out."""
     seating = hand_seating(info, hand)
     if seating is None:
         return None
@@ -312,7 +312,7 @@ def table_order(info: Info, hand: dict | None = None) -> str | None:
     dealer = next((i for i, place in enumerate(places) if place.deals), -1)
     first = next((i for i, place in enumerate(places) if place.leads), (dealer + 1) % len(places))
     turned = places[first:] + places[:first]
-    return ",".join("d" if place.seat is None else str(place.seat) for place in turned)
+    return ",".join("d" if place.seat is None else str(place.seat) for place in turned if not place.sits_out)
 
 
 def referee_url(info: Info, hand: dict | None = None) -> str | None:

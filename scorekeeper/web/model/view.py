@@ -74,10 +74,11 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     """Players by total, highest first (lowest first where the lowest total wins, see
     ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
     points in the last hand, shown beside the total. ``sides`` (``Game.sides``): each row
-    names the player's partners, and partners on their team's total are not tied."""
+    names the player's partners, partners on their team's total are not tied, and a team is
+    placed once (the second team is 2nd)."""
     side_of = {seat: side for side in sides or () for seat in side}
     rows = []
-    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first))):
+    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first, sides))):
         own = side_of.get(seat, (seat,))
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": any(t == total for s, t in enumerate(totals) if s not in own),

@@ -95,8 +95,9 @@ def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | 
     parts = raw.split(",") if raw else (page.table_order(info) or "").split(",")
     players = info.players
     seats = [int(p) for p in parts if p.isascii() and p.isdigit() and len(p) < 3]
-    if (len(parts) != count or sorted(seats) != list(range(len(players)))
-            or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
+    # every place at most once; a seat may be missing: it sits the hand out (``Place.sits_out``)
+    if (len(parts) != count or len(set(seats)) != len(seats) or not all(s < len(players) for s in seats)
+            or parts.count("d") > 1 or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
         return None
     # a hand nobody sits at goes by the name the game's seat picture gives it
     seatless = seatless_name(info) if "d" in parts else ""
