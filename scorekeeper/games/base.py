@@ -1046,16 +1046,21 @@ class Shown:
     def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
         """One of the game's own facts about what is wrong (``Problem.fact``) in words: the
         params its problem's code reads (``games.words``): a broken rule's ``said(...)``, or the
-        game's terms a shared code names ("what" a list must hold, "why" a field is needed).
+        game's terms a shared code names ("what" a list must hold, "why" a field is needed, "who"
+        where a seat's is not a player's).
         ``players``: the table's names (none for a check of the settings alone)."""
         raise NotImplementedError(f"{type(self).__name__} gives no words for {fact!r}")
 
     def worded(self, problems: list[Problem], players: tuple[str, ...]) -> list[Problem]:
-        """``problems`` with the words of each of the game's facts filled in (``problem_words``):
-        what the engine does to every problem a game's rules give before it is read."""
-        return [problem if problem.fact is None
-                else dataclasses.replace(problem, params={**problem.params, **self.problem_words(problem.fact, players)})
-                for problem in problems]
+        """``problems`` with the words of each of the game's facts filled in (``problem_words``;
+        its "who", where it gives one, names the problem's seat: Third Rail's "trick 2"): what the
+        engine does to every problem a game's rules give before it is read."""
+        return [problem if problem.fact is None else self._worded(problem, players) for problem in problems]
+
+    def _worded(self, problem: Problem, players: tuple[str, ...]) -> Problem:
+        said = self.problem_words(problem.fact, players)
+        who = said.pop("who", problem.who)
+        return dataclasses.replace(problem, params={**problem.params, **said}, who=who)
 
     # the reason the deal passes on as usual (``NextDeal.own`` None)
     deal_passes: ClassVar[str] = "the deal passes left"

@@ -89,6 +89,13 @@ class TrickForms:
 
 
 @dataclass(frozen=True)
+class TrickWon:
+    """Whose problem it is: the winner of trick ``index`` (from 0), where a player's name would be."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class TrumpOff:
     """A hand's problem: a trump recorded in a match played without trump."""
 
@@ -306,7 +313,7 @@ class ThirdRailRules(Rules[RailSettings]):
                 "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats},
                 fact=TrickShape("winners", table.seats, tricks, ()))]
         return [Problem("winners", "not_seat", {"last": table.seats - 1, "got": show_json(seat), "value": seat,
-                                                "one_based": True}, i, f"trick {i + 1}")
+                                                "one_based": True}, i, fact=TrickWon(i))
                 for i, seat in enumerate(winners)
                 if not is_whole(seat) or not 0 <= seat < table.seats]
 
@@ -413,6 +420,8 @@ class ThirdRailShown(Shown):
         if isinstance(fact, TrumpOff):
             return said("this match plays without trump (setting trump is off), so leave trump out or turn the "
                         "setting on")
+        if isinstance(fact, TrickWon):
+            return {"who": f"trick {fact.index + 1}"}
         if isinstance(fact, BonusCounts):
             return {"why": "the bonus for most other tricks counts them"}
         assert isinstance(fact, TrickShape)  # the game's last problem fact

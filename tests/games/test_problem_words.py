@@ -43,6 +43,8 @@ CASES = [
     ("third_rail", ABC, {}, 0, {"winners": [0, 1]},
      ["winners: must be a list of 17 seats, one per trick (3 players play 17 tricks), got [0, 1]"],
      ["Trick winners: needs 17 winners, one per trick (3 players play 17 tricks); you typed 2: 1 2"]),
+    ("third_rail", ABC, {}, 0, {"winners": [0, 5] + [0] * 15},
+     ["winners[1] (trick 2): must be a seat 0 to 2, got 5"], ["Trick 2: must be a seat 1 to 3, got 6"]),
     ("dummy_spades", ABC, {}, 0, {"bids": [3, 4, 5], "tricks": [3, 3, 3], "dummy_tricks": 4, "nils": [0]},
      ["nils: must be a list of 3 lists, one per seat, of the hands each player bid nil on, got [0]"],
      ["Nil bids: must be a list of 3 lists, one per seat, of the hands each player bid nil on, got [0]"]),
@@ -116,6 +118,7 @@ def test_a_games_rules_give_what_is_wrong_as_facts_without_words(game, players, 
     assert own, problems  # each case breaks one of the game's own rules at least
     assert all(not WORDS & p.params.keys() for p in problems), [p.params for p in problems]
     assert all(p.fact is not None for p in problems if p.code == "rule")
+    assert all(p.who is None or p.who in players for p in problems)  # a seat named otherwise is the Shown's word
 
 
 def test_a_settings_problem_is_a_fact_the_game_says():
