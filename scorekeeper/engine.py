@@ -68,7 +68,9 @@ class HandResult:
     dealer: int
     scores: list[int]
     totals: list[int]
-    explanation: list[str]
+    # The explanation's lines, made when first read (``explanation``, by ``explained``): a replay
+    # scores every hand, a page shows the last few.
+    explained: Callable[[], list[str]] = field(repr=False, compare=False)
     extra: HandOutput = NO_OUTPUT  # the game's own output fields (its typed record)
     # Why the game ended after this hand, or why it goes on although a target was
     # reached (also the explanation's last line); None when there is nothing to say.
@@ -86,8 +88,18 @@ class HandResult:
     events_of: Callable[[], list] | None = field(default=None, repr=False, compare=False)
     _events: list | None = field(default=None, init=False, repr=False, compare=False)
     # Where the game stood for this hand (before it was scored; its dealer the one who dealt
-    # it): what the game's hooks are told when this hand is shown again.
+    # it), as its check and scoring were told: ``MatchResult.place`` adds the hands the count
+    # leaves from there when first asked (a replay scores every hand, a page places few).
     place: HandContext | None = field(default=None, repr=False, compare=False)
+    _placed: HandContext | None = field(default=None, init=False, repr=False, compare=False)
+
+    _explanation: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def explanation(self) -> list[str]:
+        if self._explanation is None:
+            self._explanation = self.explained()
+        return self._explanation
 
     @property
     def events(self) -> list:
@@ -141,10 +153,13 @@ class MatchResult:
             return self.next_place()
         if not 1 <= number <= len(self.hands):
             raise IndexError(f"no hand {number} in a match of {len(self.hands)}")
-        found = self.hands[number - 1].place
-        if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
-            raise ValueError(f"hand {number} of this result was not replayed: no place")
-        return found
+        hand = self.hands[number - 1]
+        if hand._placed is None:
+            found = hand.place
+            if found is None:  # every hand the engine replayed has one; only a hand-made result lacks it
+                raise ValueError(f"hand {number} of this result was not replayed: no place")
+            hand._placed = dataclasses.replace(found, hands_left=self.played.rules.hands_left(found))
+        return hand._placed
 
     def next_place(self) -> HandContext:
         """Where the match stands for the hand about to be played (its dealer None and
@@ -336,9 +351,11 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     start = len(results)
     _counted(len(match.hands) - start)
     rules, shown_by = game.rules, game.shown
+    # the totals and deals as they stand, frozen once a hand: the end check's place and the next hand's share them
+    standing, dealt_so_far = tuple(totals), tuple(dealt)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
         hand = present(game, hand, table)
-        place = HandContext(table, number, None if problems else dealer, tuple(totals), state, tuple(dealt))
+        place = HandContext(table, number, None if problems else dealer, standing, state, dealt_so_far)
         # as hand_problems, the hand in its own dealer's place (kept for scoring it below)
         found = hand_shape_problems(game, hand, table)
         if not found:
@@ -364,17 +381,17 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         state = scored.state
         totals = [t + s for t, s in zip(totals, scored.scores)]
         # the end check is told where the match stands after the hand (no dealer yet)
-        after = HandContext(table, number + 1, None, tuple(totals), state, tuple(dealt))
+        standing, dealt_so_far = tuple(totals), tuple(dealt)
+        after = HandContext(table, number + 1, None, standing, state, dealt_so_far)
         ending = rules.ending(after)
         winners = ending.winners
         why = shown_by.ending_words(ending, after)
         deal = None if winners is not None else rules.next_deal(place, scored)
         next_why = None if deal is None else shown_by.next_deal_words(deal, place)
-        lines = shown_by.explanation_words(hand, scored, place) + what_happens_next(game, place, in_turn, why, deal, next_why)
-        shown = HandContext(table, number, dealer, place.totals, place.state, place.dealt, rules.hands_left(place))
-        results.append(HandResult(number, dealer, scored.scores, totals, lines, scored.extra, why,
+        explained = functools.partial(explanation, game, hand, place, scored, in_turn, why, deal, next_why)
+        results.append(HandResult(number, dealer, scored.scores, totals, explained, scored.extra, why,
                                   [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
-                                  events, place=shown))
+                                  events, place=place))
         if deal is not None:
             dealer = deal.seat
     if problems:
@@ -396,6 +413,14 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         dealt=dealt,
         now=now,
     )
+
+
+def explanation(game: Game, hand: dict, ctx: HandContext, scored: Scored, in_turn: int, ending: str | None,
+                deal: NextDeal | None, next_why: str | None) -> list[str]:
+    """A hand's explanation: how it scored (the rules' facts, ``scored.why``, in the game's words),
+    then what happens next (``what_happens_next``)."""
+    return game.shown.explanation_words(hand, scored, ctx) + what_happens_next(game, ctx, in_turn, ending, deal,
+                                                                                next_why)
 
 
 def named_events(game: Game, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:

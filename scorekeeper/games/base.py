@@ -579,6 +579,11 @@ class Ending:
         self.__dict__.update(winners=winners, by_target=by_target, own=own)
 
 
+# The end check's answer after most hands: the game goes on, nothing to say (one shared record,
+# not one made after every hand).
+GOES_ON = Ending(None)
+
+
 @dataclass(frozen=True)
 class TargetEnd:
     """What the shared target rule found after a hand (``target_ending``): the ``target``, the
@@ -868,7 +873,7 @@ class Rules(Generic[S]):
         target's rule, and a game without a target goes on."""
         target = self.target_at(place.table)
         if target is None:
-            return Ending(None)
+            return GOES_ON
         return target_ending(place.totals, target)
 
     def hands_left(self, place: HandContext) -> int | None:
@@ -1448,8 +1453,9 @@ def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list
         return [Problem(name, "not_list", {"per_seat": table.seats, "got": show_json(value), "value": value})]
     problems = []
     for seat, count in enumerate(value):
-        problem = range_check(name, count, 0, maximum, seat, table.players[seat])
-        if problem:
+        # range_check only for a count that is not plainly good: every count of every hand is checked
+        if (type(count) is not int or not 0 <= count <= maximum) and (
+                problem := range_check(name, count, 0, maximum, seat, table.players[seat])):
             problems.append(problem)
     return problems
 
@@ -1480,8 +1486,8 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
     ``target.low_wins``); a tie for that total plays on."""
     top = max(totals)
     best = min(totals) if target.low_wins else top
-    at_top = tuple(seat for seat, t in enumerate(totals) if t == top)
-    leaders = at_top if best == top else tuple(seat for seat, t in enumerate(totals) if t == best)
+    at_top = _seats_on(totals, top)
+    leaders = at_top if best == top else _seats_on(totals, best)
     points = target.points
     if target.past and top == points:
         outcome = "exactly"
@@ -1491,6 +1497,14 @@ def target_ending(totals: Sequence[int], target: Target) -> Ending:
         outcome = "tied" if len(leaders) > 1 else "won"
     return Ending(list(leaders) if outcome == "won" else None,
                   by_target=TargetEnd(target, top, at_top, best, leaders, outcome))
+
+
+def _seats_on(totals: Sequence[int], total: int) -> tuple[int, ...]:
+    """The seats whose total is ``total`` (one found without a loop: the target rule asks
+    after every hand, and most hands leave one player on top)."""
+    if totals.count(total) == 1:
+        return (totals.index(total),)
+    return tuple([seat for seat, t in enumerate(totals) if t == total])
 
 
 def tied_at_top(players: tuple[str, ...] | list[str], leaders: list[int], best: int) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
+    GOES_ON,
     POINTS,
     TOTAL,
     Ending,
@@ -227,10 +228,12 @@ class DummySpadesRules(Rules[SpadesSettings]):
         totals = place.totals
         settings = SpadesSettings.at(place.table)
         target, lose_at = settings.target, settings.lose_at
+        if max(totals) < target and (lose_at is None or min(totals) > lose_at):
+            return GOES_ON  # most hands: nobody reached the target or fell to the losing total
         reached = tuple(s for s, t in enumerate(totals) if t >= target)
         fallen = tuple(s for s, t in enumerate(totals) if lose_at is not None and t <= lose_at)
         if not (reached or fallen):
-            return Ending(None)
+            return GOES_ON
         best = max(totals)
         leaders = tuple(seat for seat, t in enumerate(totals) if t == best)
         return Ending(list(leaders) if len(leaders) == 1 else None, own=SpadesEnd(reached, fallen, leaders, best))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import (
+    GOES_ON,
     Ending,
     FieldGroup,
     Figure,
@@ -95,7 +96,7 @@ class ScorePadRules(Rules[PadSettings]):
         if hand_count and place.hands_played >= hand_count:
             return Ending(list(leaders), own=PadEnd(reached, leaders, best, True))
         if not reached:
-            return Ending(None)
+            return GOES_ON
         return Ending(list(leaders) if len(leaders) == 1 else None, own=PadEnd(reached, leaders, best, False))
 
     def hands_left(self, place: HandContext) -> int | None:

@@ -9,6 +9,7 @@ functions are the vocabulary they share (cards, rank orders, the scoring's arith
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -133,7 +134,14 @@ def is_scoring_trick(number: int, scoring_from: int) -> bool:
 
 
 def scoring_trick_numbers(players: int, scoring_from: int) -> list[int]:
-    return [n for n in range(1, tricks_per_hand(players) + 1) if is_scoring_trick(n, scoring_from)]
+    return list(_scoring_among(tricks_per_hand(players), scoring_from))
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_among(tricks: int, scoring_from: int) -> tuple[int, ...]:
+    """The scoring tricks among the first ``tricks``, found once per count and setting (a
+    replay checks, tallies and explains every hand with them)."""
+    return tuple(n for n in range(1, tricks + 1) if is_scoring_trick(n, scoring_from))
 
 
 def decks_for(players: int) -> int:
@@ -225,8 +233,9 @@ def tally_winners(winners: list[int], seats: int, scoring_from: int) -> tuple[li
     tricks won, and the numbers of the scoring tricks each won."""
     won: list[list[int]] = [[] for _ in range(seats)]
     other = [0] * seats
+    scoring = _scoring_among(len(winners), scoring_from)
     for number, seat in enumerate(winners, start=1):
-        if is_scoring_trick(number, scoring_from):
+        if number in scoring:
             won[seat].append(number)
         else:
             other[seat] += 1
@@ -312,10 +321,12 @@ class ThirdRailRules(Rules[RailSettings]):
             return [Problem("winners", "not_list", {
                 "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats},
                 fact=TrickShape("winners", table.seats, tricks, ()))]
-        return [Problem("winners", "not_seat", {"last": table.seats - 1, "got": show_json(seat), "value": seat,
+        seats = table.seats
+        # a plain int is whole: is_whole is asked only of anything else (every trick of every hand is checked)
+        return [Problem("winners", "not_seat", {"last": seats - 1, "got": show_json(seat), "value": seat,
                                                 "one_based": True}, i, fact=TrickWon(i))
                 for i, seat in enumerate(winners)
-                if not is_whole(seat) or not 0 <= seat < table.seats]
+                if not (0 <= seat < seats if type(seat) is int else is_whole(seat) and 0 <= seat < seats)]
 
     def _check_counts(self, hand: dict, table: Table) -> list[Problem]:
         tricks = tricks_per_hand(table.seats)

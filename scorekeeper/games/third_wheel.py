@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .base import (
+    GOES_ON,
     NO_OUTPUT,
     POINTS,
     TOTAL,
@@ -190,7 +191,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
         table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
         bid, tricks = hand["bid"], hand["tricks"]
         setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
-        fewer, more = sorted(setters, key=lambda seat: tricks[seat])
+        fewer, more = setters if tricks[setters[0]] <= tricks[setters[1]] else setters[::-1]  # fewer tricks first
         view = _made(View, (dealer, bid, tricks[dealer], fewer, tricks[fewer], more, tricks[more], WheelSettings.at(table)))
         if view.took == bid:
             outcome, points = "exact", _exact(view)
@@ -214,7 +215,7 @@ class ThirdWheelRules(Rules[WheelSettings]):
             if deals > 0 and place.hands_played >= place.seats * deals:
                 # the usual number of hands is dealt, but a deal out of turn left someone short
                 return Ending(None, own=WheelEnd((), tuple(s for s, count in enumerate(dealt) if count < deals), (), 0))
-            return Ending(None)
+            return GOES_ON
         best = max(totals)
         leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
         # Ruling: the deal count is fixed, so players tied for highest share the win.

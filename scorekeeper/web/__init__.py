@@ -183,7 +183,6 @@ def _register_blueprints(app: Flask) -> None:
 
 def _register_filters(app: Flask) -> None:
     from ..names import isolated
-    from .forms import hand_forms
     from .model import view
 
     app.jinja_env.filters["signed"] = view.signed
@@ -192,7 +191,6 @@ def _register_filters(app: Flask) -> None:
     app.jinja_env.filters["isolated"] = isolated  # a name where markup cannot go (a page's title)
     app.jinja_env.filters["ordinal"] = view.ordinal
     app.jinja_env.globals["game_title"] = view.game_title
-    app.jinja_env.globals["hand_fields"] = hand_forms.draw_groups
     from .views.hands import earlier_page
 
     app.jinja_env.globals["earlier_page"] = earlier_page  # the page of earlier hands holding a hand

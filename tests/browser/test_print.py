@@ -110,7 +110,7 @@ def test_a_score_sheet_is_one_page_and_the_appendix_follows(tab, live_server, pr
         pages = pdf_pages(tab, url, size, f"print-{game}-{hands}-with-appendix")
         assert 2 <= len(pages) <= 1 + math.ceil(hands / 4), (size, len(pages))
         assert "Why each hand" not in flat(pages[0]) and flat(pages[1]).startswith("Why each hand scored what it did")
-        title = tab.locator(".sheet .running-title td").first.text_content()
+        title = tab.locator(".sheet .running-title th").first.text_content()
         for number, text in enumerate(pages, start=1):
             assert title.split(" · ")[0] in flat(text), (size, number)
             assert f"page {number} of {len(pages)}" in flat(text), (size, number)

@@ -23,6 +23,7 @@ from scorekeeper.games.base import (
     Table,
     Target,
     rule,
+    target_ending,
 )
 from scorekeeper.samples import random_match
 
@@ -42,6 +43,8 @@ def test_each_hand_is_placed_where_the_match_stood_before_it(key):
         assert (place.number, place.dealer, place.totals, place.dealt) == (scored.number, scored.dealer, totals,
                                                                             tuple(dealt))
         assert place.state == state and place.players == tuple(match.players)
+        # the hands the count leaves from there, asked of the rules when a page first places the hand
+        assert place.hands_left == game.rules.hands_left(place) and result.place(scored.number) is place
         totals, state = tuple(scored.totals), game.rules.score_hand(match.hands[scored.number - 1], place).state
         dealt[scored.dealer] += 1
     after = result.next_place()
@@ -142,6 +145,26 @@ def test_check_and_score_are_told_the_same_place(counting):
     assert places == [("check", 1, 1, (0, 0, 0), None), ("score", 1, 1, (0, 0, 0), None),
                       ("check", 2, 0, (1, 1, 1), 1), ("score", 2, 0, (1, 1, 1), 1),
                       ("check", 3, 1, (3, 3, 3), 2), ("score", 3, 1, (3, 3, 3), 2)]
+
+
+def test_an_explanation_is_worded_when_first_read(counting):
+    worded: list[int] = []
+
+    class Telling(type(counting.shown)):  # type: ignore[misc]
+        """Records each time a deal out of turn is worded (an explanation line)."""
+
+        def dealt_out_of_turn(self, ctx: HandContext) -> str:
+            worded.append(ctx.number)
+            return "it counts as their deal"
+
+    counting.shown = Telling()
+    result = replay(Match("counting", ["Ann", "Bob", "Cy"], {}, 0, [{}, {"dealer": 0}, {}]))
+    assert worded == []  # the replay scored every hand and worded none
+    second = result.hands[1]
+    assert second.explanation == ["hand 2", "Ann dealt this hand out of turn (it was Bob's deal): it counts as their "
+                                  "deal.", "Bob deals next: the deal passes left from Ann."]
+    assert second.explanation is second.explanation and worded == [2]  # once, and kept
+    assert result.hands[0].explanation == ["hand 1", "Bob deals next: the deal passes left."]
 
 
 def test_settings_are_checked_knowing_how_many_play(counting):
@@ -324,6 +347,16 @@ def test_the_target_rule_ends_with_facts_the_shown_words(counting):
     assert (ending.by_target.outcome, ending.by_target.at_top, ending.by_target.leaders) == ("won", (1,), (2,))
     assert result.hands[-1].ending == counting.shown.ending_words(ending, result.next_place()) \
         == "Bob reached 10 with 11, and Cy wins with the lowest total, 0"
+
+
+@pytest.mark.parametrize(("totals", "at_top", "leaders", "outcome"), [
+    ((4, 11, 0), (1,), (2,), "won"), ((11, 11, 0), (0, 1), (2,), "won"), ((11, 0, 0), (0,), (1, 2), "tied"),
+    ((3, 5, 5), (1, 2), (0,), "short"), ((10, 10, 10), (0, 1, 2), (0, 1, 2), "tied")])
+def test_the_target_rule_finds_every_seat_on_the_top_and_best_totals(totals, at_top, leaders, outcome):
+    found = target_ending(totals, Target(10, low_wins=True)).by_target
+    assert found is not None and (found.at_top, found.leaders, found.outcome) == (at_top, leaders, outcome)
+    high = target_ending(list(totals), Target(10)).by_target  # a list as well as a tuple; the highest wins
+    assert high is not None and high.leaders == high.at_top == at_top
 
 
 def test_only_the_engine_builds_a_place():

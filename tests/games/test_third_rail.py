@@ -208,6 +208,9 @@ def test_hand_after_the_end_is_refused():
                          '(3 players play 17 tricks), got "Ann"'),
     ({"winners": [3] + WINNERS[1:]}, "hand 1: winners[0] (trick 1): must be a seat 0 to 2, got 3"),
     ({"winners": WINNERS[:5] + ["Cy"] + WINNERS[6:]}, 'hand 1: winners[5] (trick 6): must be a seat 0 to 2, got "Cy"'),
+    # JSON true is never a seat, though Python counts it as 1; nor is 1.0
+    ({"winners": WINNERS[:3] + [True] + WINNERS[4:]}, "hand 1: winners[3] (trick 4): must be a seat 0 to 2, got true"),
+    ({"winners": WINNERS[:3] + [1.0] + WINNERS[4:]}, "hand 1: winners[3] (trick 4): must be a seat 0 to 2, got 1.0"),
     (counts([2, 1, 2.5]), "hand 1: scoring_tricks[2] (Cy): must be a whole number, got 2.5"),
     (counts([6, 0, 0]), "hand 1: scoring_tricks[0] (Ann): must be 0 to 5, got 6"),
     (counts([2, 1, 1]), "hand 1: scoring_tricks add up to 4, not 5 (the scoring tricks are 3, 6, 9, 12 and 15)"),

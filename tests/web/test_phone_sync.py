@@ -105,6 +105,9 @@ def test_the_page_says_where_the_app_stands_with_a_server_or_without(tmp_path):
 def test_a_match_started_on_the_phone_reaches_the_server_once_and_its_hands_follow(tmp_path, app, client):
     phone = Phone(str(tmp_path / "phone"), SERVER)
     match_id = start_pad(phone)
+    # no hands yet: the match itself is what waits (not "0 hands wait to be sent")
+    assert "On this phone only: the match goes to the server when the server is in reach." in words(
+        get(phone, f"/matches/{match_id}"))
     save_hand(phone, match_id, (10, 20))
     assert "1 hand waits to be sent, with the match" in " ".join(get(phone, f"/matches/{match_id}").split())
     assert "With the server: 1 hand waits to be sent (1 match is not there yet)" in get(phone, "/")

@@ -105,8 +105,9 @@ def check_grid(app, client, key: str, match: Match | None = None) -> None:
     layout = game.shown.sheet_layout(result.next_place())
     html = client.get(f"/matches/{match_id}/print").get_data(as_text=True)
     head, body = grid_rows(html)
-    # the headers: a repeated title row, the names over their groups, then each group's labels
-    assert [t for _, t in head[0]] == [f"{game.title} · 2026-11-20 · {', '.join(result.players)}"]
+    # the headers: a repeated title row (an empty cell over the hand numbers, then the title), the
+    # names over their groups, then each group's labels
+    assert [t for _, t in head[0]] == ["", f"{game.title} · 2026-11-20 · {', '.join(result.players)}"]
     names = [t for classes, t in head[1] if "player" in classes]
     assert names == result.players
     assert [t for _, t in head[2]] == [c.label for c in layout.seat] * len(result.players)

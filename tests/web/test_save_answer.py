@@ -9,10 +9,11 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper import engine, samples
+from scorekeeper import engine, samples, store
 from scorekeeper.web import create_app
+from scorekeeper.web.edges.db import get_db
 
-from .helpers import as_scorer, stored, version
+from .helpers import as_scorer, page_of, stored, version
 
 WHEEL = {"trump": "wyrms", "mode": "high", "bid": "5", "tricks_0": "5", "tricks_1": "4", "tricks_2": "2"}
 
@@ -227,3 +228,28 @@ def test_the_exports_and_the_printed_sheet_reuse_the_scoreboards_replay(client, 
     assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 31)]
     assert ">30<" in printed.get_data(as_text=True).replace(" ", "")
     assert engine.replay_count().hands - before.hands == 0  # the same version: nothing folded again
+
+
+def test_the_next_hands_are_saved_from_the_answers_own_form(app, client, long_match):
+    """The next hand's form in a save's answer is drawn by the page model before the answer is
+    rendered (``hand_forms.draw``): it holds the version the save made and a key of its own, so
+    hand after hand saved from the answer's form is saved (not refused as stale, nor taken for
+    the same form sent twice); the undo form beside the notice has another key."""
+    match_id = long_match(7)
+
+    def stored_match() -> tuple[int, int]:
+        with app.app_context():
+            return len(store.get_record(get_db(), match_id).match.hands), store.get_version(get_db(), match_id)
+
+    answer = save(client, match_id).get_data(as_text=True)
+    for number in (9, 10):
+        before_form, hand_form = answer.split('id="hand-form"', 1)
+        key, drawn_version = page_of(hand_form).value("request_key"), page_of(hand_form).value("version")
+        assert key and re.fullmatch(r"[0-9a-f]{32}", key)
+        assert drawn_version == str(stored_match()[1])  # the version the last save made
+        assert page_of(before_form).value("request_key") not in (None, key)  # the undo form's own
+        sent = client.post(f"/matches/{match_id}/hands", data=dict(WHEEL, version=drawn_version, request_key=key),
+                           headers={"HX-Request": "true", "HX-Target": "match-live"})
+        answer = sent.get_data(as_text=True)
+        assert sent.status_code == 200 and f"Hand {number} saved: " in answer
+        assert stored_match()[0] == number

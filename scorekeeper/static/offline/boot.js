@@ -14,7 +14,8 @@ async function keep() {
   }
   await navigator.serviceWorker.register("sw.js", { type: "module" });
   const registration = await navigator.serviceWorker.ready;
-  say("Starting the app on this phone…");
+  // a slow phone takes a while the first time (the whole app is compiled): say so, or it looks stuck
+  say("Starting the app on this phone… The first start takes longest: keep this page open.");
   const reply = await new Promise((resolve) => {
     navigator.serviceWorker.addEventListener("message", (event) => resolve(event.data), { once: true });
     registration.active.postMessage("start");

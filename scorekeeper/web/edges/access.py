@@ -17,7 +17,8 @@ import hashlib
 import re
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from flask import Flask, Response, abort, current_app, g, make_response, request, session
 
@@ -179,8 +180,25 @@ def new_request_key() -> str:
 
 
 def posted_request_key() -> str | None:
-    raw = request.form.get("request_key", "")
+    return _request_key(request.form.get("request_key", ""))
+
+
+def _request_key(raw: object) -> str | None:
     return raw if isinstance(raw, str) and _KEY.match(raw) else None
+
+
+@dataclass(frozen=True)
+class Posted:
+    """What a form that changes the match carries beside its fields: its request key (the
+    same form sent twice is saved once) and the match version it was drawn for."""
+
+    request_key: str | None
+    version: int | None
+
+
+def posted(form: Mapping[str, str]) -> Posted:
+    """A posted form's key and version, read once by the service that writes it."""
+    return Posted(_request_key(form.get("request_key", "")), posted_version(form.get("version")))
 
 
 def posted_version(raw: object) -> int | None:

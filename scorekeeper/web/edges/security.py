@@ -47,10 +47,29 @@ TOO_MANY_MATCHES_HOUR = ("This network has started or imported {limit:,} matches
                          "allowed. Try again later.")
 
 
+# Honoured only where the page's origin is trustworthy (https, or this machine itself): a phone
+# on the table's Wi-Fi (http://192.168.1.20:5000) ignores it and logs an error on every page.
+OPENER_POLICY = "cross-origin-opener-policy"
+
+
+def trustworthy_origin() -> bool:
+    """Whether the browser trusts this request's origin: https (a proxy's forwarded https
+    counts too: sending the header to a plain-http page costs nothing) or a loopback name."""
+    if request.is_secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https":
+        return True
+    # the Host as sent ("192.168.1.20:5000", "[::1]:5000"): request.host refuses an untrusted
+    # one, and the refusal's own answer comes through here too
+    host = (request.environ.get("HTTP_HOST") or request.environ.get("SERVER_NAME", "")).lower()
+    host = host[1:host.find("]")] if host.startswith("[") else host.split(":", 1)[0]
+    return host in ("localhost", "::1") or host.endswith(".localhost") or host.startswith("127.")
+
+
 def add_headers(response: Response) -> Response:
     """The headers above, where the view set none of its own (one pass over the answer's
     headers: a setdefault per header scanned them all each time, a hundredth of a save)."""
     present = {name.lower() for name, _ in response.headers.items()}
+    if not trustworthy_origin():
+        present.add(OPENER_POLICY)
     response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
     if response.mimetype == "text/html" and "cache-control" not in present:
         # Back shows the page as it is now, never a copy from before the last save (the

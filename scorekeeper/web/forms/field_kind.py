@@ -61,13 +61,16 @@ class WholeNumberField(IntegerField):
 
 @dataclass
 class Reading:
-    """What a hand form says: the hand for the engine, what is still blank, the groups
-    another filled-in group replaces, and the points the card counter made by seat."""
+    """What a hand form says: the hand for the engine, what is still blank (and in the form's
+    words, ``still``), the groups another filled-in group replaces, the points the card counter
+    made by seat, and what the form itself refused (``errors``: malformed numbers, by field)."""
 
     hand: dict[str, Any] = field(default_factory=dict)
     missing: list[Blank] = field(default_factory=list)
     replaced: set[str] = field(default_factory=set)
     counted: dict[int, int] = field(default_factory=dict)
+    still: str = ""
+    errors: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Kind:
@@ -86,27 +89,12 @@ class Kind:
                                  hint=isolate_names(described.hint, players))
         self.players = list(players)
         self.fields: list[str] = []
-
-    @property
-    def name(self) -> str:
-        """The engine's hand field: ``Problem.field`` maps here."""
-        return self.described.name
-
-    @property
-    def kind(self) -> str:
-        return self.described.kind
-
-    @property
-    def seats(self) -> list[int]:
-        return list(self.described.seats)
-
-    @property
-    def optional(self) -> bool:
-        return self.described.optional
-
-    @property
-    def in_details(self) -> bool:
-        return self.described.in_details
+        # what the game described, read as plain attributes (a kind never changes once built)
+        self.name: str = described.name  # the engine's hand field: ``Problem.field`` maps here
+        self.kind: str = described.kind
+        self.seats: list[int] = list(described.seats)
+        self.optional: bool = described.optional
+        self.in_details: bool = described.in_details
 
     def label(self, seat: int | None = None) -> str:
         d = self.described

@@ -275,6 +275,18 @@ def kinds() -> dict[str, type[Kind]]:
             "seat": SeatPick, "bool": Flag, "int": Count, "winners": SeatOrder, "dealer": Dealer, "counts": CardCount}
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A hand form as its page writes it, made by the page model before the page is rendered
+    (the template only reads it): the inputs group by group (``draw_groups``), the match
+    version the form was drawn for, and the key that saves it once."""
+
+    fields: Markup
+    version: str
+    request_key: str
+    dealer: Markup | None = None  # who deals (dealt) it, as a page writes the name
+
+
 @dataclass
 class HandEntry:
     """A hand form and what its page needs beside it: the kinds in display order, the
@@ -302,6 +314,7 @@ class HandEntry:
     draft: dict[str, list[str]] | None = None
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
+    drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
 
     @property
     def form(self) -> RecordHandForm:
@@ -405,6 +418,12 @@ def draw_groups(entry: HandEntry) -> Markup:
     return drawn
 
 
+def draw(entry: HandEntry, request_key: str, dealer: Markup | None = None) -> HandEntry:
+    """``entry`` with its drawing made (``Drawing``): once what the check found is in it."""
+    entry.drawing = Drawing(draw_groups(entry), entry.version_text, request_key, dealer)
+    return entry
+
+
 def hand_to_data(groups: list[Kind], hand: dict) -> dict[str, Any]:
     """Form field values for a recorded hand (to edit it)."""
     data: dict[str, Any] = {}
@@ -437,9 +456,11 @@ def browser_values(game: Game, ctx: HandContext, hand: dict) -> dict[str, list[s
 
 
 def read(entry: HandEntry) -> Reading:
-    """The hand dict the engine scores, what is still blank (for the preview), and the
-    points counted cards make. Blank scalar fields are left out (the engine says
-    "missing"); a blank seat in a list is null (the engine names the seat)."""
+    """The form checked (WTForms' own errors: ``Reading.errors``) and read: the hand dict the
+    engine scores, what is still blank (for the preview; in words, ``Reading.still``), and the
+    points counted cards make. Blank scalar fields are left out (the engine says "missing");
+    a blank seat in a list is null (the engine names the seat)."""
+    entry.form.validate()
     reading = Reading()
     # Another way to enter the same thing, filled in: the groups it replaces are not
     # asked for when blank; filled in as well, both go to the engine, which refuses the
@@ -450,6 +471,8 @@ def read(entry: HandEntry) -> Reading:
         g.read(entry.form, reading)
     for g in entry.groups:
         g.finish(entry.form, reading)
+    reading.still = missing_summary(entry, reading.missing)
+    reading.errors = field_errors(entry)
     return reading
 
 

@@ -49,12 +49,10 @@ class Check:
 def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
-    entry.form.validate()
-    reading = hand_forms.read(entry)
+    reading = hand_forms.read(entry)  # checked by the form first: its errors, its blanks in words
     hand, missing = reading.hand, reading.missing
     counter = entry.counter
-    found = Check(hand, missing, hand_forms.missing_summary(entry, missing), hand_forms.field_errors(entry),
-                  entry.groups, number)
+    found = Check(hand, missing, reading.still, reading.errors, entry.groups, number)
     if counter is not None:
         found.counted = [{"name": entry.players[seat], "points": points, "field": f"{counter.into}_{seat}"}
                          for seat, points in sorted(reading.counted.items())]
@@ -70,20 +68,9 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
             return found  # still typing: only say what is still to fill in
         place_refusal(entry, error, found)
         return found
-    scored = result.hands[number - 1]
     found.result = result
-    found.preview = {
-        "scores": list(zip(result.players, scored.scores)),
-        "totals": list(zip(result.players, result.totals)),
-        "dealer": result.players[scored.dealer],
-        # the game's own one-line summary: who declares, holds, took the Wheel... before Save
-        "summary": view.hand_summary(info.played, hand, result.place(number), scored.extra),
-        "explanation": scored.explanation,
-        "warnings": scored.warnings,
-        "finished": result.finished,
-        "winners": [result.players[s] for s in result.winners],
-        "edit": number <= len(info.match.hands),
-    }
+    # what the preview shows, as the page writes it (a save writes the hand and never draws it)
+    found.preview = {"checked": True} if final else view.preview_shown(info.played, hand, result, number)
     return found
 
 
@@ -176,30 +163,31 @@ class Saving:
     entry: hand_forms.HandEntry
     check: Check
     outcome: writes.Outcome
+    request_key: str | None = None  # the form's own (``access.posted``): its draft on the phone is done with
 
 
-def save_new(info: page.Info, formdata: MultiDict, request_key: str | None) -> Saving:
+def save_new(info: page.Info, formdata: MultiDict) -> Saving:
     """The next hand as posted, checked and written (only when nothing was found)."""
     number = len(info.match.hands) + 1
+    posted = access.posted(formdata)
     entry = form_for(info, number, formdata=formdata)
     found = check(info, entry, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), found.hand if found.ready else None,
-                                 based_on=access.posted_version(entry.form.version.data), request_key=request_key)
+                                 based_on=posted.version, request_key=posted.request_key)
     page.wrote(outcome)
-    return Saving(entry, found, outcome)
+    return Saving(entry, found, outcome, posted.request_key)
 
 
-def save_correction(info: page.Info, number: int, formdata: MultiDict, request_key: str | None,
-                    keep_dealers: bool) -> Saving:
+def save_correction(info: page.Info, number: int, formdata: MultiDict, keep_dealers: bool) -> Saving:
     """Hand ``number`` corrected as posted, checked and written; with ``keep_dealers``, the later
     hands a new dealer would move are kept as recorded (marked dealt out of turn)."""
+    posted = access.posted(formdata)
     entry = form_for(info, number, formdata=formdata)
     found = check(info, entry, number, final=True)
     entry.dealers = dealer_changes(info, number, found)
     if keep_dealers and entry.dealers and entry.dealers["keep_ok"] and found.preview is None:
         found.preview, found.general = {"keep": True}, []  # refused only for the later dealers: kept
     outcome = writes.correct_hand(get_db(), page.replay_of(info), number, found.hand if found.ready else None,
-                                  based_on=access.posted_version(entry.form.version.data),
-                                  request_key=request_key, keep_dealers=keep_dealers)
+                                  based_on=posted.version, request_key=posted.request_key, keep_dealers=keep_dealers)
     page.wrote(outcome)
-    return Saving(entry, found, outcome)
+    return Saving(entry, found, outcome, posted.request_key)

@@ -39,7 +39,9 @@ T = TypeVar("T")
 
 
 def _cache() -> ReplayCache:
-    cache: ReplayCache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
+    cache: ReplayCache | None = current_app.extensions.get("scorekeeper.replays")
+    if cache is None:  # made once per app (setdefault's argument was made, and dropped, on every call)
+        cache = current_app.extensions.setdefault("scorekeeper.replays", ReplayCache())
     return cache
 
 
@@ -101,25 +103,36 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
                        changed: dict | None = None, notice: str | None = None, rows_from: int = 1,
-                       guide_dealer: int | None = None) -> dict[str, Any]:
+                       guide_dealer: int | None = None, scorer: bool | None = None) -> dict[str, Any]:
     """The whole match page: scoreboard, the table guide (for the dealer the form names,
     ``guide_dealer``, when someone dealt out of turn) plus the form for the next hand (the
-    hand rows from hand ``rows_from`` on)."""
+    hand rows from hand ``rows_from`` on). ``scorer``: whether this device may change the
+    match, when the view knows it already (a save's answer), else asked (``access.can_score``)."""
     info = info or load(match_id)
     try:
         result = replayed(info)
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
     board = view.scoreboard(info, result, changed, rows_from)
-    scorer = access.can_score(info)
+    if scorer is None:
+        scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
         entry = hand_forms.make_form(info.played, result.next_place(),
                                      version=info.version, number=len(result.hands) + 1,
                                      # not finished: someone deals
                                      dealer_name=result.players[result.next_dealer or 0])
+    if entry is not None and scorer:  # what the check found is in it: drawn before the page is rendered
+        drawn(entry)
     return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
             "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
             "live": live_context(info, scorer), "guide": table_guide(info, guide_dealer)}
+
+
+def drawn(entry: hand_forms.HandEntry) -> hand_forms.HandEntry:
+    """A hand form as its page writes it, made before the page is rendered (``hand_forms.draw``):
+    its inputs, version, a fresh request key and its dealer's name; the template reads them."""
+    dealer = None if entry.dealer_name is None else view.shown_name(entry.dealer_name)
+    return hand_forms.draw(entry, access.new_request_key(), dealer)
 
 
 def answer(outcome: writes.Outcome, *, saved: Callable[[writes.Saved | writes.AlreadySaved], T],
@@ -170,11 +183,12 @@ def saved_answer(info: Info, number: int | None, saved: writes.Saved | None, par
         return SavedAnswer(notice)
     if saved is not None and saved.replayed is not None and number is not None and number > 1:
         now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
-        context = scoreboard_context(info.id, info=now, notice=notice, rows_from=number)
+        # (only a scorer saves: the view is ``access.scorer_required``)
+        context = scoreboard_context(info.id, info=now, notice=notice, rows_from=number, scorer=True)
         changed_only = True
     else:
-        context, changed_only = scoreboard_context(info.id, notice=notice), False
-    context["undo_offer"] = True
+        context, changed_only = scoreboard_context(info.id, notice=notice, scorer=True), False
+    context.update(undo_offer=True, undo_key=access.new_request_key())  # Undo under the notice, its own key
     return SavedAnswer(notice, context, changed_only)
 
 
@@ -349,8 +363,10 @@ def table_guide(info: Info, dealer: int | None = None) -> dict | None:
         dealer = result.next_dealer
     else:
         seating = hand_seating(info, {"dealer": dealer}) or seating
-    game = result.played
-    return {"lines": game.shown.table_guide(result.next_place().dealing(dealer)), "dealer": result.players[dealer],
+    game = info.played
+    # each line with the players' names in it isolated: the template writes it as it is
+    lines = [isolate_names(line, result.players) for line in game.shown.table_guide(result.next_place().dealing(dealer))]
+    return {"lines": lines, "dealer": result.players[dealer], "dealer_shown": view.shown_name(result.players[dealer]),
             "seating": seats.seating_shown(seating),
             "number": len(result.hands) + 1,
             "tally": game.shown.trick_tally(result.next_place())}

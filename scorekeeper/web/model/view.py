@@ -6,6 +6,7 @@ import datetime
 import re
 from typing import Any
 
+from flask import url_for
 from markupsafe import Markup, escape
 
 from ...engine import HandResult, Match, MatchResult
@@ -16,7 +17,7 @@ from ...games.base import (
     SheetCell,
     SheetColumn,
     Table,
-    ordinal,  # noqa: F401  (a template filter)
+    ordinal,  # also a template filter
 )
 from ...names import FSI, isolate_names, isolated, needs_isolating
 from ...store import MatchRecord
@@ -89,9 +90,21 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def sides_of(result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
+def shown_standings(rows: list[dict]) -> list[dict]:
+    """The scoreboard's standings as the page shows them: each place in words ("1st"), each
+    name as a page shows it (``shown_name``; its partners' too), the address of its stats and
+    the points of the last hand ("+12", "0")."""
+    for row in rows:
+        row.update(place_text=ordinal(row["place"]), shown=shown_name(row["name"]),
+                   stats_url=url_for("stats.player", player=row["name"]),
+                   partners_shown=Markup(" and ").join(shown_name(name) for name in row["partners"]),
+                   last_text=None if row["last"] is None else signed(row["last"]) or "0")
+    return rows
+
+
+def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
     """The match's partnerships, if its game plays in teams (``Game.sides``)."""
-    return result.played.sides(base.Table(tuple(result.players), result.settings))
+    return game.sides(base.Table(tuple(result.players), result.settings))
 
 
 def suit_name(suit: object) -> str:
@@ -111,6 +124,24 @@ def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutpu
     if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
+
+
+def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> dict:
+    """What the preview of hand ``number`` (``hand`` as typed, ``result`` the match with it)
+    shows, as the page writes it: each seat's points and total by its name as shown, the game's
+    one-line summary (who declares, holds, took the Wheel...) with the names in it isolated, its
+    warnings, and whether it ends the game and who wins."""
+    scored = result.hands[number - 1]
+    players = result.players
+    return {
+        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, scored.scores)],
+        "totals": [(shown_name(name), total) for name, total in zip(players, result.totals)],
+        "summary": with_names_isolated(hand_summary(game, hand, result.place(number), scored.extra), players),
+        "warnings": scored.warnings,
+        "finished": result.finished,
+        "winners": [players[s] for s in result.winners],
+        "winners_shown": [shown_name(players[s]) for s in result.winners],
+    }
 
 
 def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str) -> str:
@@ -150,15 +181,19 @@ def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
     """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
     match: Match = info.match
     players = result.players
+    # the game's sentences, each player's name in them isolated (``with_names_isolated``)
     return [{
         "number": hand_result.number,
         "dealer": players[hand_result.dealer],
-        "summary": hand_summary(info.played, hand, result.place(hand_result.number), hand_result.extra),
+        "dealer_shown": shown_name(players[hand_result.dealer]),
+        "summary": with_names_isolated(hand_summary(info.played, hand, result.place(hand_result.number),
+                                                    hand_result.extra), players),
         "scores": hand_result.scores,
+        "scores_text": [signed(points) for points in hand_result.scores],
         "totals": hand_result.totals,
-        "explanation": hand_result.explanation,
+        "explanation": [with_names_isolated(line, players) for line in hand_result.explanation],
         "counter": seat_counter(info.played, hand_result),
-        "events": events_text(hand_result),
+        "events": [with_names_isolated(event, players) for event in events_text(hand_result)],
         "changed": hand_result.number in changed_hands,
     } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
 
@@ -173,22 +208,29 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
     counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
     from .chart import running_totals_svg
 
+    progressed = progress(info.played, result.settings, result)
+    why = next_why(match, result)
     return {
         "players": players,
-        "standings": standings(players, result.totals, result.winners if result.finished else None,
-                               result.hands[-1].scores if result.hands else None,
-                               result.lowest_wins, sides_of(result)),
+        "players_shown": [shown_name(name) for name in players],  # as a page writes each name
+        "standings": shown_standings(standings(
+            players, result.totals, result.winners if result.finished else None,
+            result.hands[-1].scores if result.hands else None,
+            result.lowest_wins, sides_of(info.played, result))),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
         "counter": counted,  # the game's running count per seat (bags), in words
         "last_events": events_text(result.hands[-1]) if result.hands else [],
-        "progress": progress(info.played, result.settings, result),
+        "progress": progressed,
+        "progress_text": with_names_isolated(" · ".join(progressed["lines"]), players),
         "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
-        "next_why": next_why(match, result),
+        "next_dealer_shown": None if result.next_dealer is None else shown_name(players[result.next_dealer]),
+        "next_why": None if why is None else with_names_isolated(why, players),
         "finished": result.finished,
         "ending": result.hands[-1].ending if result.hands else None,
         "winners": [players[s] for s in result.winners],
+        "winners_shown": [shown_name(players[s]) for s in result.winners],
         # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
         "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
         else None,
@@ -214,7 +256,7 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
     rows = standings(result.players, result.totals, lowest_first=result.lowest_wins,
-                     sides=sides_of(result))
+                     sides=sides_of(game, result))
     parts: list[str] = []
     said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
     for row in rows:
@@ -261,8 +303,12 @@ def events_text(hand: HandResult) -> list[str]:
 def needs(game: Game, result: MatchResult) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
     found = game.needs(result.next_place())
-    return {"table": found.table,
-            "seats": [{"name": result.players[n.seat], "lines": n.lines, "out": n.out} for n in found.seats]}
+    players = result.players
+    # as the page writes them: each name shown (``shown_name``), the names in each sentence isolated
+    return {"table": [with_names_isolated(line, players) for line in found.table],
+            "seats": [{"name": players[n.seat], "shown": shown_name(players[n.seat]),
+                       "text": with_names_isolated("; ".join(n.lines), players), "lines": n.lines, "out": n.out}
+                      for n in found.seats]}
 
 
 # --- settings in words ---------------------------------------------------------------
@@ -329,7 +375,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         })
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=result.lowest_wins, sides=sides_of(result))
+                         lowest_first=result.lowest_wins, sides=sides_of(game, result))
     counts = seat_counts(game, result.hands[-1]) if result.hands else None
     if counts is not None:
         for row in standing:

@@ -54,6 +54,7 @@ def record_form(info: page.Info) -> ResponseReturnValue:
         chosen = MultiDict({"dealer": request.form.get("dealer", "")})
         entry = entries.form_for(info, number, formdata=chosen)
         entry.form.version.data = str(info.version)
+        page.drawn(entry)
         # the table guide above the form follows the dealer too (out of band)
         return render_template("partial/match_record.html", entry=entry, info=info, match_id=match_id,
                                guide_dealer=hand_forms.whole(chosen["dealer"]), guide_oob=True)
@@ -65,12 +66,11 @@ def record_form(info: page.Info) -> ResponseReturnValue:
     return partials.render_page_or_partial("match.html", **context)
 
 
-def _saved(info: page.Info, number: int | None, saved: writes.Saved | None = None) -> ResponseReturnValue:
+def _saved(info: page.Info, number: int | None, saved: writes.Saved | None, key: str | None) -> ResponseReturnValue:
     """The answer to a saved hand (also to the same form sent again). Given the save
     (``saved``) and the replay of the version it made, an htmx answer carries only
-    what the save changed; the page after a redirect resumes from it too."""
-    # the saved form's key: the draft app.js kept of it on the phone is done with
-    key = access.posted_request_key()
+    what the save changed; the page after a redirect resumes from it too. ``key``: the
+    saved form's, the draft app.js kept of it on the phone is done with."""
     answer = page.saved_answer(info, number, saved, partials.is_partial_request())
     if answer.context is None:
         session["saved_key"] = key
@@ -117,10 +117,10 @@ def record(info: page.Info) -> ResponseReturnValue:
     filled = request.form.get("fill_blank")
     if filled:  # "0 for the rest" without JavaScript: the form again with them typed in, nothing saved
         return _filled_in(info, number, filled)
-    saving = entries.save_new(info, request.form, access.posted_request_key())
+    saving = entries.save_new(info, request.form)
     match saving.outcome:
         case writes.Saved() | writes.AlreadySaved() as done:
-            return _saved(info, done.number, _or_none(done))
+            return _saved(info, done.number, _or_none(done), saving.request_key)
         case writes.Stale(expected=expected):  # the entry again, on the match as the other phone left it
             return _stale_record(page.load(match_id), expected)
         case writes.Refused() as refused:
@@ -192,6 +192,7 @@ def _as_counts(info: page.Info, number: int) -> bool:
 
 
 def _edit_page(info: page.Info, entry: hand_forms.HandEntry, number: int, status: int = 200) -> ResponseReturnValue:
+    page.drawn(entry)
     tally = _tally_of(info, number)
     original = info.match.hands[number - 1]
     by_tally = tally.from_hand(original) if tally else None
@@ -214,11 +215,10 @@ def edit(info: page.Info, number: int) -> ResponseReturnValue:
         tally = _tally_of(info, number)
         shown = tally.as_counts(original) if as_counts and tally else original
         return _edit_page(info, entries.form_for(info, number, hand=shown), number)
-    saving = entries.save_correction(info, number, request.form, access.posted_request_key(),
-                                     keep_dealers=request.form.get("keep_dealers") == "1")
+    saving = entries.save_correction(info, number, request.form, keep_dealers=request.form.get("keep_dealers") == "1")
     match saving.outcome:
         case writes.Saved() | writes.AlreadySaved() as done:
-            return _corrected(info, number, done, " as counts" if as_counts else "")
+            return _corrected(info, number, done, saving.request_key, " as counts" if as_counts else "")
         case writes.Stale() as stale:
             return _stale_correction(info, saving.entry, number, stale)
         case writes.Refused() as refused:
@@ -246,10 +246,10 @@ def _refused_correction(info: page.Info, entry: hand_forms.HandEntry, check: ent
     return _edit_page(info, entry, check.number, 422)
 
 
-def _corrected(info: page.Info, number: int, done: writes.Saved | writes.AlreadySaved,
+def _corrected(info: page.Info, number: int, done: writes.Saved | writes.AlreadySaved, key: str | None,
                how: str = "") -> ResponseReturnValue:
     """After a correction: say what changed, on the scoreboard at the hand."""
-    session["saved_key"] = access.posted_request_key()  # the correction's draft on the phone is done with
+    session["saved_key"] = key  # the correction's draft on the phone is done with
     if isinstance(done, writes.Saved) and done.before is not None and done.after is not None:
         flash(page.correction_saved(info.id, number, done.before, done.after, how))
     else:
@@ -338,7 +338,7 @@ def earlier(info: page.Info) -> ResponseReturnValue:
     number = int(raw)
     first = (number - 1) * view.HANDS_SHOWN + 1
     rows = view.hand_rows(info, result, first, min(len(result.hands), first + view.HANDS_SHOWN - 1))
-    board = {"players": result.players, "rows": rows}
+    board = {"players": result.players, "players_shown": [view.shown_name(name) for name in result.players], "rows": rows}
     return partials.render_page_or_partial("earlier_hands.html", info=info, board=board, match_id=info.id,
                                            page=number, pages=pages, scorer=access.can_score(info))
 
