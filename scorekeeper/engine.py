@@ -140,6 +140,12 @@ class MatchResult:
         ever makes a result of a registered game)."""
         return GAMES[self.game]
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest total wins at this table (``Rules.lowest_wins`` of its settings)."""
+        game = self.played
+        return game.rules.lowest_wins(game.settings_of(self.settings))
+
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
         past the last, where it stands now (``next_place``)."""
@@ -209,7 +215,7 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
         else:
             settings[name] = parsed
     if not problems and seats is not None:
-        problems = game.rules.check_settings(settings, seats)
+        problems = game.shown.worded(game.rules.check_settings(game.settings_of(settings), seats), ())
     return settings, problems
 
 
@@ -318,7 +324,7 @@ def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
     problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer)))
+    return game.shown.worded(game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer))), ctx.players)
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -355,6 +361,8 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         if not found:
             place = place.dealing(hand.get("dealer", place.dealer))
             found = rules.check_hand(hand, place)
+            if found:  # the game's facts in its words (most hands have none: nothing to do)
+                found = shown_by.worded(found, table.players)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
@@ -380,7 +388,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         why = shown_by.ending_words(ending, after)
         deal = None if winners is not None else rules.next_deal(place, scored)
         next_why = None if deal is None else shown_by.next_deal_words(deal, place)
-        explained = functools.partial(explanation, game, place, scored, in_turn, why, deal, next_why)
+        explained = functools.partial(explanation, game, hand, place, scored, in_turn, why, deal, next_why)
         results.append(HandResult(number, dealer, scored.scores, totals, explained, scored.extra, why,
                                   [shown_by.warning_words(w, place) for w in scored.warnings], next_why, deal,
                                   events, place=place))
@@ -407,10 +415,12 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     )
 
 
-def explanation(game: Game, ctx: HandContext, scored: Scored, in_turn: int, ending: str | None,
+def explanation(game: Game, hand: dict, ctx: HandContext, scored: Scored, in_turn: int, ending: str | None,
                 deal: NextDeal | None, next_why: str | None) -> list[str]:
-    """A hand's explanation: how it scored, then what happens next (``what_happens_next``)."""
-    return scored.explanation + what_happens_next(game, ctx, in_turn, ending, deal, next_why)
+    """A hand's explanation: how it scored (the rules' facts, ``scored.why``, in the game's words),
+    then what happens next (``what_happens_next``)."""
+    return game.shown.explanation_words(hand, scored, ctx) + what_happens_next(game, ctx, in_turn, ending, deal,
+                                                                                next_why)
 
 
 def named_events(game: Game, hand: dict, ctx: HandContext, scored: Scored) -> list[Event]:

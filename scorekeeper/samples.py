@@ -66,7 +66,7 @@ def wide_long_settings(game: str, hands: int, players: int | None = None) -> dic
     described, seats = GAMES[game], players or PLAYERS[game]
     lasting = long_settings(game, hands, seats)
     wide = {s.name: True for s in described.settings if s.kind == "bool"} | lasting
-    refused = described.rules.check_settings({**described.defaults(), **wide}, seats)
+    refused = described.rules.check_settings(described.settings_of({**described.defaults(), **wide}), seats)
     return lasting if refused else wide
 
 

@@ -44,13 +44,14 @@ from scorekeeper.games.base import (
     TallyColumn,
     TrickMark,
     TrickTally,
+    broken,
     check_bool,
     check_choice,
     check_count,
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
+    said,
 )
 
 WEATHERS = ("clear", "fog")
@@ -71,7 +72,32 @@ class LastHand:
     best: int
 
 
-class OddballRules(Rules):
+@dataclass(frozen=True)
+class OddballSettings(GameSettings):
+    last_hand: int  # 0: never
+    fog_doubles: bool
+    fog_factor: int
+
+
+@dataclass(frozen=True)
+class MarblesHeld:
+    """How a hand scored: the marbles each held, each worth ``factor``."""
+
+    marbles: list[int]
+    factor: int
+
+
+@dataclass(frozen=True)
+class RoundsOff:
+    """What is wrong with the rounds: given with marbles ("both"), not one per round ("count"),
+    or a ``seat`` that is not at the table winning ``round`` ("seat")."""
+
+    what: str
+    round: int = 0
+    seat: Any = None
+
+
+class OddballRules(Rules[OddballSettings]):
     """Marbles count; the last hand (if any) ends it; no target."""
 
     tie_shares_win = True
@@ -83,13 +109,13 @@ class OddballRules(Rules):
 
     def _check_marbles(self, hand: dict, table: Table) -> list[Problem]:
         if "rounds" in hand and "marbles" in hand:
-            return [rule("rounds", "give either marbles or the winner of every round, not both")]
+            return [broken("rounds", RoundsOff("both"))]
         if "rounds" not in hand:
             return check_seat_counts(hand, "marbles", table, MOST)
         rounds = hand["rounds"]
         if not isinstance(rounds, list) or len(rounds) != ROUNDS:
-            return [rule("rounds", f"must list the winner of each of the {ROUNDS} rounds")]
-        return [rule("rounds", f"round {i + 1}: seat {seat!r} is not a seat at this table")
+            return [broken("rounds", RoundsOff("count"))]
+        return [broken("rounds", RoundsOff("seat", i, seat))
                 for i, seat in enumerate(rounds) if not is_whole(seat) or not 0 <= seat < table.seats]
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
@@ -98,15 +124,11 @@ class OddballRules(Rules):
         factor = settings.fog_factor if hand["weather"] == "fog" and settings.fog_doubles else 1
         marbles = hand["marbles"] if "marbles" in hand else rounds_won(hand["rounds"], table.seats)[0]
         scores = [count * factor for count in marbles]
-        lines = [f"{name} held {count} marble{'' if count == 1 else 's'}: {count * factor}"
-                 for name, count in zip(table.players, marbles)]
         if hand.get("rainbow"):
             scores[dealer] += 1
-            lines.append(f"{table.players[dealer]} dealt under a rainbow: 1 more")
         if "finder" in hand:
             scores[hand["finder"]] += 1
-            lines.append(f"{table.players[hand['finder']]} found the lost marble: 1 more")
-        return Scored(scores, lines)
+        return Scored(scores, MarblesHeld(marbles, factor))
 
     def ending(self, place: HandContext) -> Ending:
         table = place.table
@@ -161,6 +183,23 @@ def _held(counted: dict[str, int]) -> int:
 
 class OddballShown(Shown):
     """Its own fields, a guide line, a sheet line, a tally of rounds, a marble counter."""
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        held, names = scored.why, ctx.players
+        lines = [f"{name} held {count} marble{'' if count == 1 else 's'}: {count * held.factor}"
+                 for name, count in zip(names, held.marbles)]
+        if hand.get("rainbow"):
+            lines.append(f"{names[ctx.dealt_by]} dealt under a rainbow: 1 more")
+        if "finder" in hand:
+            lines.append(f"{names[hand['finder']]} found the lost marble: 1 more")
+        return lines
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if fact.what == "both":
+            return said("give either marbles or the winner of every round, not both")
+        if fact.what == "count":
+            return said(f"must list the winner of each of the {ROUNDS} rounds")
+        return said(f"round {fact.round + 1}: seat {fact.seat!r} is not a seat at this table")
 
     def ending_words(self, ending: Ending, place: HandContext) -> str | None:
         last = ending.own
@@ -235,13 +274,6 @@ class OddballShown(Shown):
 
     def sheet_rules(self, place: HandContext) -> list[str]:
         return ["Each marble scores 1 (in fog with fog multiplying: more); a rainbow scores the dealer 1 more."]
-
-
-@dataclass(frozen=True)
-class OddballSettings(GameSettings):
-    last_hand: int  # 0: never
-    fog_doubles: bool
-    fog_factor: int
 
 
 class Oddball(Game):

@@ -6,8 +6,10 @@ ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat 
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
 for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
 told where it stands by one frozen ``HandContext``, which only the engine builds while
-replaying. The rules give the needs panel, the progress line and the target's ending as
-facts (``NeedsFacts``, ``ProgressFacts``, ``TargetEnd``); the game's ``Shown`` says them.
+replaying. The rules give the needs panel, the progress line, the target's ending, a hand's
+explanation and what is wrong with a hand or the settings as facts (``NeedsFacts``,
+``ProgressFacts``, ``TargetEnd``, ``Scored.why``, ``Problem.fact``); the game's ``Shown`` says
+them. The hooks about the settings alone take the game's typed record (``GameSettings``).
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -25,7 +27,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast, get_args, get_origin
 
 from . import words
 from .trick_referee import Face, Setup
@@ -37,13 +39,19 @@ class Problem:
     field, a setting as "settings.<name>", or a match key such as "players"), the
     ``seat`` (for Third Rail's winners, the trick) and ``who`` sits there, a ``code``
     saying what is wrong and the ``params`` its words need. ``games.words`` is the
-    one place that turns it into words; nobody reads the words back."""
+    one place that turns it into words; nobody reads the words back.
+
+    A game's rules give their own problems as facts (``fact``: a rule of the game broken,
+    code "rule", made by ``broken``; or what a shared code's words say in the game's terms,
+    such as what a list must hold): the game's ``Shown.problem_words`` says the fact, and
+    the engine puts those words in ``params`` (``Shown.worded``) before anyone reads them."""
 
     field: str | None
     code: str
     params: dict = dataclasses.field(default_factory=dict)
     seat: int | None = None
     who: str | None = None
+    fact: Any = None
 
     @property
     def message(self) -> str:
@@ -56,14 +64,27 @@ class Problem:
         return self.code == "missing" or (self.code == "not_whole" and self.params.get("value", 0) is None)
 
 
-def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None = None,
-         seat: int | None = None, who: str | None = None) -> Problem:
-    """A game's own rule broken, in the game's words (``plain``: the form's words, where
-    they differ: a checkbox is "ticked", not "true")."""
+def said(text: str, *, prefix: bool = True, plain: str | None = None) -> dict[str, Any]:
+    """The words of a broken rule (code "rule"), as ``games.words`` reads them: ``text`` after
+    the field's name (none before it without ``prefix``) and ``plain``, the form's words where
+    they differ (a checkbox is "ticked", not "true")."""
     params: dict[str, Any] = {"text": text, "prefix": prefix}
     if plain is not None:
         params["plain"] = plain
-    return Problem(field, "rule", params, seat, who)
+    return params
+
+
+def rule(field: str | None, text: str, *, prefix: bool = True, plain: str | None = None,
+         seat: int | None = None, who: str | None = None) -> Problem:
+    """A rule of the match file or of a setting's kind broken, in words (``said``): for the
+    engine and the shared checks; a game's rules give a fact instead (``broken``)."""
+    return Problem(field, "rule", said(text, prefix=prefix, plain=plain), seat, who)
+
+
+def broken(field: str | None, fact: Any, *, seat: int | None = None, who: str | None = None) -> Problem:
+    """A rule of the game broken, as the game's ``fact`` (no words: its ``Shown.problem_words``
+    says it, and the engine puts the words in before the problem is read)."""
+    return Problem(field, "rule", {}, seat, who, fact)
 
 
 @dataclass(frozen=True)
@@ -93,12 +114,12 @@ class Setting:
     # A caution the setup form shows beside the setting (where its default comes from).
     note: str = ""
 
-    def applies(self, settings: dict) -> bool:
-        """Whether this setting means anything with these (other) settings."""
+    def applies(self, settings: GameSettings) -> bool:
+        """Whether this setting means anything with these (other) settings, the game's record."""
         if self.applies_when is None:
             return True
         name, value = self.applies_when
-        return bool(settings.get(name) == value)
+        return bool(getattr(settings, name) == value)
 
     def choice_label(self, value: Any) -> str:
         return dict(self.labels).get(value, str(value))
@@ -390,6 +411,13 @@ class GameSettings:
         return made
 
     @classmethod
+    def read(cls, settings: GameSettings) -> Self:
+        """``settings`` as this game's record: what a hook given the game's settings is given."""
+        if not isinstance(settings, cls):
+            raise TypeError(f"settings given as a {type(settings).__name__}, not the game's {cls.__name__}")
+        return settings
+
+    @classmethod
     def at(cls, table: Table) -> Self:
         """The record of a table's settings, made once per table (a replay asks for it several
         times a hand: kept in the table under the record's own name, found in one lookup)."""
@@ -437,15 +465,21 @@ class HandOutput:
 
 NO_OUTPUT = HandOutput()
 
+# The settings record a game's ``Rules`` read (``Rules[SpadesSettings]``).
+S = TypeVar("S", bound=GameSettings)
+
 
 @dataclass
 class Scored:
-    """What one hand is worth. ``extra`` holds the game's own output fields as its typed
-    record (``HandOutput``: bags, declarer, holder...), each under the name the rescore
-    output gives it. ``state`` is the game's running state after this hand (bags, for example)."""
+    """What one hand is worth. ``why`` is how the rules scored it, as the game's own facts
+    (which rule applied, with its numbers; None where the scores say it all), which its
+    ``Shown.explanation_words`` says: the hand's explanation. ``extra`` holds the game's own
+    output fields as its typed record (``HandOutput``: bags, declarer, holder...), each under
+    the name the rescore output gives it. ``state`` is the game's running state after this
+    hand (bags, for example)."""
 
     scores: list[int]
-    explanation: list[str]
+    why: Any
     extra: HandOutput = NO_OUTPUT
     state: Any = None
     # Things a scorer may have meant otherwise (scored as recorded, never refused), as the
@@ -759,20 +793,34 @@ class MatchProgress:
     hands_left: int | None
 
 
-class Rules:
+class Rules(Generic[S]):
     """How a game is played and scored: its settings' rules, a hand's check, its score,
     who deals next, when the game ends, and what that leaves each player needing. Pure:
     no words for a form or a sheet (``Shown``), no cards (``Referee``); what each player
     needs, the progress, the ending and the next deal come back as facts ``Shown`` words
     (a game's own end rule gives its own facts in ``Ending.own``, its own reason for the
-    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``). (A hand's
-    explanation, in ``Scored``, and a broken rule's text, in ``Problem``, are still words.)"""
+    next dealer in ``NextDeal.own``, its warnings in ``Scored.warnings``, how it scored a hand
+    in ``Scored.why``, what is wrong with a hand or the settings in ``Problem.fact``)."""
 
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
     tie_shares_win: bool = False
+    # The game's settings record, which the hooks about settings alone are given (``target``,
+    # ``lowest_wins``, ``check_settings``): declared once, as ``Rules[SpadesSettings]``.
+    settings_type: ClassVar[type[GameSettings]] = GameSettings
 
-    def target(self, settings: dict) -> Target | None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            (record,) = get_args(base) if get_origin(base) is Rules else (None,)
+            if isinstance(record, type) and issubclass(record, GameSettings):
+                cls.settings_type = record
+
+    def settings_at(self, table: Table) -> S:
+        """The table's settings as the game's record (made once per table)."""
+        return cast(S, self.settings_type.at(table))
+
+    def target(self, settings: S) -> Target | None:
         """The score that ends the game under these settings, if one does."""
         return None
 
@@ -781,17 +829,17 @@ class Rules:
         hand, and a game reads its settings through its typed record (``GameSettings``)."""
         found = table.__dict__.get("_target")
         if found is None or found[0] is not self:
-            found = (self, self.target(table.settings))
+            found = (self, self.target(self.settings_at(table)))
             table.__dict__["_target"] = found
         return found[1]
 
-    def lowest_wins(self, settings: dict) -> bool:
+    def lowest_wins(self, settings: S) -> bool:
         """Whether the lowest total wins with these settings (with a target or without):
         the standings then list it first."""
         target = self.target(settings)
         return target is not None and target.low_wins
 
-    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
+    def check_settings(self, settings: S, seats: int) -> list[Problem]:
         """Rules between settings (each already valid on its own), for ``seats`` players."""
         return []
 
@@ -852,7 +900,7 @@ class Rules:
         """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
         says them): what the leading total still needs to end it by the target, and how far
         it is (the leader's share of the target, else the share of the hands played)."""
-        target = self.target(place.settings)
+        target = self.target_at(place.table)
         highest = max(place.totals) if place.totals else 0
         percent = to_go = None
         if target is not None:
@@ -879,9 +927,9 @@ class Rules:
         who cannot win then. A player is out only under the assumption the facts name: a
         deal out of turn can make a game that ends by deal count longer, so who cannot catch
         up in the hands left is out only "if the deal goes round in turn"."""
-        settings, totals = place.settings, list(place.totals)
-        target = self.target(settings)
-        low = self.lowest_wins(settings)  # with a target or without: the lowest total leads
+        totals = list(place.totals)
+        target = self.target_at(place.table)
+        low = self.lowest_wins(self.settings_at(place.table))  # with a target or without: the lowest total leads
         left = place.hands_left
         most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
@@ -975,6 +1023,12 @@ class Shown:
         who = f", who {name_list(does)} there" if does else ""
         return f"Hand {ctx.number} is now dealt by {name}{who}; check it."
 
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        """Why the hand ``ctx`` places (recorded as ``hand``) scored what it did (``scored.why``:
+        the rules' facts, beside its scores and output), in sentences: the hand's explanation,
+        before what happens next."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {scored.why!r}")
+
     def event_words(self, event: Event, ctx: HandContext) -> str:
         """One thing the hand ``ctx`` places did (``Rules.hand_events``), in words, whose it
         is first ("Ann's bid of 5 failed (took 3)"), without its points."""
@@ -993,6 +1047,25 @@ class Shown:
         names = table.players
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        """One of the game's own facts about what is wrong (``Problem.fact``) in words: the
+        params its problem's code reads (``games.words``): a broken rule's ``said(...)``, or the
+        game's terms a shared code names ("what" a list must hold, "why" a field is needed, "who"
+        where a seat's is not a player's).
+        ``players``: the table's names (none for a check of the settings alone)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no words for {fact!r}")
+
+    def worded(self, problems: list[Problem], players: tuple[str, ...]) -> list[Problem]:
+        """``problems`` with the words of each of the game's facts filled in (``problem_words``;
+        its "who", where it gives one, names the problem's seat: Third Rail's "trick 2"): what the
+        engine does to every problem a game's rules give before it is read."""
+        return [problem if problem.fact is None else self._worded(problem, players) for problem in problems]
+
+    def _worded(self, problem: Problem, players: tuple[str, ...]) -> Problem:
+        said = self.problem_words(problem.fact, players)
+        who = said.pop("who", problem.who)
+        return dataclasses.replace(problem, params={**problem.params, **said}, who=who)
 
     # the reason the deal passes on as usual (``NextDeal.own`` None)
     deal_passes: ClassVar[str] = "the deal passes left"
@@ -1160,8 +1233,8 @@ class Shown:
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
 
-    def rules_context(self, settings: dict) -> dict:
-        """Anything more the game's rules page needs, from the settings."""
+    def rules_context(self, settings: GameSettings) -> dict:
+        """Anything more the game's rules page needs, from the settings (the game's record)."""
         return {}
 
 
@@ -1255,7 +1328,7 @@ class Game:
     # Variants of the settings worth playing in tests and demos (each over the defaults).
     sample_settings: ClassVar[tuple[dict, ...]] = ({},)
 
-    rules: Rules = Rules()
+    rules: Rules[Any] = Rules()
     shown: Shown = Shown()
     referee: Referee | None = None
     stats: Stats = Stats()
@@ -1264,10 +1337,20 @@ class Game:
         super().__init_subclass__(**kwargs)
         if cls.settings_type is not GameSettings:  # a game that declares its record binds it to its settings
             cls.settings_type.declare(cls.settings)
+        rules = cls.__dict__.get("rules")
+        if rules is not None and rules.settings_type is not cls.settings_type:
+            # its rules' hooks about settings would be given another record than the one they read
+            raise TypeError(f"{cls.__name__}: its rules read {rules.settings_type.__name__}, not its settings "
+                            f"record {cls.settings_type.__name__} (declare them as "
+                            f"Rules[{cls.settings_type.__name__}])")
 
-    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+    def settings_of(self, values: Mapping[str, Any]) -> GameSettings:
+        """Checked settings (a match's, the defaults) as the game's record, for its hooks."""
+        return self.settings_type.of(values)
+
+    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
         """What the table calls this game, wherever its name is shown (a title, the
-        share line, the history...): the game's title unless its settings name it.
+        share line, the history...): the game's title unless its settings (its record) name it.
         ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
         return self.title
 
@@ -1367,8 +1450,7 @@ def check_seat_counts(hand: dict, name: str, table: Table, maximum: int) -> list
     """``name`` must be a list with one whole number 0..maximum per seat."""
     value = hand[name]
     if not isinstance(value, list) or len(value) != table.seats:
-        return [Problem(name, "not_list", {"what": f"{table.seats} numbers, one per seat", "got": show_json(value),
-                                           "value": value})]
+        return [Problem(name, "not_list", {"per_seat": table.seats, "got": show_json(value), "value": value})]
     problems = []
     for seat, count in enumerate(value):
         # range_check only for a count that is not plainly good: every count of every hand is checked

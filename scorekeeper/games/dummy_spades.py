@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     GOES_ON,
@@ -46,6 +46,7 @@ from .base import (
     Table,
     Target,
     bidding_order,
+    broken,
     by_player,
     check_count,
     check_seat_counts,
@@ -53,7 +54,7 @@ from .base import (
     name_list,
     played,
     plural,
-    rule,
+    said,
     show,
     show_json,
     split_tricks,
@@ -114,6 +115,31 @@ class BagPenalty:
 
 
 @dataclass(frozen=True)
+class NilsShape:
+    """What a hand's nils must be (``entry``: one player's list; else the whole): one list
+    per seat of the hands each player bid nil on."""
+
+    entry: bool
+    seats: int
+
+
+@dataclass(frozen=True)
+class NilHolder:
+    """A hand's problem: a player's nil names ``holder``, which is no hand at this table
+    (``twice`` False) or is named twice."""
+
+    holder: Any
+    twice: bool = False
+
+
+@dataclass(frozen=True)
+class WithDummy:
+    """What the dummy took, said beside the tricks' sum."""
+
+    tricks: int
+
+
+@dataclass(frozen=True)
 class SpadesSettings(GameSettings):
     """Dummy Hand Spades' settings (``DummySpades.settings`` says each)."""
 
@@ -139,12 +165,12 @@ class SpadesOutput(HandOutput):
         return self.bags
 
 
-class DummySpadesRules(Rules):
+class DummySpadesRules(Rules[SpadesSettings]):
     """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
     nils, bags and their penalty, the target and the optional losing floor."""
 
-    def target(self, settings: dict) -> Target:
-        return Target(SpadesSettings.of(settings).target)
+    def target(self, settings: SpadesSettings) -> Target:
+        return Target(settings.target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -156,8 +182,8 @@ class DummySpadesRules(Rules):
         if not trick_problems:
             total = sum(hand["tricks"]) + hand["dummy_tricks"]
             if total != TRICKS:
-                trick_problems.append(Problem("tricks", "sum", {"total": total, "expected": TRICKS,
-                                                                "extra": f" with the dummy's {hand['dummy_tricks']}"}))
+                trick_problems.append(Problem("tricks", "sum", {"total": total, "expected": TRICKS},
+                                              fact=WithDummy(hand["dummy_tricks"])))
         return problems + trick_problems
 
     def _check_nils(self, hand: dict, table: Table) -> list[Problem]:
@@ -165,22 +191,21 @@ class DummySpadesRules(Rules):
             return []
         nils = hand["nils"]
         if not isinstance(nils, list) or len(nils) != table.seats:
-            return [Problem("nils", "not_list", {"what": f"{table.seats} lists, one per seat, of the hands each "
-                                                         "player bid nil on", "got": show_json(nils), "value": nils})]
+            return [Problem("nils", "not_list", {"got": show_json(nils), "value": nils},
+                            fact=NilsShape(False, table.seats))]
         problems = []
         for seat, held in enumerate(nils):
             who = table.players[seat]
             if not isinstance(held, list):
-                problems.append(Problem("nils", "not_list", {"what": 'seat numbers and/or "dummy"',
-                                                             "got": show_json(held), "value": held}, seat, who))
+                problems.append(Problem("nils", "not_list", {"got": show_json(held), "value": held}, seat, who,
+                                        NilsShape(True, table.seats)))
                 continue
             seen = []
             for holder in held:
                 if not (holder == DUMMY or (is_whole(holder) and 0 <= holder < table.seats)):
-                    problems.append(rule("nils", f"each entry must be a seat 0 to {table.seats - 1} or \"dummy\", "
-                                                 f"got {show(holder)}", seat=seat, who=who))
+                    problems.append(broken("nils", NilHolder(holder), seat=seat, who=who))
                 elif holder in seen:
-                    problems.append(rule("nils", f"{hand_name(holder, table)} is listed twice", seat=seat, who=who))
+                    problems.append(broken("nils", NilHolder(holder, twice=True), seat=seat, who=who))
                 seen.append(holder)
         return problems
 
@@ -191,15 +216,13 @@ class DummySpadesRules(Rules):
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
         declarer = find_declarer(hand["bids"], dealer)
-        lines = [bidding_line(hand["bids"], dealer, declarer, table), tricks_line(hand, declarer, table)]
-        scores, bags = [], list(state)
+        scores, bags, players = [], list(state), []
         for seat in range(table.seats):
-            parts, player_lines, bags[seat] = score_player(seat, hand, declarer, bags[seat], table)
-            scores.append(sum(parts))
-            lines += player_lines
-            if len(parts) > 1:
-                lines.append(f"{table.players[seat]} this hand: {arithmetic(parts)}")
-        return Scored(scores, lines, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
+            scored = score_player(seat, hand, declarer, bags[seat], table)
+            scores.append(scored.total)
+            bags[seat] = scored.bags_after
+            players.append(scored)
+        return Scored(scores, players, SpadesOutput(bags, declarer), tuple(bags), zero_bid_warnings(hand, table))
 
     def ending(self, place: HandContext) -> Ending:
         totals = place.totals
@@ -250,7 +273,7 @@ class DummySpadesRules(Rules):
             if taken < bid:  # the sheet shows the bid and its -10 per trick bid
                 events.append(Event(BidFailed(bid, taken), seat, -10 * bid, on_sheet=False))
             for holder in nils[seat]:
-                nil_points, _ = nil(seat, holder, team, hand, table)
+                nil_points = nil(holder, team, hand, table)
                 tricks = tricks_of(holder, hand)
                 if nil_points is None:
                     events.append(Event(NilPlayed(holder, "not applied", tricks), seat))
@@ -260,8 +283,8 @@ class DummySpadesRules(Rules):
                     events.append(Event(NilPlayed(holder, "lost", tricks), seat, nil_points))
             if state[seat] + over == out.bags[seat]:
                 continue  # no penalty took bags away
-            lost, _, line = bag_penalty(seat, state[seat] + over, table)
-            if line:
+            lost, _, times = bag_penalty(state[seat] + over, table)
+            if times:
                 events.append(Event(BagPenalty(state[seat] + over), seat, -lost))
         return events
 
@@ -275,6 +298,29 @@ class DummySpadesShown(Shown):
         names = table.players
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, WithDummy):
+            return {"extra": f" with the dummy's {fact.tricks}"}
+        if isinstance(fact, NilsShape):
+            if fact.entry:
+                return {"what": 'seat numbers and/or "dummy"'}
+            return {"what": f"{fact.seats} lists, one per seat, of the hands each player bid nil on"}
+        assert isinstance(fact, NilHolder)  # the game's last problem fact
+        if fact.twice:
+            listed = "the dummy" if fact.holder == DUMMY else f"{players[fact.holder]}'s hand"
+            return said(f"{listed} is listed twice")
+        return said(f"each entry must be a seat 0 to {len(players) - 1} or \"dummy\", got {show(fact.holder)}")
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        table, players = ctx.table, scored.why
+        declarer = SpadesOutput.read(scored.extra).declarer
+        lines = [bidding_line(hand["bids"], ctx.dealt_by, declarer, table), tricks_line(hand, declarer, table)]
+        for seat, player in enumerate(players):  # a replay words every hand: the usual case is one line
+            lines.append(contract(seat, hand, player.team, player, table))
+            if player.nils or player.penalty:
+                lines += more_lines(seat, hand, player, table)
+        return lines
 
     def warning_words(self, warning: Any, ctx: HandContext) -> str:
         assert isinstance(warning, ZeroBid)  # the game's one warning
@@ -679,6 +725,88 @@ def hand_name(holder: Any, table: Table, bidder: int | None = None) -> str:
     return f"{table.players[holder]}'s hand"
 
 
+class PlayerScored(NamedTuple):
+    """How one player's hand scored (Dummy Hand Spades' ``Scored.why`` is one per seat): their
+    ``team`` (``team_of``), the tricks ``taken`` toward their bid and the team hands ``left_out`` of them (nil hands whose
+    tricks do not count), the ``contract``'s points and the bags it gained (``over``) on top of
+    the ``bags`` held before, each nil (its hand and points, None: not applied), the bag
+    penalty (None: none), the ``total`` of them, and the bags left after the hand."""
+
+    team: tuple[Any, ...]
+    taken: int
+    left_out: list[Any]
+    contract: int
+    over: int
+    bags: int
+    nils: tuple[tuple[Any, int | None], ...]
+    penalty: Penalty | None
+    total: int
+    bags_after: int
+
+    @property
+    def parts(self) -> list[int]:
+        """The points added up: the contract, each nil that applies, the bag penalty."""
+        return [self.contract, *(points for _, points in self.nils if points is not None),
+                *((-self.penalty.lost,) if self.penalty else ())]
+
+
+class Penalty(NamedTuple):
+    """A bag penalty: the bags ``reached``, the ``times`` the limit fits in them, the points
+    ``lost`` and the bags ``left``."""
+
+    reached: int
+    times: int
+    lost: int
+    left: int
+
+
+# A fact made as a tuple is: the named tuple's own constructor (keywords allowed) costs three times
+# as much, and a replay makes one per player per hand.
+_made = tuple.__new__
+
+
+def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> PlayerScored:
+    """How one real player's hand scores."""
+    team = team_of(seat, declarer, table.seats)
+    nils = (hand.get("nils") or [[]] * table.seats)[seat]
+    # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
+    counted = SpadesSettings.at(table).nil_tricks_count
+    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
+    taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
+    bid = hand["bids"][seat]
+    over = 0 if taken < bid else taken - bid
+    points = -10 * bid if taken < bid else 10 * bid + over
+    total = points
+    said = tuple((holder, nil(holder, team, hand, table)) for holder in nils) if nils else ()
+    for _, nil_points in said:
+        total += nil_points or 0
+    lost, left, times = bag_penalty(bags + over, table)
+    # most hands have no penalty and no nil: nothing more is made for them (a replay scores every hand)
+    return _made(PlayerScored, (team, taken, left_out, points, over, bags, said,
+                                Penalty(bags + over, times, lost, left) if times else None, total - lost, left))
+
+
+def nil(holder: Any, team: tuple, hand: dict, table: Table) -> int | None:
+    """The points of one nil a player bid (None when it does not apply: the other team's hand)."""
+    if holder not in team:
+        return None
+    value = SpadesSettings.at(table).nil_value
+    return value if tricks_of(holder, hand) == 0 else -value
+
+
+def bag_penalty(bags: int, table: Table) -> tuple[int, int, int]:
+    """(points lost, bags left, times the limit fits in them: 0 for no penalty) once a
+    player's bags are counted."""
+    settings = SpadesSettings.at(table)
+    limit, penalty = settings.bag_limit, settings.bag_penalty
+    if limit == 0 or bags < limit:
+        return 0, bags, 0
+    times = bags // limit
+    return times * penalty, bags - times * limit, times
+
+
+# --- the scoring in words (``DummySpadesShown.explanation_words``) --------------------
+
 def bidding_line(bids: list[int], dealer: int, declarer: int, table: Table) -> str:
     names = table.players
     order = bidding_order(dealer, table.seats)
@@ -703,36 +831,22 @@ def tricks_line(hand: dict, declarer: int, table: Table) -> str:
             f"{name_list([names[s] for s in defenders])} took {theirs} = {sum(tricks[s] for s in defenders)}.")
 
 
-# --- one player's points --------------------------------------------------------
-
-def score_player(seat: int, hand: dict, declarer: int, bags: int, table: Table) -> tuple[list[int], list[str], int]:
-    """(points parts, explanation lines, bags after) for one real player."""
-    team = team_of(seat, declarer, table.seats)
-    nils = (hand.get("nils") or [[]] * table.seats)[seat]
-    # nil_tricks_count off: the tricks of a team hand this player bid nil on count for nothing
-    counted = SpadesSettings.at(table).nil_tricks_count
-    left_out = [] if counted else [h for h in team if h in nils and tricks_of(h, hand)]
-    taken = sum(tricks_of(h, hand) for h in team if h not in left_out)
-    points, line, over = contract(seat, hand, team, left_out, taken, bags, table)
-    parts, lines = [points], [line]
-    for holder in nils:
-        nil_points, nil_line = nil(seat, holder, team, hand, table)
-        lines.append(nil_line)
-        if nil_points is not None:
-            parts.append(nil_points)
-    bags += over
-    penalty, bags, penalty_line = bag_penalty(seat, bags, table)
-    if penalty_line:
-        parts.append(-penalty)
-        lines.append(penalty_line)
-    return parts, lines, bags
+def more_lines(seat: int, hand: dict, scored: PlayerScored, table: Table) -> list[str]:
+    """A player's lines after the contract's, when they bid a nil or paid a bag penalty: each
+    nil, the penalty and the sum of the parts."""
+    lines = [nil_line(seat, holder, points, hand, table) for holder, points in scored.nils]
+    if scored.penalty:
+        lines.append(penalty_line(seat, scored.penalty, table))
+    if scored.penalty or len(scored.parts) > 1:  # more than the contract to add up
+        lines.append(f"{table.players[seat]} this hand: {arithmetic(scored.parts)}")
+    return lines
 
 
-def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bags: int,
-             table: Table) -> tuple[int, str, int]:
-    """(points, line, bags gained) for a player's team bid: ``taken`` tricks count toward
-    it, those of the ``left_out`` hands (nil hands, with nil tricks not counting) do not."""
+def contract(seat: int, hand: dict, team: tuple, scored: PlayerScored, table: Table) -> str:
+    """The line of a player's team bid: ``scored.taken`` tricks count toward it, those of the
+    ``scored.left_out`` hands (nil hands, with nil tricks not counting) do not."""
     name, bid = table.players[seat], hand["bids"][seat]
+    left_out, taken, points = scored.left_out, scored.taken, scored.contract
     declarer = DUMMY in team
     if left_out:
         # every trick the team took, then which of them count: never the count alone as if all
@@ -750,12 +864,12 @@ def contract(seat: int, hand: dict, team: tuple, left_out: list, taken: int, bag
         made = failed = f"{name} bid {bid} and {took}"
         exact = f"{made}, exactly"
     if taken < bid:
-        return -10 * bid, f"{failed}: -{10 * bid}", 0
-    over = taken - bid
+        return f"{failed}: {points}"
+    over = scored.over
     if over == 0:
-        return 10 * bid, f"{exact}: 10 × {bid} = {10 * bid}", 0
-    gained = f"{plural(over, 'bag')} ({bags + over} in all)"
-    return 10 * bid + over, f"{made}: 10 × {bid} + {over} over = {10 * bid + over}, {gained}", over
+        return f"{exact}: 10 × {bid} = {points}"
+    gained = f"{plural(over, 'bag')} ({scored.bags + over} in all)"
+    return f"{made}: 10 × {bid} + {over} over = {points}, {gained}"
 
 
 def nil_hand(holder: Any, bidder: int, table: Table) -> str:
@@ -783,31 +897,26 @@ def zero_bid_warnings(hand: dict, table: Table) -> list[ZeroBid]:
     return [ZeroBid(seat) for seat in range(table.seats) if hand["bids"][seat] == 0 and seat not in nils[seat]]
 
 
-def nil(seat: int, holder: Any, team: tuple, hand: dict, table: Table) -> tuple[int | None, str]:
-    """(points or None when the nil does not apply, line) for one nil a player bid."""
+def nil_line(seat: int, holder: Any, points: int | None, hand: dict, table: Table) -> str:
+    """The line of one nil a player bid (``points`` None: it does not apply)."""
     name, value = table.players[seat], SpadesSettings.at(table).nil_value
     what = f"{name}'s nil on {hand_name(holder, table, seat)}"
     held = hand_name(holder, table).removesuffix("'s hand")
-    if holder not in team:
-        return None, f"{what} is not applied: {held} is on the other team this deal"
+    if points is None:
+        return f"{what} is not applied: {held} is on the other team this deal"
     taken = tricks_of(holder, hand)
     if taken == 0:
-        return value, f"{what}: {held} took no tricks, so +{value}"
-    return -value, f"{what}: {held} took {plural(taken, 'trick')}, so -{value}"
+        return f"{what}: {held} took no tricks, so +{value}"
+    return f"{what}: {held} took {plural(taken, 'trick')}, so -{value}"
 
 
-def bag_penalty(seat: int, bags: int, table: Table) -> tuple[int, int, str | None]:
-    """(points lost, bags left, line or None) once a player's bags are counted."""
+def penalty_line(seat: int, penalty: Penalty, table: Table) -> str:
+    """The line of a bag penalty."""
     settings = SpadesSettings.at(table)
-    limit, penalty = settings.bag_limit, settings.bag_penalty
-    if limit == 0 or bags < limit:
-        return 0, bags, None
-    times = bags // limit
-    lost = times * penalty
-    cost = f"{times} × {penalty} = {lost}" if times > 1 else f"{lost}"
-    left = bags - times * limit
-    return lost, left, (f"{table.players[seat]}'s bags reached {bags} (limit {limit}): "
-                        f"loses {cost}, leaving {plural(left, 'bag')}")
+    times, lost = penalty.times, penalty.lost
+    cost = f"{times} × {settings.bag_penalty} = {lost}" if times > 1 else f"{lost}"
+    return (f"{table.players[seat]}'s bags reached {penalty.reached} (limit {settings.bag_limit}): "
+            f"loses {cost}, leaving {plural(penalty.left, 'bag')}")
 
 
 def arithmetic(parts: list[int]) -> str:

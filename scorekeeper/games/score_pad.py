@@ -68,7 +68,7 @@ class PadEnd:
     all_played: bool
 
 
-class ScorePadRules(Rules):
+class ScorePadRules(Rules[PadSettings]):
     """Points as the table says, and the three ways a game ends."""
 
     # the number of hands is fixed, whoever deals: a deal out of turn adds none
@@ -78,15 +78,13 @@ class ScorePadRules(Rules):
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         table, points = ctx.table, hand["points"]
         if not isinstance(points, list) or len(points) != table.seats:
-            return [Problem("points", "not_list", {"what": f"{table.seats} numbers, one per seat",
-                                                   "got": show_json(points), "value": points})]
+            return [Problem("points", "not_list", {"per_seat": table.seats, "got": show_json(points), "value": points})]
         found = [range_check("points", value, LEAST, MOST, seat, table.players[seat])
                  for seat, value in enumerate(points)]
         return [problem for problem in found if problem is not None]
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
-        points = list(hand["points"])
-        return Scored(points, [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, points)])
+        return Scored(list(hand["points"]), None)  # the points are the whole story
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
@@ -109,15 +107,14 @@ class ScorePadRules(Rules):
             return None
         return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
 
-    def target(self, settings: dict) -> Target | None:
-        chosen = PadSettings.of(settings)
-        points = chosen.target
+    def target(self, settings: PadSettings) -> Target | None:
+        points = settings.target
         if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
             return None
-        return Target(points, low_wins=bool(chosen.low_wins))
+        return Target(points, low_wins=bool(settings.low_wins))
 
-    def lowest_wins(self, settings: dict) -> bool:
-        return bool(PadSettings.of(settings).low_wins)
+    def lowest_wins(self, settings: PadSettings) -> bool:
+        return bool(settings.low_wins)
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         # with a fixed number of hands, now and then a hand at the edges of what may be typed,
@@ -154,6 +151,9 @@ def _side(facts: NeedsFacts) -> str:
 
 class ScorePadShown(Shown):
     """Who deals, a points box per player, and the sheet's few rules."""
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return [f"{name} scored {_points(value)}." for name, value in zip(ctx.players, scored.scores)]
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         return f"the score pad only counts it as {ctx.players[ctx.dealt_by]}'s deal"
@@ -257,7 +257,7 @@ class ScorePadShown(Shown):
             return [f"{side} this hand: {best}, all but {name_list(others)}"]
         return [f"{side} this hand: {name_list(tied)} {best}"]
 
-    def rules_context(self, settings: dict) -> dict:
+    def rules_context(self, settings: GameSettings) -> dict:
         return {"least": LEAST, "most": MOST}
 
     def sheet_rules(self, place: HandContext) -> list[str]:
@@ -323,9 +323,9 @@ class ScorePad(Game):
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
         {})
 
-    def display_name(self, settings: dict | None = None, kind: bool = False) -> str:
+    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
         # the table's own name for what it plays ("Hearts"), else the pad's title
-        name = PadSettings.of(settings or {}).name
+        name = PadSettings.read(settings).name if settings is not None else ""
         if not isinstance(name, str) or not name.strip():
             return self.title
         return f"{name.strip()} (score pad)" if kind else name.strip()

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     POINTS,
@@ -45,12 +45,13 @@ from .base import (
     Table,
     Target,
     bidding_order,
+    broken,
     by_player,
     check_bool,
     check_choice,
     check_seat_counts,
     range_problem,
-    rule,
+    said,
     show,
     show_json,
     suit_choices,
@@ -62,8 +63,6 @@ from .tricks import TrickRule
 
 RANKS = ("9", "10", "J", "Q", "K", "A")  # bidding order, lowest first
 RANK_ORDER = {rank: order for order, rank in enumerate(RANKS)}
-# what a bid may be, as a refused bid's problem names it (joined once: a replay checks every hand's bids)
-BID_OPTIONS = ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"
 TRUMPS = ("hearts", "diamonds", "clubs", "spades")
 DEFAULT_CONTRACT_VALUES = {"9": 60, "10": 65, "J": 70, "Q": 75, "K": 80, "A": 85}
 CARDS_CAPTURED = 14  # Ruling: the bid cards and the cut card stay out of play
@@ -169,25 +168,49 @@ def _or_list(numbers: Iterable[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+@dataclass(frozen=True)
+class PointsOff:
+    """A hand's problem: its card ``points`` (the pair) cannot come from the 14 captured cards:
+    by their ``total`` (``seat`` None), by one player's points (their ``seat``), or by the card
+    counts the two need (``seat`` None, ``total`` possible)."""
+
+    points: tuple[int, ...]
+    total: bool = False
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class BidsOff:
+    """A hand's problem with the bids: not one per seat (``shape``), not a rank (``rank``), an
+    equal rank (``equal``) or, when ``dealer`` is set, the dealer's bid lower than the other's."""
+
+    bids: tuple[Any, ...] = ()
+    shape: bool = False
+    rank: bool = False
+    equal: bool = False
+    dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class SwapWithoutContract:
+    """A hand's problem: a swap with the third hand recorded though both passed."""
+
+
 def points_problems(points: list[int], names: tuple[str, ...]) -> list[Problem]:
     """Why a pair of captured points cannot come from 14 cards (empty if it can)."""
     if tuple(points) in POSSIBLE_POINTS:
         return []
     problems = []
-    total = sum(points)
-    if total not in POSSIBLE_TOTALS:
-        problems.append(rule("points", f"points add up to {total}, which 14 captured cards cannot make "
-                             f"(possible totals: {_ranges(POSSIBLE_TOTALS)})", prefix=False))
+    pair = tuple(points)
+    if sum(points) not in POSSIBLE_TOTALS:
+        problems.append(broken("points", PointsOff(pair, total=True)))
     for seat, p in enumerate(points):
         if p not in CARDS_FOR_POINTS:
-            problems.append(rule("points", f"{p} cannot be made from an even number of captured cards "
-                                 "(2 a trick; Ace 1, nine 9, ten and pictures 10)", seat=seat, who=names[seat]))
+            problems.append(broken("points", PointsOff(pair, seat=seat), seat=seat, who=names[seat]))
     if problems:
         return problems
     # With a possible total the aces and nines always fit, so only the card counts clash.
-    return [rule("points", f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
-                 f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
-                 "which never add up to the 14 cards captured")]
+    return [broken("points", PointsOff(pair))]
 
 
 def check_capture_counts(counts0: dict, counts1: dict, names: tuple[str, ...] = ("first player", "second player"),
@@ -273,13 +296,26 @@ class ContractPlayed:
     doubled: bool
 
 
-class ThirdHandRules(Rules):
+class HandPlayed(NamedTuple):
+    """How a hand of Third Hand scored (``Scored.why``), for ``ThirdHandShown`` to say: the
+    ``bids`` (None: face down), the card ``points``, the ``trump``, whether the contract's holder
+    ``swapped`` hands with the third hand, and the ``value`` the contract needed (None without
+    one); who held it, whether it was made and doubled are the hand's output (``ThirdHandOutput``)."""
+
+    bids: list[str | None]
+    points: list[int]
+    trump: str
+    swapped: bool
+    value: int | None
+
+
+class ThirdHandRules(Rules[HandSettings]):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
 
-    def target(self, settings: dict) -> Target:
+    def target(self, settings: HandSettings) -> Target:
         # "the highest score past 500": reaching the target exactly is not enough
-        return Target(HandSettings.of(settings).target, past=True)
+        return Target(settings.target, past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -291,8 +327,7 @@ class ThirdHandRules(Rules):
         if "exchanged" in hand:
             problems += check_bool(hand, "exchanged")
             if hand["exchanged"] is True and not bid_problems and holder_of(hand["bids"]) is None:
-                why = "both passed, so there was no contract and nobody may swap with the third hand"
-                problems.append(rule("exchanged", f"true, but {why}", plain=f"ticked, but {why}"))
+                problems.append(broken("exchanged", SwapWithoutContract()))
         point_problems = check_seat_counts(hand, "points", table, 10 * CARDS_CAPTURED)
         if not point_problems:
             point_problems = points_problems(hand["points"], table.players)
@@ -300,72 +335,38 @@ class ThirdHandRules(Rules):
 
     def _check_bids(self, bids: Any, table: Table, dealer: int | None) -> list[Problem]:
         if not isinstance(bids, list) or len(bids) != table.seats:
-            return [Problem("bids", "not_list", {"what": f"{table.seats} bids, one per seat (a rank or null for face "
-                                                         "down)", "got": show_json(bids), "value": bids})]
-        problems = [Problem("bids", "choice", {"options": BID_OPTIONS, "got": show(bid), "value": bid},
-                            seat, table.players[seat])
+            return [Problem("bids", "not_list", {"got": show_json(bids), "value": bids},
+                            fact=BidsOff(shape=True))]
+        problems = [Problem("bids", "choice", {"got": show(bid), "value": bid}, seat, table.players[seat],
+                            BidsOff(rank=True))
                     for seat, bid in enumerate(bids) if bid is not None and bid not in RANKS]
         if problems or None in bids:
             return problems
         if bids[0] == bids[1]:
-            return [rule("bids", f"both bid {bids[0]}, but the dealer must bid a higher rank to "
-                         "top the non-dealer (equal rank does not top)")]
+            return [broken("bids", BidsOff(tuple(bids), equal=True))]
         if dealer is not None and holder_of(bids) != dealer:
-            other = table.left_of(dealer)
-            # said as the table would: whose bid is lower, and what the dealer may do instead
-            name, theirs = table.players[dealer], bids[other]
-            instead = (f"bid higher than {theirs} or pass face down" if theirs != RANKS[-1]
-                       else f"pass face down (nothing is higher than {theirs})")
-            return [rule("bids", f"{name} bid {bids[dealer]}, lower than {table.players[other]}'s {theirs}; "
-                         f"as the dealer, {name} must {instead}",
-                         seat=dealer, who=name)]
+            return [broken("bids", BidsOff(tuple(bids), dealer=dealer), seat=dealer, who=table.players[dealer])]
         return []
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
-        table, dealer = ctx.table, ctx.dealt_by
         bids, points = hand["bids"], hand["points"]
-        names = table.players
         holder = holder_of(bids)
         doubled = None not in bids
-        lines = [self._bidding_line(bids, names, dealer)]
-        swap = f"; {names[holder]} swapped hands with the third hand" if hand.get("exchanged") and holder is not None else ""
-        lines.append(f"Trump: {hand['trump']}{swap}.")
+        swapped = bool(hand.get("exchanged"))
         if holder is None:
-            lines.append(f"No contract, so each scores their own card points: "
-                         f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
-            return Scored(list(points), lines, ThirdHandOutput(None, None, False))
+            return Scored(list(points), HandPlayed(bids, points, hand["trump"], swapped, None),
+                          ThirdHandOutput(None, None, False))
         opponent = 1 - holder
         p_holder, p_opponent = points[holder], points[opponent]
-        value = HandSettings.at(table).contract_values[bids[holder]]
+        value = HandSettings.at(ctx.table).contract_values[bids[holder]]
         made = p_holder >= value
         multiplier = 2 if doubled else 1
         diff = abs(p_holder - p_opponent)
         change = multiplier * diff if made else -multiplier * diff
-        if made:
-            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract and took "
-                         f"{p_holder}: made.")
-        else:
-            lines.append(f"{names[holder]} needed {value} for the {bids[holder]} contract but took "
-                         f"only {p_holder}: failed.")
-        sign = "+" if made else "-"
-        times = f"2 × {diff} (twice the" if doubled else f"{diff} (the"
-        lines.append(f"{names[holder]} scores {p_holder} {sign} {times} difference between "
-                     f"{p_holder} and {p_opponent}) = {p_holder + change}.")
-        lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
         scores = [0, 0]
         scores[holder], scores[opponent] = p_holder + change, p_opponent
-        return Scored(scores, lines, ThirdHandOutput(holder, made, doubled))
-
-    @staticmethod
-    def _bidding_line(bids: list, names: tuple[str, ...], dealer: int) -> str:
-        non_dealer = 1 - dealer
-        said = (f"{names[non_dealer]} {_bid_words(bids[non_dealer])}, then "
-                f"{names[dealer]} (dealer) {_bid_words(bids[dealer])}")
-        holder = holder_of(bids)
-        if holder is None:
-            return f"{said}: no contract, Kings are high."
-        doubled = ", doubled because both bid face up" if None not in bids else ""
-        return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
+        return Scored(scores, HandPlayed(bids, points, hand["trump"], swapped, value),
+                      ThirdHandOutput(holder, made, doubled))
 
     def next_deal(self, ctx: HandContext, scored: Scored) -> NextDeal:
         """The higher hand score deals; a tie passes the deal to the non-dealer."""
@@ -429,6 +430,82 @@ class ThirdHandRules(Rules):
 class ThirdHandShown(Shown):
     """How Third Hand is shown: the bid-and-cut form with its card counter, the guide to
     the deal and bidding, the contract on the sheet, the holder in the seat picture."""
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        why, out, names = scored.why, ThirdHandOutput.read(scored.extra), ctx.players
+        assert isinstance(why, HandPlayed)  # how every hand of the game scores
+        bids, points, holder = why.bids, why.points, out.holder
+        lines = [self._bidding_line(bids, names, ctx.dealt_by, out)]
+        swap = f"; {names[holder]} swapped hands with the third hand" if why.swapped and holder is not None else ""
+        lines.append(f"Trump: {why.trump}{swap}.")
+        if holder is None:
+            lines.append(f"No contract, so each scores their own card points: "
+                         f"{names[0]} {points[0]}, {names[1]} {points[1]}.")
+            return lines
+        opponent = 1 - holder
+        p_holder, p_opponent = points[holder], points[opponent]
+        if out.made:
+            lines.append(f"{names[holder]} needed {why.value} for the {bids[holder]} contract and took "
+                         f"{p_holder}: made.")
+        else:
+            lines.append(f"{names[holder]} needed {why.value} for the {bids[holder]} contract but took "
+                         f"only {p_holder}: failed.")
+        sign = "+" if out.made else "-"
+        diff = abs(p_holder - p_opponent)
+        times = f"2 × {diff} (twice the" if out.doubled else f"{diff} (the"
+        lines.append(f"{names[holder]} scores {p_holder} {sign} {times} difference between "
+                     f"{p_holder} and {p_opponent}) = {scored.scores[holder]}.")
+        lines.append(f"{names[opponent]}, the opponent, scores their own card points: {p_opponent}.")
+        return lines
+
+    @staticmethod
+    def _bidding_line(bids: list[str | None], names: tuple[str, ...], dealer: int, out: ThirdHandOutput) -> str:
+        non_dealer = 1 - dealer
+        said = (f"{names[non_dealer]} {_bid_words(bids[non_dealer])}, then "
+                f"{names[dealer]} (dealer) {_bid_words(bids[dealer])}")
+        holder = out.holder
+        if holder is None:
+            return f"{said}: no contract, Kings are high."
+        doubled = ", doubled because both bid face up" if out.doubled else ""
+        return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, SwapWithoutContract):
+            why = "both passed, so there was no contract and nobody may swap with the third hand"
+            return said(f"true, but {why}", plain=f"ticked, but {why}")
+        if isinstance(fact, PointsOff):
+            return said(self._points_off(fact, players), prefix=not fact.total)
+        assert isinstance(fact, BidsOff)  # the game's last problem fact
+        bids = fact.bids
+        if fact.shape:
+            return {"what": f"{len(players)} bids, one per seat (a rank or null for face down)"}
+        if fact.rank:
+            return {"options": ", ".join(f'"{r}"' for r in RANKS) + " or null (face down)"}
+        if fact.equal:
+            return said(f"both bid {bids[0]}, but the dealer must bid a higher rank to "
+                        "top the non-dealer (equal rank does not top)")
+        assert fact.dealer is not None  # the dealer's bid lower than the other's
+        dealer = fact.dealer
+        other = (dealer + 1) % len(players)
+        # said as the table would: whose bid is lower, and what the dealer may do instead
+        name, theirs = players[dealer], bids[other]
+        instead = (f"bid higher than {theirs} or pass face down" if theirs != RANKS[-1]
+                   else f"pass face down (nothing is higher than {theirs})")
+        return said(f"{name} bid {bids[dealer]}, lower than {players[other]}'s {theirs}; "
+                    f"as the dealer, {name} must {instead}")
+
+    @staticmethod
+    def _points_off(fact: PointsOff, names: tuple[str, ...]) -> str:
+        points = fact.points
+        if fact.total:
+            return (f"points add up to {sum(points)}, which 14 captured cards cannot make "
+                    f"(possible totals: {_ranges(POSSIBLE_TOTALS)})")
+        if fact.seat is not None:
+            return (f"{points[fact.seat]} cannot be made from an even number of captured cards "
+                    "(2 a trick; Ace 1, nine 9, ten and pictures 10)")
+        return (f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
+                f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
+                "which never add up to the 14 cards captured")
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by

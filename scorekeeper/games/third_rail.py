@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     POINTS,
@@ -41,12 +41,13 @@ from .base import (
     Target,
     TrickMark,
     TrickTally,
+    broken,
     by_player,
     check_choice,
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
+    said,
     show_json,
     suit_choices,
     suit_name,
@@ -79,6 +80,42 @@ class RailSettings(GameSettings):
     most_other_tricks_bonus: bool
     bonus_tie: str  # "each" or "none"
     trump: bool
+
+
+@dataclass(frozen=True)
+class TrickForms:
+    """A hand's problem: its tricks given both ways (``both``: winners and counts) or neither."""
+
+    both: bool
+
+
+@dataclass(frozen=True)
+class TrickWon:
+    """Whose problem it is: the winner of trick ``index`` (from 0), where a player's name would be."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class TrumpOff:
+    """A hand's problem: a trump recorded in a match played without trump."""
+
+
+@dataclass(frozen=True)
+class BonusCounts:
+    """Why the other tricks are needed: the bonus for most other tricks counts them."""
+
+
+@dataclass(frozen=True)
+class TrickShape:
+    """What a hand's tricks must come to with ``seats`` players (``tricks`` a hand, the
+    ``scoring`` ones numbered): as winners (``field`` "winners", one per trick) or as each
+    player's counts of the ``field``'s tricks (their sum)."""
+
+    field: str
+    seats: int
+    tricks: int
+    scoring: tuple[int, ...]
 
 
 def tricks_per_hand(players: int) -> int:
@@ -222,6 +259,24 @@ def tally_of(hand: dict, table: Table) -> tuple[list[int], list[int], list[list[
     return tally_winners(hand["winners"], table.seats, RailSettings.at(table).scoring_from)
 
 
+class RailHand(NamedTuple):
+    """How a hand of Third Rail scored (``Scored.why``), for ``ThirdRailShown`` to say: each
+    player's ``scoring`` and ``other`` tricks, the scoring tricks each ``won`` by number (winners
+    recorded only), the ``trump`` recorded (None: none) and who scored the bonus for most other
+    tricks (None: the bonus is not played)."""
+
+    scoring: list[int]
+    other: list[int]
+    won: list[list[int]] | None
+    trump: str | None
+    bonus: list[int] | None
+
+
+# A fact made as a tuple is (``RailHand``): the named tuple's own constructor (keywords allowed)
+# costs three times as much, and a replay makes one a hand.
+_made = tuple.__new__
+
+
 def bonus_for(other: list[int], tie: str) -> list[int]:
     most = max(other)
     leaders = [seat for seat, count in enumerate(other) if count == most]
@@ -229,12 +284,12 @@ def bonus_for(other: list[int], tie: str) -> list[int]:
     return leaders if len(leaders) == 1 or tie == "each" else []
 
 
-class ThirdRailRules(Rules):
+class ThirdRailRules(Rules[RailSettings]):
     """Third Rail's rules (rules.md section 4): every third trick scores, the bonus for
     most other tricks, an optional trump, playing to the target."""
 
-    def target(self, settings: dict) -> Target:
-        return Target(RailSettings.of(settings).target)
+    def target(self, settings: RailSettings) -> Target:
+        return Target(settings.target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -244,9 +299,7 @@ class ThirdRailRules(Rules):
     def _check_form(self, hand: dict, table: Table) -> list[Problem]:
         counts = [k for k in ("scoring_tricks", "other_tricks") if k in hand]
         if "winners" in hand and counts:
-            return [rule("winners", prefix=False, plain="give either winners (who won each trick) or scoring "
-                         "tricks and other tricks (each player's counts), not both", text="give either winners (who won each trick) or "
-                            "scoring_tricks and other_tricks (each player's counts), not both")]
+            return [broken("winners", TrickForms(both=True))]
         if "winners" in hand:
             return self._check_winners(hand, table)
         if len(counts) == 2:
@@ -258,23 +311,20 @@ class ThirdRailRules(Rules):
         if counts:
             other = "other_tricks" if counts == ["scoring_tricks"] else "scoring_tricks"
             if other == "other_tricks":
-                return [Problem(other, "missing", {"with": counts[0], "why": "the bonus for most other tricks "
-                                                                            "counts them"})]
+                return [Problem(other, "missing", {"with": counts[0]}, fact=BonusCounts())]
             return [Problem(other, "missing", {"with": counts[0]})]
-        return [rule("winners", prefix=False, plain="no tricks recorded: give either winners (who won each "
-                     "trick) or scoring tricks and other tricks (each player's counts)", text="no tricks recorded: give either winners (who won each trick) "
-                        "or scoring_tricks and other_tricks (each player's counts)")]
+        return [broken("winners", TrickForms(both=False))]
 
     def _check_winners(self, hand: dict, table: Table) -> list[Problem]:
         winners, tricks = hand["winners"], tricks_per_hand(table.seats)
         if not isinstance(winners, list) or len(winners) != tricks:
             return [Problem("winners", "not_list", {
-                "what": f"{tricks} seats, one per trick ({table.seats} players play {tricks} tricks)",
-                "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats})]
+                "got": show_json(winners), "value": winners, "one_based": True, "count": tricks, "seats": table.seats},
+                fact=TrickShape("winners", table.seats, tricks, ()))]
         seats = table.seats
         # a plain int is whole: is_whole is asked only of anything else (every trick of every hand is checked)
         return [Problem("winners", "not_seat", {"last": seats - 1, "got": show_json(seat), "value": seat,
-                                                "one_based": True}, i, f"trick {i + 1}")
+                                                "one_based": True}, i, fact=TrickWon(i))
                 for i, seat in enumerate(winners)
                 if not (0 <= seat < seats if type(seat) is int else is_whole(seat) and 0 <= seat < seats)]
 
@@ -282,16 +332,13 @@ class ThirdRailRules(Rules):
         tricks = tricks_per_hand(table.seats)
         scoring = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
         problems = []
-        for name, expected, why in (
-            ("scoring_tricks", len(scoring), f"the scoring tricks are {_listing(scoring)}"),
-            ("other_tricks", tricks - len(scoring),
-             f"{tricks} tricks a hand, {len(scoring)} of them scoring"),
-        ):
+        for name, expected in (("scoring_tricks", len(scoring)), ("other_tricks", tricks - len(scoring))):
             if name not in hand:
                 continue  # other tricks left out: the bonus is off
             found = check_seat_counts(hand, name, table, expected)
             if not found and sum(hand[name]) != expected:
-                found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected, "why": f" ({why})"})]
+                found = [Problem(name, "sum", {"total": sum(hand[name]), "expected": expected},
+                                 fact=TrickShape(name, table.seats, tricks, tuple(scoring)))]
             problems += found
         return problems
 
@@ -299,46 +346,19 @@ class ThirdRailRules(Rules):
         if "trump" not in hand:
             return []
         if not RailSettings.at(table).trump:
-            return [rule("trump", "this match plays without trump (setting trump is off), "
-                            "so leave trump out or turn the setting on")]
+            return [broken("trump", TrumpOff())]
         return check_choice(hand, "trump", SUITS)
 
     # --- scoring --------------------------------------------------------
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table = ctx.table
-        names = table.players
         scoring, other, won = tally_of(hand, table)
-        numbers = scoring_trick_numbers(table.seats, RailSettings.at(table).scoring_from)
-        lines = [f"Tricks {_listing(numbers)} score one point each."]
-        if "trump" in hand:
-            lines.append(f"Trump was {hand['trump']} (recorded only; it does not change the score).")
-        for seat, count in enumerate(scoring):
-            which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
-            lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
-                         f"{count} point{'' if count == 1 else 's'}")
-        if not RailSettings.at(table).most_other_tricks_bonus:
-            return Scored(scoring, lines)
-        bonus = bonus_for(other, RailSettings.at(table).bonus_tie)
+        settings = RailSettings.at(table)
+        if not settings.most_other_tricks_bonus:
+            return Scored(scoring, _made(RailHand, (scoring, other, won, hand.get("trump"), None)))
+        bonus = bonus_for(other, settings.bonus_tie)
         scores = [p + 2 if s in bonus else p for s, p in enumerate(scoring)]
-        lines.append(self._bonus_line(other, bonus, names))
-        lines.append("This hand: " + ", ".join(
-            f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
-            for s in range(table.seats)))
-        return Scored(scores, lines)
-
-    @staticmethod
-    def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
-        most = max(other)
-        leaders = [seat for seat, count in enumerate(other) if count == most]
-        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in leaders)
-        rest = f" (others: {rest})" if rest else ""
-        if len(leaders) == 1:
-            return (f"Most non-scoring tricks: {names[leaders[0]]} with {most}{rest}, "
-                    f"so {names[leaders[0]]} scores 2 more.")
-        tied = f"Most non-scoring tricks: {name_list([names[s] for s in leaders])} tie with {most} each{rest}"
-        if bonus:
-            return f"{tied}, so each of them scores 2 more."
-        return f"{tied}; with a tie nobody scores the bonus."
+        return Scored(scores, _made(RailHand, (scoring, other, won, hand.get("trump"), bonus)))
 
     def most_in_a_hand(self, place: HandContext) -> int | None:
         settings, seats = RailSettings.at(place.table), place.seats
@@ -364,6 +384,63 @@ class ThirdRailShown(Shown):
         table, dealer = ctx.table, ctx.dealt_by
         names = table.players
         return f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} led the first trick"
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        why, names = scored.why, ctx.players
+        assert isinstance(why, RailHand)  # how every hand of the game scores
+        scoring, won, bonus = why.scoring, why.won, why.bonus
+        numbers = scoring_trick_numbers(ctx.seats, RailSettings.at(ctx.table).scoring_from)
+        lines = [f"Tricks {_listing(numbers)} score one point each."]
+        if why.trump is not None:
+            lines.append(f"Trump was {why.trump} (recorded only; it does not change the score).")
+        for seat, count in enumerate(scoring):
+            which = f" ({'trick' if count == 1 else 'tricks'} {_listing(won[seat])})" if won and count else ""
+            lines.append(f"{names[seat]} won {_tricks(count, 'scoring')}{which}: "
+                         f"{count} point{'' if count == 1 else 's'}")
+        if bonus is None:
+            return lines
+        scores = scored.scores
+        lines.append(self._bonus_line(why.other, bonus, names))
+        lines.append("This hand: " + ", ".join(
+            f"{names[s]} {scoring[s]} + 2 = {scores[s]}" if s in bonus else f"{names[s]} {scores[s]}"
+            for s in range(ctx.seats)))
+        return lines
+
+    @staticmethod
+    def _bonus_line(other: list[int], bonus: list[int], names: tuple[str, ...]) -> str:
+        most = max(other)
+        leaders = [seat for seat, count in enumerate(other) if count == most]
+        rest = ", ".join(f"{names[s]} {c}" for s, c in enumerate(other) if s not in leaders)
+        rest = f" (others: {rest})" if rest else ""
+        if len(leaders) == 1:
+            return (f"Most non-scoring tricks: {names[leaders[0]]} with {most}{rest}, "
+                    f"so {names[leaders[0]]} scores 2 more.")
+        tied = f"Most non-scoring tricks: {name_list([names[s] for s in leaders])} tie with {most} each{rest}"
+        if bonus:
+            return f"{tied}, so each of them scores 2 more."
+        return f"{tied}; with a tie nobody scores the bonus."
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, TrickForms):
+            head, tail = ("", ", not both") if fact.both else ("no tricks recorded: ", "")
+            # the form names the counts as its fields do ("scoring tricks"), the file by their keys
+            return said(f"{head}give either winners (who won each trick) or scoring_tricks and other_tricks "
+                        f"(each player's counts){tail}", prefix=False,
+                        plain=f"{head}give either winners (who won each trick) or scoring tricks and other tricks "
+                              f"(each player's counts){tail}")
+        if isinstance(fact, TrumpOff):
+            return said("this match plays without trump (setting trump is off), so leave trump out or turn the "
+                        "setting on")
+        if isinstance(fact, TrickWon):
+            return {"who": f"trick {fact.index + 1}"}
+        if isinstance(fact, BonusCounts):
+            return {"why": "the bonus for most other tricks counts them"}
+        assert isinstance(fact, TrickShape)  # the game's last problem fact
+        if fact.field == "winners":
+            return {"what": f"{fact.tricks} seats, one per trick ({fact.seats} players play {fact.tricks} tricks)"}
+        if fact.field == "scoring_tricks":
+            return {"why": f" (the scoring tricks are {_listing(list(fact.scoring))})"}
+        return {"why": f" ({fact.tricks} tricks a hand, {len(fact.scoring)} of them scoring)"}
 
     # --- at the table ---------------------------------------------------
     def table_guide(self, ctx: HandContext) -> list[str]:
@@ -532,9 +609,9 @@ class ThirdRailShown(Shown):
                                          "★", "scoring trick"),
                           choice=trump, notes=notes)
 
-    def rules_context(self, settings: dict) -> dict:
+    def rules_context(self, settings: GameSettings) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, RailSettings.of(settings).scoring_from)}
+                          "scoring": scoring_trick_numbers(n, RailSettings.read(settings).scoring_from)}
                          for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------

@@ -42,13 +42,14 @@ from .base import (
     Stats,
     Table,
     Target,
+    broken,
     check_bool,
     check_choice,
     check_count,
     check_seat_counts,
     is_whole,
     name_list,
-    rule,
+    said,
     show,
     split_tricks,
     times,
@@ -133,6 +134,18 @@ class BidFailed:
 
 
 @dataclass(frozen=True)
+class NeverEnds:
+    """The settings' problem: no count of deals and no target, so nothing would end the game."""
+
+
+@dataclass(frozen=True)
+class WheelBid:
+    """A hand's problem: the dealer took the Wheel and bid ``bid``, neither 0 nor 6 to 11."""
+
+    bid: int
+
+
+@dataclass(frozen=True)
 class WheelSettings(GameSettings):
     """Third Wheel's settings (``ThirdWheel.settings`` says each)."""
 
@@ -142,21 +155,19 @@ class WheelSettings(GameSettings):
     target: int  # 0: no target
 
 
-class ThirdWheelRules(Rules):
+class ThirdWheelRules(Rules[WheelSettings]):
     """Third Wheel's rules (rules.md section 2): the dealer's bid against two setters, the
     Wheel, the overtrick settings, the deal count and the target ending the game."""
 
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
-    def target(self, settings: dict) -> Target | None:
-        points = WheelSettings.of(settings).target
+    def target(self, settings: WheelSettings) -> Target | None:
+        points = settings.target
         return Target(points) if points else None  # 0: no target
 
-    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
-        chosen = WheelSettings.of(settings)
-        if chosen.deals_each == 0 and chosen.target == 0:
-            return [rule("settings", "deals_each and target are both 0, so the game would never end; "
-                         "set at least one of them")]
+    def check_settings(self, settings: WheelSettings, seats: int) -> list[Problem]:
+        if settings.deals_each == 0 and settings.target == 0:
+            return [broken("settings", NeverEnds())]
         return []
 
     # --- a hand ---------------------------------------------------------
@@ -172,29 +183,25 @@ class ThirdWheelRules(Rules):
     def _check_bid(self, hand: dict) -> list[Problem]:
         problems = check_count(hand, "bid", 0, TRICKS)
         if not problems and hand["wheel"] is True and 0 < hand["bid"] < 6:
-            problems.append(rule("bid", f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {hand['bid']}"))
+            problems.append(broken("bid", WheelBid(hand["bid"])))
         return problems
 
     # --- scoring --------------------------------------------------------
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         table, dealer, state = ctx.table, ctx.dealt_by, ctx.state
-        bid, tricks, names = hand["bid"], hand["tricks"], table.players
+        bid, tricks = hand["bid"], hand["tricks"]
         setters = (table.left_of(dealer), table.left_of(table.left_of(dealer)))
         fewer, more = setters if tricks[setters[0]] <= tricks[setters[1]] else setters[::-1]  # fewer tricks first
-        view = View(names[dealer], bid, tricks[dealer], names[fewer], tricks[fewer],
-                    names[more], tricks[more], WheelSettings.at(table))
-        wheel = "took the Wheel" if hand["wheel"] else "did not take the Wheel"
-        lines = [f"{names[dealer]} dealt, {wheel} and bid {bid}; tricks: "
-                 + ", ".join(f"{names[seat]} {tricks[seat]}" for seat in (dealer, *setters))]
+        view = _made(View, (dealer, bid, tricks[dealer], fewer, tricks[fewer], more, tricks[more], WheelSettings.at(table)))
         if view.took == bid:
-            points, more_lines = _exact(view)
+            outcome, points = "exact", _exact(view)
         elif view.took < bid:
-            points, more_lines = _missed(view)
+            outcome, points = "missed", _missed(view)
         else:
-            points, more_lines = _over(view)
+            outcome, points = "over", _over(view)
         scores = [0] * table.seats
         scores[dealer], scores[fewer], scores[more] = points
-        return Scored(scores, lines + more_lines, NO_OUTPUT, state)
+        return Scored(scores, _made(WheelHand, (view, setters, hand["wheel"], outcome, points)), NO_OUTPUT, state)
 
     # --- end of game ----------------------------------------------------
     def ending(self, place: HandContext) -> Ending:
@@ -264,6 +271,21 @@ class ThirdWheelShown(Shown):
         s1 = table.left_of(dealer)
         return (f"it counts as one of {names[dealer]}'s deals, and {names[s1]} and "
                 f"{names[table.left_of(s1)]} were the setters")
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        why, names = scored.why, ctx.players
+        assert isinstance(why, WheelHand)  # how every hand of the game scores
+        h, tricks, (s1, s2) = why.view, hand["tricks"], why.setters
+        wheel = "took the Wheel" if why.wheel else "did not take the Wheel"
+        return [f"{names[h.dealer]} dealt, {wheel} and bid {h.bid}; tricks: {names[h.dealer]} {h.took}, "
+                f"{names[s1]} {tricks[s1]}, {names[s2]} {tricks[s2]}",
+                *OUTCOME_WORDS[why.outcome](h, why.points, names)]
+
+    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+        if isinstance(fact, WheelBid):
+            return said(f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {fact.bid}")
+        assert isinstance(fact, NeverEnds)  # the game's other problem
+        return said("deals_each and target are both 0, so the game would never end; set at least one of them")
 
     def event_words(self, event: Event, ctx: HandContext) -> str:
         what = event.what
@@ -530,14 +552,14 @@ class ThirdWheel(Game):
     stats = ThirdWheelStats()
 
 class View(NamedTuple):
-    """One hand as the scoring rule sees it: F is the setter with fewer tricks, M more."""
+    """One hand as the scoring rule sees it, by seat: F is the setter with fewer tricks, M more."""
 
-    dealer: str
+    dealer: int
     bid: int
     took: int
-    fewer: str
+    fewer: int
     t_fewer: int
-    more: str
+    more: int
     t_more: int
     settings: WheelSettings
 
@@ -545,71 +567,106 @@ class View(NamedTuple):
     def tied(self) -> bool:
         return self.t_fewer == self.t_more
 
-    def setters(self, f_points: int, f_why: str, m_points: int, m_why: str) -> tuple[int, int, list[str]]:
-        return f_points, m_points, [f"{self.fewer}, the setter with fewer tricks, {f_why}",
-                                    f"{self.more}, the setter with more tricks, {m_why}"]
 
-    def both(self, points: int, why: str) -> tuple[int, int, list[str]]:
-        # Ruling: tied setters each score the same share; M's 0 does not apply.
-        return points, points, [f"{self.fewer} and {self.more} both took {count(self.t_fewer)}, "
-                                f"so each scores {why}"]
+class WheelHand(NamedTuple):
+    """How a hand of Third Wheel scored (``Scored.why``), for ``ThirdWheelShown`` to say: the hand
+    as the rule saw it (``view``), the ``setters`` in order from the dealer's left, whether the
+    dealer took the ``wheel``, the ``outcome`` ("exact", "missed" or "over") and the ``points`` of
+    the dealer, F and M (tied setters score the same share: the Ruling)."""
+
+    view: View
+    setters: tuple[int, int]
+    wheel: bool
+    outcome: str
+    points: tuple[int, int, int]
 
 
-Outcome = tuple[tuple[int, int, int], list[str]]
+# Facts made as tuples are (``View``, ``WheelHand``): the named tuple's own constructor (keywords
+# allowed) costs three times as much, and a replay makes two a hand.
+_made = tuple.__new__
 
 
 def count(tricks: int) -> str:
     return f"{tricks} trick" if tricks == 1 else f"{tricks} tricks"
 
 
-def _exact(h: View) -> Outcome:
+def _exact(h: View) -> tuple[int, int, int]:
     # The text fixes the extreme bids: 0 scores one point per trick in the hand, 11 double.
-    if h.bid == 0:
-        dealer, line = TRICKS, f"{h.dealer} bid 0 and took no tricks: a made 0 bid scores exactly {TRICKS}"
-    elif h.bid == TRICKS:
-        dealer = 2 * TRICKS
-        line = f"{h.dealer} bid {TRICKS} and took all {TRICKS}: a made {TRICKS} bid scores {dealer}"
-    else:
-        dealer = h.bid + h.t_more
-        who = f"the setters tied, {count(h.t_more)} each" if h.tied else f"{h.more}, the setter with more tricks"
-        line = f"{h.dealer} bid {h.bid} and took exactly {h.bid}: {h.bid} + {h.t_more} ({who}) = {dealer}"
+    dealer = TRICKS if h.bid == 0 else 2 * TRICKS if h.bid == TRICKS else h.bid + h.t_more
     if h.tied:
-        f, m, lines = h.both(h.t_fewer // 2, f"half of {h.t_fewer}, rounded down: {h.t_fewer // 2}")
-    else:
-        f, m, lines = h.setters(h.t_fewer, f"scores their {count(h.t_fewer)}: {h.t_fewer}", 0, "scores 0")
-    return (dealer, f, m), [line, *lines]
+        return dealer, h.t_fewer // 2, h.t_fewer // 2
+    return dealer, h.t_fewer, 0
 
 
-def _missed(h: View) -> Outcome:
-    line = f"{h.dealer} bid {h.bid} but took only {h.took}, so the bid missed: 0"
+def _missed(h: View) -> tuple[int, int, int]:
     if h.tied:
-        half = h.t_fewer // 2
-        f, m, lines = h.both(h.bid + half, f"the bid plus half of {h.t_fewer}, rounded down: "
-                                           f"{h.bid} + {half} = {h.bid + half}")
-    else:
-        f, m, lines = h.setters(h.bid + h.t_fewer, f"scores the bid plus their own tricks: "
-                                                   f"{h.bid} + {h.t_fewer} = {h.bid + h.t_fewer}",
-                                h.bid, f"scores the bid: {h.bid}")
-    return (0, f, m), [line, *lines]
+        return 0, h.bid + h.t_fewer // 2, h.bid + h.t_fewer // 2
+    return 0, h.bid + h.t_fewer, h.bid
 
 
-def _over(h: View) -> Outcome:
+def _over(h: View) -> tuple[int, int, int]:
     over = h.took - h.bid
-    line = f"{h.dealer} bid {h.bid} but took {h.took}, {over} over the bid"
-    if h.settings.overtrick_dealer == "penalty":
-        dealer, line = h.bid - over, f"{line}: the bid minus the overtricks, {h.bid} - {over} = {h.bid - over}"
-    else:
-        dealer, line = h.bid, f"{line}: the bid only, {h.bid}"
+    dealer = h.bid - over if h.settings.overtrick_dealer == "penalty" else h.bid
     if h.tied:
-        share = (h.t_fewer + over) // 2
-        f, m, lines = h.both(share, f"half of ({count(h.t_fewer)} + {over} over = "
-                                           f"{h.t_fewer + over}), rounded down: {share}")
+        return dealer, (h.t_fewer + over) // 2, (h.t_fewer + over) // 2
+    base = h.t_fewer if h.settings.overtrick_setter == "own_tricks" else h.t_more
+    return dealer, base + over, 0
+
+
+# --- the scoring in words (``ThirdWheelShown.explanation_words``) -------------------------
+
+def _setters(h: View, names: tuple[str, ...], f_why: str, m_why: str) -> list[str]:
+    return [f"{names[h.fewer]}, the setter with fewer tricks, {f_why}",
+            f"{names[h.more]}, the setter with more tricks, {m_why}"]
+
+
+def _both(h: View, names: tuple[str, ...], why: str) -> list[str]:
+    # Ruling: tied setters each score the same share; M's 0 does not apply.
+    return [f"{names[h.fewer]} and {names[h.more]} both took {count(h.t_fewer)}, so each scores {why}"]
+
+
+def _exact_words(h: View, points: tuple[int, int, int], names: tuple[str, ...]) -> list[str]:
+    dealer, (scored, f, _) = names[h.dealer], points
+    if h.bid == 0:
+        line = f"{dealer} bid 0 and took no tricks: a made 0 bid scores exactly {TRICKS}"
+    elif h.bid == TRICKS:
+        line = f"{dealer} bid {TRICKS} and took all {TRICKS}: a made {TRICKS} bid scores {scored}"
     else:
-        own = h.settings.overtrick_setter == "own_tricks"
-        base, whose = (h.t_fewer, "their own") if own else (h.t_more, f"{h.more}'s")
-        f, m, lines = h.setters(base + over, f"scores {whose} {count(base)} plus {over} over the bid: "
-                                             f"{base} + {over} = {base + over}", 0, "scores 0")
-    return (dealer, f, m), [line, *lines]
+        who = f"the setters tied, {count(h.t_more)} each" if h.tied else f"{names[h.more]}, the setter with more tricks"
+        line = f"{dealer} bid {h.bid} and took exactly {h.bid}: {h.bid} + {h.t_more} ({who}) = {scored}"
+    if h.tied:
+        return [line, *_both(h, names, f"half of {h.t_fewer}, rounded down: {f}")]
+    return [line, *_setters(h, names, f"scores their {count(h.t_fewer)}: {f}", "scores 0")]
+
+
+def _missed_words(h: View, points: tuple[int, int, int], names: tuple[str, ...]) -> list[str]:
+    _, f, m = points
+    line = f"{names[h.dealer]} bid {h.bid} but took only {h.took}, so the bid missed: 0"
+    if h.tied:
+        return [line, *_both(h, names, f"the bid plus half of {h.t_fewer}, rounded down: "
+                                       f"{h.bid} + {f - h.bid} = {f}")]
+    return [line, *_setters(h, names, f"scores the bid plus their own tricks: {h.bid} + {h.t_fewer} = {f}",
+                            f"scores the bid: {m}")]
+
+
+def _over_words(h: View, points: tuple[int, int, int], names: tuple[str, ...]) -> list[str]:
+    scored, f, _ = points
+    over = h.took - h.bid
+    line = f"{names[h.dealer]} bid {h.bid} but took {h.took}, {over} over the bid"
+    if h.settings.overtrick_dealer == "penalty":
+        line = f"{line}: the bid minus the overtricks, {h.bid} - {over} = {scored}"
+    else:
+        line = f"{line}: the bid only, {scored}"
+    if h.tied:
+        return [line, *_both(h, names, f"half of ({count(h.t_fewer)} + {over} over = {h.t_fewer + over}), "
+                                       f"rounded down: {f}")]
+    base, whose = ((h.t_fewer, "their own") if h.settings.overtrick_setter == "own_tricks"
+                   else (h.t_more, f"{names[h.more]}'s"))
+    return [line, *_setters(h, names, f"scores {whose} {count(base)} plus {over} over the bid: "
+                                      f"{base} + {over} = {f}", "scores 0")]
+
+
+OUTCOME_WORDS = {"exact": _exact_words, "missed": _missed_words, "over": _over_words}
 
 
 # --- trick referee -----------------------------------------------------------

@@ -29,8 +29,9 @@ def reason(problem: Any) -> str:
         return f"must be at least {low}, got {a['got']}" if low is not None else f"must be at most {high}, got {a['got']}"
     if code == "not_seat":
         return f"must be a seat 0 to {a['last']}, got {a['got']}"
-    if code == "not_list":
-        return f"must be a list of {a['what']}, got {a['got']}"
+    if code == "not_list":  # a number per seat, or what the game says the list holds
+        what = a["what"] if "what" in a else f"{a['per_seat']} numbers, one per seat"
+        return f"must be a list of {what}, got {a['got']}"
     if code == "choice":
         return f"must be one of {a['options']}, got {a['got']}"
     if code == "not_bool":
@@ -46,6 +47,8 @@ def reason(problem: Any) -> str:
     if code == "repeated_key":
         return f"key \"{a['key']}\" appears twice"
     if code == "rule":
+        if "text" not in a:  # a game's fact the engine has not had its game say (``Shown.worded``)
+            raise ValueError(f"no words yet for the game's fact {problem.fact!r}: see Shown.worded")
         return a["text"]
     raise ValueError(f"no words for problem code {code!r}")
 

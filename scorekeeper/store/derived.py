@@ -30,7 +30,7 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 
 def _places(result: MatchResult) -> list[int]:
     """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
-    return places(result.totals, result.played.rules.lowest_wins(result.settings))
+    return places(result.totals, result.lowest_wins)
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:

@@ -172,7 +172,7 @@ def random_settings(game_key: str, rng: random.Random, seats: int) -> dict:
                 high = s.maximum if s.maximum is not None else low + 600
                 chosen[s.name] = rng.choice(sorted({low, min(low + 1, high), min(low + 2, high),
                                                     rng.randint(low, high), min(s.default, high)}))
-        if not game.rules.check_settings(chosen, seats):
+        if not game.rules.check_settings(game.settings_of(chosen), seats):
             return chosen
 
 

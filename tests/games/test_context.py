@@ -13,11 +13,13 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
     Ending,
     Game,
+    GameSettings,
     HandContext,
     Problem,
     Rules,
     Scored,
     Setting,
+    Shown,
     Table,
     Target,
     rule,
@@ -71,16 +73,23 @@ def test_a_hand_dealt_out_of_turn_is_placed_with_its_own_dealer():
     assert result.place(3).dealt == (1, 0, 1)
 
 
-class CountingRules(Rules):
+@dataclasses.dataclass(frozen=True)
+class CountingSettings(GameSettings):
+    most: int
+    mode: str
+    factor: int
+
+
+class CountingRules(Rules[CountingSettings]):
     """Each hand scores its number for everyone; every hook records the place it was given;
     a setting says how many may play; no target: the game goes on."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, HandContext]] = []
 
-    def check_settings(self, settings: dict, seats: int) -> list[Problem]:
-        return [rule("settings.most", f"{seats} players is more than {settings['most']}")] \
-            if seats > settings["most"] else []
+    def check_settings(self, settings: CountingSettings, seats: int) -> list[Problem]:
+        return [rule("settings.most", f"{seats} players is more than {settings.most}")] \
+            if seats > settings.most else []
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         self.seen.append(("check", ctx))
@@ -89,13 +98,18 @@ class CountingRules(Rules):
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         self.seen.append(("score", ctx))
         points = hand.get("points") or [ctx.number] * ctx.seats
-        return Scored(list(points), [f"hand {ctx.number}"], state=(ctx.state or 0) + 1)
+        return Scored(list(points), None, state=(ctx.state or 0) + 1)
+
+
+class CountingShown(Shown):
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return [f"hand {ctx.number}"]
 
 
 class LowRules(CountingRules):
     """The same hands, played to a target where the lowest total wins."""
 
-    def target(self, settings: dict) -> Target:
+    def target(self, settings: CountingSettings) -> Target:
         return Target(10, low_wins=True)
 
 
@@ -109,10 +123,12 @@ class Counting(Game):
                         labels=(("plain", "plain counting"), ("twice", "counted twice"))),
                 Setting("factor", 2, "Factor", "what twice means", minimum=2, maximum=3,
                         applies_when=("mode", "twice")))
+    settings_type = CountingSettings
     hand_fields = ("points",)
 
     def __init__(self) -> None:
         self.rules = CountingRules()
+        self.shown = CountingShown()
 
 
 @pytest.fixture
@@ -256,7 +272,7 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
 class LowNoTargetRules(CountingRules):
     """The lowest total wins, and no target ends the game (a fixed number of hands might)."""
 
-    def lowest_wins(self, settings: dict) -> bool:
+    def lowest_wins(self, settings: CountingSettings) -> bool:
         return True
 
 

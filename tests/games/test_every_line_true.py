@@ -808,7 +808,7 @@ def play_many(key: str, matches: int) -> int:
         settings = random_settings(key, rng, seats)
         while True:  # the case's values, in a combination the game accepts
             chosen = dict(settings, **{name: rng.choice(values) for name, values in case.numbers.items()})
-            if not game.rules.check_settings(chosen, seats):
+            if not game.rules.check_settings(game.settings_of(chosen), seats):
                 break
         lines += play_and_check(key, rng, chosen, seats, case.make_hand, [NEXT, *case.rules], must_say,
                                 hands=40)

@@ -5,6 +5,7 @@ name. Nothing outside a game reads either by a string key."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 import typing
 from pathlib import Path
@@ -21,13 +22,16 @@ from scorekeeper.games.base import (
     HandContext,
     HandOutput,
     Problem,
+    Referee,
     Rules,
     Scored,
     Setting,
     SheetColumn,
     SheetLayout,
     Shown,
+    Stats,
     Table,
+    Target,
 )
 from scorekeeper.samples import random_match
 from scorekeeper.web.model import view
@@ -127,7 +131,7 @@ class PebblesSettings(GameSettings):
     per_hand: int
 
 
-class PebblesRules(Rules):
+class PebblesRules(Rules[PebblesSettings]):
     """Everyone scores 1 a hand and keeps ``per_hand`` pebbles more."""
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -135,11 +139,14 @@ class PebblesRules(Rules):
 
     def score_hand(self, hand: dict, ctx: HandContext) -> Scored:
         kept = [ctx.number * PebblesSettings.at(ctx.table).per_hand] * ctx.seats
-        return Scored([1] * ctx.seats, ["one each"], PebblesOutput(kept))
+        return Scored([1] * ctx.seats, None, PebblesOutput(kept))
 
 
 class PebblesShown(Shown):
     seat_counter = "pebbles"
+
+    def explanation_words(self, hand: dict, scored: Scored, ctx: HandContext) -> list[str]:
+        return ["one each"]
 
     def sheet_layout(self, place: HandContext) -> SheetLayout:
         return SheetLayout((), (POINTS, TOTAL, SheetColumn("pebbles", "Peb", "pebbles kept")))
@@ -166,3 +173,55 @@ def test_the_pages_read_a_count_per_seat_through_the_record_whatever_its_field_i
     assert view.seat_counter(game, result.hands[-1]) == ["4 pebbles", "4 pebbles"]
     sheet = view.blank_sheet("pebbles", result.settings, list(result.players), 2, result=result)
     assert [[cell.text for cell in seat] for seat in sheet["carried"]["seats"]] == [["", "2", "4"], ["", "2", "4"]]
+
+
+def settings_hooks_not_typed(classes: list[type]) -> list[str]:
+    """Every method of ``classes`` given the settings other than as a game's record (a
+    ``GameSettings``, or the ``Rules`` type variable bound to one): ``settings: dict``."""
+    found = []
+    for cls in classes:
+        for name, member in inspect.getmembers(cls, inspect.isfunction):
+            hint = typing.get_type_hints(member).get("settings")
+            if hint is None:
+                continue
+            kinds = [k.__bound__ if isinstance(k, typing.TypeVar) else k for k in typing.get_args(hint) or (hint,)]
+            if not all(k is type(None) or (isinstance(k, type) and issubclass(k, GameSettings)) for k in kinds):
+                found.append(f"{cls.__qualname__}.{name}: settings: {hint}")
+    return found
+
+
+def test_every_hook_given_the_settings_is_given_the_games_typed_record():
+    from tests.oddball import Oddball
+
+    parts = [Rules, Shown, Referee, Stats, Game, Setting]
+    for game in [*GAMES.values(), Oddball(), Pebbles()]:
+        parts += [type(game), type(game.rules), type(game.shown), type(game.stats)]
+        parts += [type(game.referee)] if game.referee else []
+    assert settings_hooks_not_typed(parts) == []
+
+
+def test_a_hook_given_the_settings_as_a_dict_is_found():
+    class Untyped(Rules[PebblesSettings]):
+        def target(self, settings: dict) -> Target | None:  # type: ignore[override]
+            return None
+
+    class UntypedShown(Shown):
+        def rules_context(self, settings: typing.Mapping[str, int] | None) -> dict:  # type: ignore[override]
+            return {}
+
+    assert settings_hooks_not_typed([Untyped, UntypedShown]) == [
+        "test_a_hook_given_the_settings_as_a_dict_is_found.<locals>.Untyped.target: settings: <class 'dict'>",
+        "test_a_hook_given_the_settings_as_a_dict_is_found.<locals>.UntypedShown.rules_context: "
+        "settings: typing.Optional[typing.Mapping[str, int]]"]
+
+
+def test_a_games_rules_read_its_own_record_or_the_game_is_refused():
+    assert Pebbles.rules.settings_type is PebblesSettings  # declared once, as Rules[PebblesSettings]
+
+    class Unbound(Rules):  # type: ignore[type-arg]
+        pass
+
+    with pytest.raises(TypeError, match=r"Lumps: its rules read GameSettings, not its settings record "
+                                        r"PebblesSettings \(declare them as Rules\[PebblesSettings\]\)"):
+        class Lumps(Pebbles):
+            rules = Unbound()

@@ -136,7 +136,7 @@ def check_grid(app, client, key: str, match: Match | None = None) -> None:
     printed = {standing_label(result.players, seat, sides): name for seat, name in enumerate(result.players)}
     shown = {printed.get(row[1][1], row[1][1]): int(row[2][1]) for row in standings}
     assert shown == dict(zip(result.players, result.totals))
-    lowest_first = game.rules.lowest_wins(result.settings)  # the standings lead with who is winning
+    lowest_first = result.lowest_wins  # the standings lead with who is winning
     assert [int(row[2][1]) for row in standings] == sorted(result.totals, reverse=not lowest_first)
 
 

@@ -65,7 +65,8 @@ def game_title(key: str, settings: dict | None = None, kind: bool = False) -> st
     game = GAMES.get(key)
     if game is None:
         return key.replace("_", " ").title()
-    return game.display_name(settings, kind) or game.title or key.replace("_", " ").title()
+    named = game.display_name(None if settings is None else game.settings_of(settings), kind)
+    return named or game.title or key.replace("_", " ").title()
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -222,7 +223,7 @@ def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = No
         "standings": shown_standings(standings(
             players, result.totals, result.winners if result.finished else None,
             result.hands[-1].scores if result.hands else None,
-            info.played.rules.lowest_wins(result.settings), sides_of(info.played, result))),
+            result.lowest_wins, sides_of(info.played, result))),
         "last_number": len(result.hands),
         "rows": rows,
         "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
@@ -262,7 +263,7 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
         else:
             day = f", {when.day} {when.strftime('%b')}"
     winners = set(result.winners) if result.finished else set()
-    rows = standings(result.players, result.totals, lowest_first=game.rules.lowest_wins(result.settings),
+    rows = standings(result.players, result.totals, lowest_first=result.lowest_wins,
                      sides=sides_of(game, result))
     parts: list[str] = []
     said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
@@ -322,9 +323,9 @@ def needs(game: Game, result: MatchResult) -> dict:
 
 def settings_shown(game: Game, settings: dict) -> list[dict]:
     """Each setting of a game in words: label, value, help, and whether it is the default."""
-    shown = []
+    shown, record = [], game.settings_of(settings)
     for s in game.settings:
-        if not s.applies(settings):
+        if not s.applies(record):
             continue  # means nothing at this table (the flip count when nobody flips)
         value = settings.get(s.name, s.default)
         shown.append({"label": s.label, "value": s.text(value), "help": s.help,
@@ -382,7 +383,7 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
         })
     counter = game.shown.seat_counter
     standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=game.rules.lowest_wins(result.settings), sides=sides_of(game, result))
+                         lowest_first=result.lowest_wins, sides=sides_of(game, result))
     counts = seat_counts(game, result.hands[-1]) if result.hands else None
     if counts is not None:
         for row in standing:

@@ -16,7 +16,7 @@ bp = Blueprint("rules", __name__)
 
 
 def _context(game: Game, settings: dict, info: MatchRecord | None) -> dict:
-    extra = game.shown.rules_context(settings)
+    extra = game.shown.rules_context(game.settings_of(settings))
     return {"game": game, "key": game.key, "s": settings, "shown": view.settings_shown(game, settings),
             "info": info, **extra}
 
