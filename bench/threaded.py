@@ -75,14 +75,19 @@ KINDS = {
 
 def lua_script(kind: str, tables: list[dict], folder: Path, host: str) -> Path:
     how = KINDS[kind]
+    return asking_script(tables, folder / f"{kind}.lua", host if how["host"] else "", how["etag"], how["status"])
+
+
+def asking_script(tables: list[dict], script: Path, host: str, etag: bool, status: int) -> Path:
+    """A wrk script asking every table's scorer page and watchers' boards in turn, with the
+    ETag of the match's version (``etag``) or none, ``host`` as the Host header (none when
+    empty), counting an answer other than ``status`` as unexpected (``bench/workers.py`` too)."""
     asks = []
     for one in tables:
-        etag = f'W/"v{one["version"]}"' if how["etag"] else ""
-        asks.append(f'{{"/matches/{one["match"]}/live", "{one["scorer"]}", \'{etag}\'}}')
-        asks += [f'{{"/matches/{one["match"]}/board", "{watcher}", \'{etag}\'}}' for watcher in one["watchers"]]
-    script = folder / f"{kind}.lua"
-    script.write_text(LUA % {"asks": ",\n".join(asks), "host": host if how["host"] else "",
-                             "status": how["status"]})
+        tag = f'W/"v{one["version"]}"' if etag else ""
+        asks.append(f'{{"/matches/{one["match"]}/live", "{one["scorer"]}", \'{tag}\'}}')
+        asks += [f'{{"/matches/{one["match"]}/board", "{watcher}", \'{tag}\'}}' for watcher in one["watchers"]]
+    script.write_text(LUA % {"asks": ",\n".join(asks), "host": host, "status": status})
     return script
 
 

@@ -35,42 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from report import commit, machine, write_section
 from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, stop, wait_for
+from threaded import asking_script
 
 TABLE_REQUESTS_PER_SECOND = 5 / 3 + 1 / 120
-
-LUA = """
-requests = {}
-local paths = {%(paths)s}
-for i, p in ipairs(paths) do
-  -- the Host by name: wrk.format adds wrk's own only once the script has loaded, and a poll
-  -- without one is not answered by the connection (it goes through the threads and Flask)
-  requests[i] = wrk.format("GET", p[1], {["Host"] = "%(host)s", ["Cookie"] = "scorekeeper_device=" .. p[2],
-                                          ["HX-Request"] = "true", ["If-None-Match"] = p[3]})
-end
-counter = 0
-request = function()
-  counter = counter %% #requests + 1
-  return requests[counter]
-end
-unexpected = 0
-response = function(status, headers, body)
-  if status ~= 304 then unexpected = unexpected + 1 end
-end
-done = function(summary, latency, requests_)
-  io.write(string.format("unexpected %%d\\n", unexpected))
-end
-"""
-
-
-def lua_script(tables: list[dict], folder: Path, host: str) -> Path:
-    paths = []
-    for table in tables:
-        etag = f'W/"v{table["version"]}"'
-        paths.append(f'{{"/matches/{table["match"]}/live", "{table["scorer"]}", \'{etag}\'}}')
-        paths += [f'{{"/matches/{table["match"]}/board", "{watcher}", \'{etag}\'}}' for watcher in table["watchers"]]
-    script = folder / "polls.lua"
-    script.write_text(LUA % {"paths": ",\n".join(paths), "host": host})
-    return script
 
 
 def wrk_cpu(pid: int) -> float:
@@ -88,7 +55,9 @@ def saturate(workers: int, tables: list[dict], database: Path, workdir: Path, ar
         redis, env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = start_redis(workdir)
         command += ["--workers", str(workers)]
     server = subprocess.Popen(command, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    script = lua_script(tables, workdir, f"127.0.0.1:{port}")
+    # the Host by name: a poll without one is not answered by the connection (it goes
+    # through the threads and Flask)
+    script = asking_script(tables, workdir / "polls.lua", f"127.0.0.1:{port}", etag=True, status=304)
     try:
         wait_for(port, server, "scorekeeper serve")
         url = f"http://127.0.0.1:{port}"
