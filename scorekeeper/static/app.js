@@ -319,6 +319,16 @@
     if (e.target && e.target.hasAttribute && e.target.hasAttribute("data-sum")) fillLast(e.target);
   });
 
+  /* A box a refused save marked as still to fill in (aria-invalid): typed or chosen, it is
+     no longer blank, so its mark goes (every option of a radio field with it). */
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input || !input.form || !input.name || input.getAttribute("aria-invalid") !== "true") return;
+    Array.prototype.forEach.call(input.form.querySelectorAll('[aria-invalid="true"]'), function (other) {
+      if (other.name === input.name) other.removeAttribute("aria-invalid");
+    });
+  });
+
   /* Wi-Fi drops: a form whose request never got an answer (no connection, or no answer
      in time) keeps everything typed, says so, and offers to send it again. Its request
      key is unchanged, so a save that did reach the server is not saved twice. */

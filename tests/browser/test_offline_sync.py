@@ -229,6 +229,19 @@ def test_a_server_match_goes_on_on_the_phone_with_no_server_while_another_phone_
     expect_totals(page, {"Ann": 10, "Bob": 20})
     scorer_link = page.locator("#sync-scorer").get_attribute("href")
     assert scorer_link and scorer_link.startswith(server.url + "/s/")
+    # the watcher's page is a button a thumb taps (an inline address ran over two lines, 40 px high)
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        expect(page.locator("#sync a")).to_have_count(2)  # the scorer's and the watcher's
+        for link in page.locator("#sync a").all():
+            box = link.bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, (link.inner_text(), width, box)
+        page.locator("#sync").screenshot(path=str(SCREENSHOTS / f"offline-sync-watcher-{width}.png"), caret="initial")
+    page.set_viewport_size({"width": 390, "height": 844})
+    watcher = page.locator("#sync-watcher")
+    expect(watcher).to_have_text("Watch on the server")
+    assert (watcher.get_attribute("href") or "").startswith(server.url + "/w/")
+    expect(page.locator("#sync")).to_contain_text("Watcher link, to share: " + server.url + "/w/")
 
     # a second phone at the table records hand 2 on the server: this phone's copy takes it
     other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

@@ -3,7 +3,7 @@
 a thumb's size, the "Record hand N" jump at its top names the hand to record, the save that
 ends a match leaves one Play again, the running-totals chart keeps its room while it loads
 (nothing under it jumps), the printed sheet passes axe-core's table rules, and keeping the app
-says to keep the page open while it loads."""
+says to keep the page open while it loads, and a save refused for a blank marks the box to fill."""
 from __future__ import annotations
 
 import re
@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from .test_layout import axe_check
+from .test_score_pad import start_pad, type_points
 from .test_table_app import save_hand, start_match, type_numbers
 
 # Every link, button, disclosure and field a thumb taps in the page's main part, with its
@@ -149,3 +150,33 @@ def test_every_number_on_a_players_stats_is_a_thumbs_target(page, live_server, s
     expect(page.locator(".stats-table.records th a")).to_have_count(2)
     assert page.evaluate(SMALL_TARGETS) == []
     screenshot("walk-versus-names", full_page=False)
+
+
+def test_a_save_refused_for_a_blank_marks_the_box_to_fill_in(page, live_server, screenshot):
+    """Dee's points left blank: the save says "Still to fill in: points (Dee)" and Dee's box
+    is the one drawn in the error colour (aria-invalid), so the scorer need not hunt for it;
+    typed in, the mark goes. A blank choice (Third Hand's bids, trump) is marked the same way,
+    and axe-core finds nothing serious in either."""
+    start_pad(page, live_server, ["Ann", "Bob", "Cy", "Dee"])
+    type_points(page, [13, 5, 8])
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#hand-form .alert.error")).to_contain_text("Still to fill in: points (Dee).")
+    dee = page.locator('#hand-form input[name="points_3"]')
+    expect(dee).to_have_attribute("aria-invalid", "true")
+    for seat in range(3):
+        expect(page.locator(f'#hand-form input[name="points_{seat}"]')).not_to_have_attribute("aria-invalid", "true")
+    bad = page.evaluate("getComputedStyle(document.body).getPropertyValue('--bad').trim()")
+    border = dee.evaluate("e => getComputedStyle(e).borderTopColor")
+    ann = page.locator('#hand-form input[name="points_0"]').evaluate("e => getComputedStyle(e).borderTopColor")
+    assert border != ann, (border, ann, bad)
+    assert axe_check(page) == []
+    dee.scroll_into_view_if_needed()
+    screenshot("walk-blank-marked", full_page=False)
+    dee.fill("0")
+    expect(dee).not_to_have_attribute("aria-invalid", "true")
+    # a blank choice: every option of the field carries the mark
+    start_match(page, live_server, "third_hand", ["Ann", "Bob"], {})
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#hand-form .alert.error")).to_contain_text("Still to fill in:")
+    expect(page.locator('#hand-form input[name="trump"][aria-invalid="true"]').first).to_be_attached()
+    assert axe_check(page) == []

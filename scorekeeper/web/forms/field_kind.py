@@ -118,6 +118,16 @@ class Kind:
     def read(self, form: FlaskForm, reading: Reading) -> None:
         raise NotImplementedError
 
+    def blank_fields(self, missing: Sequence[Blank]) -> list[str]:
+        """The inputs of this kind that ``missing`` names: a seat's own, or every one of
+        them for the whole field (seat None)."""
+        names: list[str] = []
+        for name, seat in missing:
+            if name != self.name:
+                continue
+            names += self.fields if seat is None else [f for f in self.fields if f == f"{self.name}_{seat}"]
+        return list(dict.fromkeys(names))
+
     def finish(self, form: FlaskForm, reading: Reading) -> None:
         """After every kind has read its inputs: a kind that works on the whole hand."""
 

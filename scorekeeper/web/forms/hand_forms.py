@@ -493,6 +493,17 @@ def missing_summary(entry: HandEntry, missing: list[Blank]) -> str:
     return ", ".join(parts)
 
 
+def mark_blanks(entry: HandEntry, missing: list[Blank]) -> None:
+    """Each input still blank that the hand needs marked invalid (``aria-invalid``, drawn in the
+    error colour): on a save refused for blanks, the scorer sees which box to fill in, not only
+    its name above the form. A radio's options take the mark of their field."""
+    for g in entry.groups:
+        for fname in g.blank_fields(missing):
+            bound = entry.form[fname]
+            # a new dict: the one it was built with is shared by every form of its class
+            bound.render_kw = {**(bound.render_kw or {}), "aria-invalid": "true"}
+
+
 def plain(entry: HandEntry, problem: Problem, in_place: bool = False) -> str:
     """An engine problem in the form's words (``games.words.plain``)."""
     return words.plain(problem, entry.word, in_place)

@@ -59,6 +59,7 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
         found.counted_into = entry.word(counter.into)
     if final and missing:  # on save, every blank at once
         found.general.append(f"Still to fill in: {found.still}.")
+        hand_forms.mark_blanks(entry, missing)
     if found.errors:
         return found
     try:
