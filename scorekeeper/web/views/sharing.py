@@ -206,9 +206,7 @@ class SharedBoards:
     Redis down or slow: the process draws the board itself, as with one worker."""
 
     SECONDS = 30
-    # seconds a get or put may wait for Redis before the board is drawn here: a hung Redis holds
-    # the saves too (the limits wait for it), a busy machine may take a second to answer
-    TIMEOUT = 3.0
+    TIMEOUT = 0.5  # seconds a get or put may wait for Redis before the board is drawn here
 
     def __init__(self, uri: str, database: str):
         import redis
@@ -433,11 +431,6 @@ SHARED_SCHEMES = frozenset({"redis", "rediss"})  # the limits' Redis URIs that r
 def init_app(app: Flask) -> None:
     # the limits' shared storage (serve --workers N) shares the boards too, when it is Redis
     uri = str(app.config.get("RATELIMIT_STORAGE_URI", ""))
-    shared = None
-    if uri.split("://")[0] in SHARED_SCHEMES:
-        try:
-            shared = SharedBoards(uri, app.config["DATABASE"])
-        except (ImportError, ValueError):  # no redis package, or a URI it cannot read: the limits say so
-            shared = None
+    shared = SharedBoards(uri, app.config["DATABASE"]) if uri.split("://")[0] in SHARED_SCHEMES else None
     app.extensions["scorekeeper.boards"] = BoardCache(shared=shared)
     app.jinja_env.globals.update(share_links=share_links, renew_link_form=RenewLinkForm)
