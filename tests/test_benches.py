@@ -214,16 +214,6 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
                      preview, re.M), preview
 
 
-def test_board_sharing_bench_counts_the_boards_drawn_with_one_worker_and_two(tmp_path):
-    out = run_bench("board_sharing.py", tmp_path / "performance.md")
-    # boards drawn a save: one by one worker, one by each of two drawing their own, one by two sharing
-    for label, drawn in (("one worker", "1.00"), ("two workers, each drawing its own", "2.00"),
-                         ("two workers sharing boards (Redis)", "1.00")):
-        assert re.search(rf"^{re.escape(label)}\s+[\d.]+\s+{drawn}$", out, re.M), out
-        assert re.search(rf"^\| {re.escape(label)} \| [\d.]+ ms \| {drawn} \|$",
-                         section(tmp_path / "performance.md", "board_sharing"), re.M)
-
-
 def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):
     out = run_bench("threaded.py", tmp_path / "performance.md", more=("--count",))
     for kind in ("page", "poll"):
