@@ -22,10 +22,7 @@ same way (its own page: the form, the edit and undo links).
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
-import logging
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -58,7 +55,6 @@ from ..model import page, partials, view, writes
 from ..model.links import LOOPBACK, base_url
 
 bp = Blueprint("sharing", __name__)
-_log = logging.getLogger(__name__)
 
 
 
@@ -159,35 +155,21 @@ class BoardCache:
     table gets the same page, so a new hand is replayed and rendered once, not
     once per watcher. A version never changes meaning, so nothing goes stale. Bounded
     in entries and in bytes (the least recently used go first), so a long match's big
-    boards cannot fill the server's memory. With ``shared`` (``serve --workers N``: the
-    limits' Redis), what one process rendered is there for the others too: a table's
-    watchers are spread over the processes, and each drew every new hand's board again."""
+    boards cannot fill the server's memory."""
 
-    def __init__(self, size: int = 256, max_bytes: int = 16 * 1024 * 1024, shared: SharedBoards | None = None):
+    def __init__(self, size: int = 256, max_bytes: int = 16 * 1024 * 1024):
         self.size, self.max_bytes, self.bytes = size, max_bytes, 0
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
-        self.shared = shared
-        self.rendered = 0  # boards put here, drawn by this process (tests read it)
 
-    def get(self, key: tuple[int, int, str]) -> str | None:
+    def get(self, key: Hashable) -> str | None:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        found = self.shared.get(key) if self.shared is not None else None
-        if found is not None:
-            self._keep(key, found)
-        return found
+        return None
 
-    def put(self, key: tuple[int, int, str], value: str) -> None:
-        """A board this process drew."""
-        self.rendered += 1
-        self._keep(key, value)
-        if self.shared is not None:
-            self.shared.put(key, value)
-
-    def _keep(self, key: Hashable, value: str) -> None:
+    def put(self, key: Hashable, value: str) -> None:
         with self._lock:
             if key in self._items:
                 self.bytes -= len(self._items[key])
@@ -196,47 +178,6 @@ class BoardCache:
             self._items.move_to_end(key)
             while self._items and (len(self._items) > self.size or self.bytes > self.max_bytes):
                 self.bytes -= len(self._items.popitem(last=False)[1])
-
-
-class SharedBoards:
-    """Boards drawn by any process of one ``serve --workers N``, in the Redis its limits share
-    (``RATELIMIT_STORAGE_URI``), each kept ``SECONDS``: a table's phones ask for a new version
-    within a poll or two. Keyed by the database file (its path and inode: a file made again at
-    the same path has other matches under the same ids), the match, its version and the part.
-    Redis down or slow: the process draws the board itself, as with one worker."""
-
-    SECONDS = 30
-    TIMEOUT = 0.5  # seconds a get or put may wait for Redis before the board is drawn here
-
-    def __init__(self, uri: str, database: str):
-        import redis
-
-        self.client = redis.Redis.from_url(uri, socket_timeout=self.TIMEOUT, socket_connect_timeout=self.TIMEOUT)
-        self.errors = redis.RedisError
-        self.database = database
-        self._prefix: str | None = None
-
-    def _name(self, key: tuple[int, int, str]) -> str:
-        if self._prefix is None:  # once the database exists (the first poll)
-            path = os.path.abspath(self.database)
-            digest = hashlib.sha256(f"{path}\0{os.stat(path).st_ino}".encode()).hexdigest()[:16]
-            self._prefix = f"scorekeeper:board:{digest}"
-        match_id, version, part = key
-        return f"{self._prefix}:{match_id}:{version}:{part}"
-
-    def get(self, key: tuple[int, int, str]) -> str | None:
-        try:
-            found = self.client.get(self._name(key))
-        except (self.errors, OSError) as error:
-            _log.warning("Board not read from the workers' Redis (%s): drawn here", error)
-            return None
-        return found if found is None or isinstance(found, str) else found.decode()
-
-    def put(self, key: tuple[int, int, str], value: str) -> None:
-        try:
-            self.client.set(self._name(key), value.encode(), ex=self.SECONDS)
-        except (self.errors, OSError) as error:
-            _log.warning("Board not shared with the other workers (Redis: %s)", error)
 
 
 @bp.get("/matches/<match_id:match_id>/board")
@@ -425,12 +366,6 @@ def _new_hands_only(context: dict, held: int) -> dict | None:
     return {"dropped": list(range(first_held, min(first_now, held + 1))), "window_first": first_now}
 
 
-SHARED_SCHEMES = frozenset({"redis", "rediss"})  # the limits' Redis URIs that redis.Redis.from_url reads too
-
-
 def init_app(app: Flask) -> None:
-    # the limits' shared storage (serve --workers N) shares the boards too, when it is Redis
-    uri = str(app.config.get("RATELIMIT_STORAGE_URI", ""))
-    shared = SharedBoards(uri, app.config["DATABASE"]) if uri.split("://")[0] in SHARED_SCHEMES else None
-    app.extensions["scorekeeper.boards"] = BoardCache(shared=shared)
+    app.extensions["scorekeeper.boards"] = BoardCache()
     app.jinja_env.globals.update(share_links=share_links, renew_link_form=RenewLinkForm)
