@@ -235,7 +235,7 @@ def step(pids: list[int], run, count: int, load: float, added=None) -> dict:
     figures, cpu, elapsed = timed(pids, run)
     if added is not None:
         unsaved = figures["saved"] - added()
-        if unsaved:
+        if unsaved > 0:
             figures["errors"] += unsaved
             figures["first_errors"].insert(0, f"{unsaved} of {figures['saved']} saves made no new version")
     requests = int(figures["requests"])
