@@ -467,3 +467,12 @@ def test_rules_page_of_a_match_shows_its_settings(app, client):
     assert "every player has dealt at least 3 times" in words
     assert "with no deal out of turn that is 9 hands (3 × 3)" in words and "Shared wins apply when the target" in words
     assert "A player who dealt out of turn may deal more often" in words
+
+
+def test_a_typed_table_with_a_seat_of_three_digits_falls_back_to_places_not_a_500(app, client):
+    match_id = make_match(app, client, "third_rail", ["Ann", "Bob", "Cy", "Dee"], first_dealer=1)
+    for table in ("2,3,0,123", "2,3,0,007", "2,3,0,x", "2,3,0,4"):
+        answer = client.get(f"/referee/third_rail?match={match_id}&table={table}")
+        assert answer.status_code == 200, table
+        # not a table of this match: the trick's places, not names
+        assert slot_labels(answer) == ["Led", "2nd", "3rd", "4th"], table

@@ -97,7 +97,7 @@ def play_order(info: MatchRecord | None, args: Args, count: int) -> list[str] | 
     seats = [int(p) for p in parts if p.isascii() and p.isdigit() and len(p) < 3]
     # every place at most once; a seat may be missing: it sits the hand out (``Place.sits_out``)
     if (len(parts) != count or len(set(seats)) != len(seats) or not all(s < len(players) for s in seats)
-            or parts.count("d") > 1 or any(not (p == "d" or (p.isascii() and p.isdigit())) for p in parts)):
+            or parts.count("d") > 1 or len(seats) + parts.count("d") != len(parts)):
         return None
     # a hand nobody sits at goes by the name the game's seat picture gives it
     seatless = seatless_name(info) if "d" in parts else ""
