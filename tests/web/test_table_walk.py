@@ -24,3 +24,20 @@ def test_a_trustworthy_origin_keeps_the_opener_policy(client, base, forwarded):
     answer = client.get("/", base_url=base, headers=headers)
     assert answer.status_code == 200
     assert answer.headers[OPENER] == "same-origin"
+
+
+def test_an_unchanged_poll_on_the_tables_wifi_does_not_carry_it_either(app, client):
+    """The 304 of an unchanged poll is answered before the app (``web.edges.polls``), with the
+    headers every answer carries: the opener policy is not one of them."""
+    from scorekeeper.web.edges.access import DEVICE_COOKIE
+
+    from .helpers import start, version
+
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    tag = {"If-None-Match": f'W/"v{version(client, match_id)}"', "HX-Request": "true"}
+    device = client.get_cookie(DEVICE_COOKIE)  # the same phone, at the Wi-Fi address
+    client.set_cookie(DEVICE_COOKIE, device.value, domain="192.168.1.20")
+    answer = client.get(f"/matches/{match_id}/live", headers=tag, base_url="http://192.168.1.20:5000")
+    assert answer.status_code == 304
+    assert OPENER not in answer.headers
+    assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'")

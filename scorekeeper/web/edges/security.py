@@ -36,7 +36,6 @@ HEADERS = {
     # the wake lock keeps the phone awake during a match; nothing else is wanted
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
                           "interest-cohort=(), screen-wake-lock=(self)",
-    "Cross-Origin-Opener-Policy": "same-origin",
 }
 
 MATCHES_PER_MINUTE = 10
@@ -49,7 +48,9 @@ TOO_MANY_MATCHES_HOUR = ("This network has started or imported {limit:,} matches
 
 # Honoured only where the page's origin is trustworthy (https, or this machine itself): a phone
 # on the table's Wi-Fi (http://192.168.1.20:5000) ignores it and logs an error on every page.
-OPENER_POLICY = "cross-origin-opener-policy"
+# Not in HEADERS, which waitress's own error answers and the 304s of unchanged polls carry as
+# they are, without a request to tell where the page came from.
+OPENER_POLICY = ("Cross-Origin-Opener-Policy", "same-origin")
 
 
 def trustworthy_origin() -> bool:
@@ -68,9 +69,9 @@ def add_headers(response: Response) -> Response:
     """The headers above, where the view set none of its own (one pass over the answer's
     headers: a setdefault per header scanned them all each time, a hundredth of a save)."""
     present = {name.lower() for name, _ in response.headers.items()}
-    if not trustworthy_origin():
-        present.add(OPENER_POLICY)
     response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
+    if OPENER_POLICY[0].lower() not in present and trustworthy_origin():
+        response.headers[OPENER_POLICY[0]] = OPENER_POLICY[1]
     if response.mimetype == "text/html" and "cache-control" not in present:
         # Back shows the page as it is now, never a copy from before the last save (the
         # browser's back-forward cache; htmx keeps no copies either, see base.html)
