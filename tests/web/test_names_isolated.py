@@ -140,3 +140,11 @@ def test_scorekeeper_list_isolates_the_names(tmp_path, command):
     done = command("list", "--database", str(database), "--url", "http://192.168.1.5:5000/")
     assert done.returncode == 0, done.stderr
     assert f"Third Wheel  Ann, {FSI}{DANA}{PDI}, {FSI}{ALI}{PDI}  (0 hands, in progress)" in done.stdout
+
+
+def test_the_preview_isolates_a_lone_winners_name(client):
+    # Dana bids 5 and takes 5 (the setters Ann 4, Ali 2): Dana reaches the target of 5 alone
+    match_id = start(client, "third_wheel", [DANA, "Ann", ALI], target=5, deals_each=0)
+    html = client.post(f"/matches/{match_id}/hands/preview", data=WHEEL).get_data(as_text=True)
+    end = page_of(html).find("p", cls="preview-end")
+    assert end is not None and f"<bdi>{DANA}</bdi> wins" in html, html
