@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import HandResult, MatchError, MatchResult, replay
-from ..games.base import NO_OUTPUT, Table, places, team_places
+from ..games.base import NO_OUTPUT, places
 from ..names import same_name
 from .core import match_row, stored_hands, to_match, writing
 
@@ -31,6 +31,11 @@ Figures = list[dict[str, list[Any]]]  # per seat: fact key -> [hands it counts, 
 def _places(result: MatchResult) -> list[int]:
     """Each seat's place, ranked as the game's rules rank totals (``games.base.places``)."""
     return places(result.totals, result.lowest_wins)
+
+
+def _team_places(result: MatchResult) -> list[int]:
+    """Each seat's place, a team in fixed partnerships placed once (the team behind is 2nd)."""
+    return places(result.totals, result.lowest_wins, result.played.sides(result.table))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:
@@ -66,7 +71,7 @@ def _facts_of(result: MatchResult, hands: list[dict[str, Any]], start: int) -> l
 def _player_rows(match_id: int, result: MatchResult, figures: Figures) -> list[list[Any]]:
     rows = []
     # a player's final place: a team in fixed partnerships is placed once (the team behind is 2nd)
-    places = team_places(_places(result), result.played.sides(Table(tuple(result.players), result.settings)))
+    places = _team_places(result)
     for seat, name in enumerate(result.players):
         place = places[seat]
         rows.append([match_id, seat, name, same_name(name), result.game, int(bool(result.finished)),

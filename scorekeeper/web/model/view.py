@@ -79,7 +79,7 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     placed once (the second team is 2nd)."""
     side_of = {seat: side for side in sides or () for seat in side}
     rows = []
-    for seat, (name, total, place) in enumerate(zip(players, totals, base.team_places(base.places(totals, lowest_first), sides))):
+    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first, sides))):
         own = side_of.get(seat, (seat,))
         rows.append({"seat": seat, "name": name, "total": total, "place": place,
                      "tied": any(t == total for s, t in enumerate(totals) if s not in own),
