@@ -190,15 +190,24 @@ def measure(kind: str, connections: int, server: subprocess.Popen, port: int, ta
         loop = ((now["passes"] - counted["passes"]) / requests, (now["sent_nothing"] - counted["sent_nothing"]) / requests)
     if run.returncode != 0:
         raise SystemExit(f"wrk failed: {err}")
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    answered = wrk_figures(out)
+    rate = answered["rate"]
+    return {"kind": kind, "connections": connections, "rate": rate, "cores": cpu / elapsed,
+            "cpu_ms": cpu / elapsed / rate * 1000 if rate else 0.0, "load": load, "share": share, "loop": loop,
+            "p50": answered["p50"], "p99": answered["p99"], "errors": answered["errors"] + answered["unexpected"]}
+
+
+def wrk_figures(out: str) -> dict:
+    """What wrk printed of a run of ``asking_script``'s script (``bench/workers.py`` too):
+    requests a second, p50 and p99 latency, answers not 2xx/3xx, and answers not the status
+    the script expected."""
     p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    unexpected = int(re.search(r"unexpected (\d+)", out).group(1))
-    return {"kind": kind, "connections": connections, "rate": rate, "cores": cpu / elapsed,
-            "cpu_ms": cpu / elapsed / rate * 1000 if rate else 0.0, "load": load, "share": share, "loop": loop,
+    return {"rate": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
             "p50": "".join(p50.groups()) if p50 else "?", "p99": "".join(p99.groups()) if p99 else "?",
-            "errors": (int(errors.group(1)) if errors else 0) + unexpected}
+            "errors": int(errors.group(1)) if errors else 0,
+            "unexpected": int(re.search(r"unexpected (\d+)", out).group(1))}
 
 
 def row(r: dict) -> list[str]:

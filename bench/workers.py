@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from report import commit, machine, write_section
 from tables import SCOREKEEPER, cpu_seconds, free_port, make_tables, server_pids, start_redis, stop, wait_for
-from threaded import asking_script
+from threaded import asking_script, wrk_figures
 
 TABLE_REQUESTS_PER_SECOND = 5 / 3 + 1 / 120
 
@@ -77,15 +76,9 @@ def saturate(workers: int, tables: list[dict], database: Path, workdir: Path, ar
         server_cpu = cpu_seconds(server_pids(server)) - server_before
         if run.returncode != 0:
             raise SystemExit(f"wrk failed: {err}")
-        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-        p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
-        p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
-        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-        unexpected = int(re.search(r"unexpected (\d+)", out).group(1))
-        return {"workers": workers, "rate": rate, "server_cores": server_cpu / elapsed, "client_cores": client / elapsed,
-                "p50": "".join(p50.groups()) if p50 else "?", "p99": "".join(p99.groups()) if p99 else "?",
-                "errors": int(errors.group(1)) if errors else 0, "unexpected": unexpected, "load": load,
-                "tables": rate / TABLE_REQUESTS_PER_SECOND}
+        answered = wrk_figures(out)
+        return {"workers": workers, "server_cores": server_cpu / elapsed, "client_cores": client / elapsed,
+                **answered, "load": load, "tables": answered["rate"] / TABLE_REQUESTS_PER_SECOND}
     finally:
         stop(server, redis)
 
