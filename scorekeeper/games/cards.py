@@ -6,7 +6,6 @@ from __future__ import annotations
 # A card code's last letter and its suit, in the order a hand is sorted.
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-LETTERS = {name: letter for letter, name in SUITS.items()}
 SUIT_SIGNS = {name: SIGNS[letter] for letter, name in SUITS.items()}
 # The ink each suit is printed in, so a suit shown on a page looks as it does on the card.
 COLOURS = {"spades": "black", "hearts": "red", "diamonds": "red", "clubs": "black"}
