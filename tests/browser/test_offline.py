@@ -169,10 +169,11 @@ def test_on_a_plain_http_address_keeping_the_app_says_it_needs_https(phone, live
 
 # What the app's stylesheet gives a page, read from it: an unstyled page has none of it.
 APP_LOOK = """() => {
-  const body = getComputedStyle(document.body), card = document.querySelector("main .card");
+  const body = getComputedStyle(document.body), card = document.querySelector("main .card"),
+        brand = document.querySelector(".brand");
   return {body: body.backgroundColor, font: body.fontFamily.split(",")[0], text: parseFloat(body.fontSize),
           card: card && getComputedStyle(card).backgroundColor, corner: card && getComputedStyle(card).borderRadius,
-          brand: getComputedStyle(document.querySelector(".brand")).fontWeight};
+          brand: brand && getComputedStyle(brand).fontWeight};
 }"""
 
 
