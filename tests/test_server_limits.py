@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 from test_durability import Phone, free_port, serve  # the real server on a temp database, started and listening
 
+from scorekeeper.serving import UNSENT_BYTES
 from tests import slow_disk
 from tests.servers import (
     every_thread_stalled,
     long_match,
     start_connections,
     starts_at_once,
+    until_idle,
     wait_listening,
 )
 
@@ -214,18 +216,38 @@ def test_the_main_loop_waits_without_spinning_while_a_thread_sends_an_answer(tmp
     assert held < 0.05, f"the main loop used {held * 1000:.0f} ms of CPU while a thread read a file for 2 s"
 
 
+def _kernel_holds(port: int, client: int) -> int:
+    """Bytes of the answer the kernel holds between the server on ``port`` and its client on
+    port ``client``: the server end's send queue and the client end's receive queue (/proc/net/tcp)."""
+    held = 0
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            local, remote, _state, queues = line.split()[1:5]
+            ends = (int(local.split(":")[1], 16), int(remote.split(":")[1], 16))
+            send, receive = (int(n, 16) for n in queues.split(":"))
+            held += send if ends == (port, client) else receive if ends == (client, port) else 0
+    return held
+
+
 def test_a_client_that_reads_late_gets_a_big_answer_whole(slow_disk_server):
     """The thread making an answer waits once the connection holds ``UNSENT_BYTES`` unsent
     for its client, and the main loop sends it as the client reads: the loop must not leave
     the connection alone then, although the thread waits inside ``write_soon`` (else the
-    thread waits the stalled-reader deadline and the connection is closed half-sent)."""
-    _server, port = slow_disk_server
+    thread waits the stalled-reader deadline and the connection is closed half-sent). The
+    client's receive buffer is made small, so the kernel's buffers take well under the 8 MiB
+    answer less ``UNSENT_BYTES`` wherever they are large: the thread surely waits."""
+    server, port = slow_disk_server
     size = len(slow_disk.PART) * slow_disk.BIG_PARTS
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)  # before connecting: the window it offers
         sock.settimeout(60)  # a guard against a hang
         sock.connect(("127.0.0.1", port))
         sock.sendall(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-        time.sleep(2)  # reads late: the thread fills what the kernel takes and 1 MiB more, then waits
+        until_idle(server.pid)  # reads late: the thread has made what it can and waits
+        held = _kernel_holds(port, sock.getsockname()[1])
+        # what neither the kernel nor the connection's UNSENT_BYTES hold is still to be made:
+        # the thread waits for the client to read
+        assert size - held > UNSENT_BYTES + len(slow_disk.PART), f"the kernel holds {held:,} of {size:,} bytes"
         answer = b""
         while not answer.endswith(slow_disk.PART) or len(answer.split(b"\r\n\r\n", 1)[-1]) < size:
             chunk = sock.recv(65536)
