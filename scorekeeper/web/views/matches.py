@@ -29,9 +29,6 @@ from ..model import page, partials, view, writes
 
 bp = Blueprint("matches", __name__)
 
-MAX_SEATS = max(g.max_players for g in GAMES.values()) if GAMES else 6
-
-
 # --- forms ----------------------------------------------------------------------
 
 class EditDetailsForm(FlaskForm):
