@@ -10,6 +10,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import Match
+from ..games import GAMES
 from ..names import same_name
 from .core import loads, to_match
 from .matches import kept_since, purge_deleted
@@ -36,7 +37,7 @@ def hand_counts(db: Database, match_ids: list[int]) -> dict[int, int]:
 
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
     """The matches ``device`` scored that were deleted and can still be restored, the
-    latest deleted first: id, game, players, date, deleted_at. One deleted longer ago
+    latest deleted first: id, game (its key), played (the game), players, date, deleted_at. One deleted longer ago
     than KEEP_DELETED_DAYS is not among them, and is removed for good now."""
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.deleted_at, m.settings from device_matches d join matches m "
@@ -46,8 +47,8 @@ def deleted_matches(db: Database, device: str | None) -> list[dict]:
     if rows and rows[-1][4] < oldest:
         purge_deleted(db)
         rows = [row for row in rows if row[4] >= oldest]
-    return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4],
-             "settings": json.loads(r[5])} for r in rows]
+    return [{"id": r[0], "game": r[1], "played": GAMES[r[1]], "players": json.loads(r[2]), "date": r[3],
+             "deleted_at": r[4], "settings": json.loads(r[5])} for r in rows]
 
 
 def device_history(db: Database, device: str | None, search: str = "", page: int = 1,
@@ -70,7 +71,9 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
         "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
         [*params, per_page, max(0, page - 1) * per_page]).fetchall()
     # the settings name the game where the table named it (a score pad's "Hearts")
-    return [{**_summary_row(row[:13]), "settings": json.loads(row[13])} for row in rows], total
+    # and the game itself: past the store the pages ask it, never look its key up again
+    return [{**_summary_row(row[:13]), "played": GAMES[row[1]], "settings": json.loads(row[13])}
+            for row in rows], total
 
 
 def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -88,8 +91,8 @@ def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
 def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
     """The players this device has kept score for: ``names`` (each name once, as the
     rules compare names, spelled as it was last typed; the most played first) and
-    ``groups``, the last few tables ({"game", "players" in seat order, "settings"}, newest
-    first, each table once)."""
+    ``groups``, the last few tables ({"game" (its key), "played" (the game), "players" in seat
+    order, "settings"}, newest first, each table once)."""
     counts: dict[str, int] = {}
     spelling: dict[str, str] = {}
     tables: list[dict] = []
@@ -107,7 +110,8 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
         key = (game, tuple(same_name(n) for n in players), settings_json)
         if key not in seen and len(tables) < groups:
             seen.add(key)
-            tables.append({"game": game, "players": players, "settings": json.loads(settings_json)})
+            tables.append({"game": game, "played": GAMES[game], "players": players,
+                           "settings": json.loads(settings_json)})
     names = sorted(spelling, key=lambda f: (-counts[f], f))
     return {"names": [spelling[f] for f in names], "groups": tables}
 

@@ -16,7 +16,6 @@ from werkzeug.http import quote_etag
 
 from ... import store
 from ...engine import MatchError, MatchResult
-from ...games import GAMES
 from ...names import isolate_names, isolated
 from ..edges import access
 from ..edges.db import get_db
@@ -25,7 +24,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import HandContext, Seating
+    from ...games.base import Game, HandContext, Seating
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -259,10 +258,10 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
 
 
-def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
+def referee_params(game: Game, ctx: dict, in_match: bool) -> dict:
     """The trick context as the referee's address carries it (the keys the game's referee
     reads): the choices it shows, set."""
-    referee = GAMES[game_key].referee
+    referee = game.referee
     if referee is None:
         return {}
     shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
@@ -343,7 +342,7 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
     if hand:
         # the trick context of the hand as dealt: by whoever the form says dealt it
         ctx = game.referee.context(hand, _dealt_context(info, hand))
-        known = referee_params(info.game, ctx, True)
+        known = referee_params(game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)

@@ -10,7 +10,7 @@ from flask import url_for
 from markupsafe import Markup, escape
 
 from ...engine import HandResult, Match, MatchResult
-from ...games import GAMES, base
+from ...games import base
 from ...games.base import (
     Game,
     HandContext,
@@ -59,14 +59,11 @@ def signed(points: int | None) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+def game_title(game: Game, settings: dict | None = None, kind: bool = False) -> str:
     """The game's name as the table knows it (``Game.display_name``: a score pad's
     "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
-    game = GAMES.get(key)
-    if game is None:
-        return key.replace("_", " ").title()
     named = game.display_name(None if settings is None else game.settings_of(settings), kind)
-    return named or game.title or key.replace("_", " ").title()
+    return named or game.title or game.key.replace("_", " ").title()
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -270,7 +267,7 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
         parts.append(f"{names} {row['total']}" + (" (won)" if row["seat"] in winners else ""))
     places = ", ".join(parts)
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{game_title(game, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
 
 
 def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
@@ -386,8 +383,8 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     return {
         "id": info.id,
         "game": game,
-        "title": game_title(match.game, result.settings),
-        "running_title": " · ".join(p for p in (game_title(match.game, result.settings), info.date or "",
+        "title": game_title(game, result.settings),
+        "running_title": " · ".join(p for p in (game_title(game, result.settings), info.date or "",
                                                 ", ".join(players)) if p),
         "date": info.date,
         "note": info.note,
@@ -407,12 +404,11 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
 BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summary fill one page
 
 
-def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
+def blank_sheet(game: Game, settings: dict, players: list[str] | None, seats: int,
                 info: MatchRecord | None = None, result: MatchResult | None = None) -> dict:
     """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""
-    game = GAMES[game_key]
     names = players or [f"Player {seat + 1}" for seat in range(seats)]
     # the match's place when there is one; a blank sheet's is a match with no hands
     place = result.next_place() if result is not None else game.empty_place(Table(tuple(names), settings))
@@ -432,8 +428,8 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         next_dealer = players[result.next_dealer]
     return {
         "game": game,
-        "title": game_title(game_key, settings),
-        "running_title": " · ".join([game_title(game_key, settings), "score sheet"] + ([", ".join(players)] if players else [])),
+        "title": game_title(game, settings),
+        "running_title": " · ".join([game_title(game, settings), "score sheet"] + ([", ".join(players)] if players else [])),
         "info": info,
         "players": names,
         "named": players is not None,
