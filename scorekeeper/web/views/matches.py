@@ -312,7 +312,7 @@ def index() -> ResponseReturnValue:
 def _game_from_request() -> Game:
     """The game the start form's ``game`` field (or the address) names: the one place the
     new-match pages look a key up; an unknown one (a mangled link) opens the first game."""
-    key = request.values.get("game") or next(iter(GAMES))
+    key = request.values.get("game")
     return GAMES[key] if key in GAMES else next(iter(GAMES.values()))
 
 
