@@ -219,3 +219,30 @@ def test_a_stored_match_is_read_back_with_its_game(tmp_path):
             assert replay(record.match).played is game
     finally:
         db.close()
+
+
+def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, monkeypatch):
+    """The store hands the pages the game of every row it lists; a stored match whose game is no
+    longer registered has none, and stays listed under its key (``derived.rebuild``: never
+    fatal), in the history and among the deleted, while its table is offered no more on the
+    start form (it could not be started)."""
+    from scorekeeper.web.edges.db import get_db
+    from tests.web.helpers import Page, as_scorer
+
+    players = list(NAMES[:GAMES["oddball"].min_players])
+    with app.app_context():
+        kept, gone = (store.create_match(get_db(), Match("oddball", players, date="2026-11-20")) for _ in range(2))
+    for match_id in (kept, gone):
+        as_scorer(app, match_id, client)
+    with app.app_context():
+        store.delete_match(get_db(), gone)
+    assert "Oddball (test only)" in Page(client.get("/").get_data(as_text=True)).text
+    assert "game=oddball" in client.get("/matches/new").get_data(as_text=True)  # its table's chip
+    monkeypatch.delitem(GAMES, "oddball")
+    history = client.get("/")
+    assert history.status_code == 200
+    listed = Page(history.get_data(as_text=True))
+    assert [e.text for e in listed.elements if "match-game" in e.classes] == ["Oddball"]
+    assert f"Oddball, 2026-11-20: {', '.join(players)}" in listed.text  # among the deleted
+    start = client.get("/matches/new")
+    assert start.status_code == 200 and "game=oddball" not in start.get_data(as_text=True)

@@ -37,8 +37,9 @@ def hand_counts(db: Database, match_ids: list[int]) -> dict[int, int]:
 
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
     """The matches ``device`` scored that were deleted and can still be restored, the
-    latest deleted first: id, game (its key), played (the game), players, date, deleted_at. One deleted longer ago
-    than KEEP_DELETED_DAYS is not among them, and is removed for good now."""
+    latest deleted first: id, game (its key), played (the game, as in ``device_history``), players,
+    date, deleted_at. One deleted longer ago than KEEP_DELETED_DAYS is not among them, and is
+    removed for good now."""
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.deleted_at, m.settings from device_matches d join matches m "
         "on m.id = d.match_id where d.device_id = ? and d.score = 1 and m.deleted_at is not null "
@@ -47,7 +48,7 @@ def deleted_matches(db: Database, device: str | None) -> list[dict]:
     if rows and rows[-1][4] < oldest:
         purge_deleted(db)
         rows = [row for row in rows if row[4] >= oldest]
-    return [{"id": r[0], "game": r[1], "played": GAMES[r[1]], "players": json.loads(r[2]), "date": r[3],
+    return [{"id": r[0], "game": r[1], "played": GAMES.get(r[1]), "players": json.loads(r[2]), "date": r[3],
              "deleted_at": r[4], "settings": json.loads(r[5])} for r in rows]
 
 
@@ -71,8 +72,9 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
         "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
         [*params, per_page, max(0, page - 1) * per_page]).fetchall()
     # the settings name the game where the table named it (a score pad's "Hearts")
-    # and the game itself: past the store the pages ask it, never look its key up again
-    return [{**_summary_row(row[:13]), "played": GAMES[row[1]], "settings": json.loads(row[13])}
+    # and the game itself: past the store the pages ask it, never look its key up again (None
+    # for a game this version no longer has: its match stays listed, see ``derived.rebuild``)
+    return [{**_summary_row(row[:13]), "played": GAMES.get(row[1]), "settings": json.loads(row[13])}
             for row in rows], total
 
 
@@ -108,7 +110,8 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
             spelling.setdefault(folded, name)  # newest first: the last spelling used
         # a table is its game, its seats and its settings: a rematch plays by the same ones
         key = (game, tuple(same_name(n) for n in players), settings_json)
-        if key not in seen and len(tables) < groups:
+        # a table of a game this version no longer has cannot be started again: not offered
+        if key not in seen and len(tables) < groups and game in GAMES:
             seen.add(key)
             tables.append({"game": game, "played": GAMES[game], "players": players,
                            "settings": json.loads(settings_json)})

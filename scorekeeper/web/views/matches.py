@@ -309,6 +309,14 @@ def index() -> ResponseReturnValue:
                                            restore_form=RestoreMatchForm(), keep_days=store.KEEP_DELETED_DAYS)
 
 
+def listed_title(row: dict) -> str:
+    """A listed match's game as the history names it ("Hearts (score pad)"); a match of a game
+    this version no longer has stays listed (``derived.rebuild``: never fatal), under its key."""
+    game = row["played"]
+    return view.game_title(game, row["settings"], kind=True) if game is not None \
+        else row["game"].replace("_", " ").title()
+
+
 def _game_from_request() -> Game:
     """The game the start form's ``game`` field (or the address) names: the one place the
     new-match pages look a key up; an unknown one (a mangled link) opens the first game."""
@@ -336,6 +344,7 @@ def known_players() -> dict:
 
 bp.add_app_template_global(known_players)
 bp.add_app_template_global(setting_args)
+bp.add_app_template_global(listed_title)
 
 
 def _without_settings(formdata: MultiDict) -> MultiDict:
