@@ -89,9 +89,9 @@ def registry_lookups(tree: ast.AST) -> list[tuple[str, int]]:
     return found
 
 
-def test_in_the_web_only_the_entry_points_look_a_game_up():
+def test_in_the_web_and_the_cli_only_the_entry_points_look_a_game_up():
     found = [f"{path.relative_to(ROOT)}:{line}: in {function}()"
-             for path in sorted(WEB.rglob("*.py"))
+             for path in [*sorted(WEB.rglob("*.py")), ROOT / "scorekeeper" / "cli.py"]
              for function, line in registry_lookups(ast.parse(path.read_text(encoding="utf-8")))
              if (path.relative_to(ROOT / "scorekeeper").as_posix(), function) not in ENTRY_POINTS]
     assert found == []
@@ -221,11 +221,11 @@ def test_a_stored_match_is_read_back_with_its_game(tmp_path):
         db.close()
 
 
-def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, monkeypatch):
+def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, monkeypatch, command):
     """The store hands the pages the game of every row it lists; a stored match whose game is no
     longer registered has none, and stays listed under its key (``derived.rebuild``: never
-    fatal), in the history and among the deleted, while its table is offered no more on the
-    start form (it could not be started)."""
+    fatal), in the history, among the deleted and by ``scorekeeper list``, while its table is
+    offered no more on the start form (it could not be started)."""
     from scorekeeper.web.edges.db import get_db
     from tests.web.helpers import Page, as_scorer
 
@@ -238,6 +238,7 @@ def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, 
         store.delete_match(get_db(), gone)
     assert "Oddball (test only)" in Page(client.get("/").get_data(as_text=True)).text
     assert "game=oddball" in client.get("/matches/new").get_data(as_text=True)  # its table's chip
+    assert f"#{kept}  2026-11-20  Oddball (test only)  " in command("list", "--database", str(app.config["DATABASE"])).stdout
     monkeypatch.delitem(GAMES, "oddball")
     history = client.get("/")
     assert history.status_code == 200
@@ -246,3 +247,5 @@ def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, 
     assert f"Oddball, 2026-11-20: {', '.join(players)}" in listed.text  # among the deleted
     start = client.get("/matches/new")
     assert start.status_code == 200 and "game=oddball" not in start.get_data(as_text=True)
+    assert f"#{kept}  2026-11-20  oddball  {', '.join(players)}" in command(
+        "list", "--database", str(app.config["DATABASE"])).stdout

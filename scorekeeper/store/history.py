@@ -72,16 +72,16 @@ def device_history(db: Database, device: str | None, search: str = "", page: int
         "order by s.finished, coalesce(m.date, '') desc, m.id desc limit ? offset ?",
         [*params, per_page, max(0, page - 1) * per_page]).fetchall()
     # the settings name the game where the table named it (a score pad's "Hearts")
-    # and the game itself: past the store the pages ask it, never look its key up again (None
-    # for a game this version no longer has: its match stays listed, see ``derived.rebuild``)
-    return [{**_summary_row(row[:13]), "played": GAMES.get(row[1]), "settings": json.loads(row[13])}
-            for row in rows], total
+    return [{**_summary_row(row[:13]), "settings": json.loads(row[13])} for row in rows], total
 
 
 def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
     keys = ("id", "game", "players", "date", "note", "updated_at", "hands", "finished", "winners", "totals",
             "imported", "score", "leaders")
     out = dict(zip(keys, row))
+    # the game itself: past the store nobody looks its key up again (None for a game this
+    # version no longer has: its match stays listed, see ``derived.rebuild``)
+    out["played"] = GAMES.get(out["game"])
     out["players"] = json.loads(out["players"])
     out["winners"] = loads(out["winners"])
     out["totals"] = loads(out["totals"])
