@@ -11,7 +11,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import store
-from scorekeeper.engine import replay
+from scorekeeper.engine import replay, showing
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import HandOutput, Table
 from scorekeeper.samples import NAMES, random_match
@@ -114,8 +114,9 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     counter = GAMES[key].shown.seat_counter
     # the count shown beside the totals is one of the hand's own output fields (the rescore output's)
     assert counter is None or all(view.seat_counts(GAMES[key], h) in h.extra.as_json().values() for h in result.hands)
-    progress = view.progress(GAMES[key], result.settings, result)
-    assert progress["lines"] or progress["percent"] is None
+    shown = showing(result, match.hands)  # what the match page shows, the engine's record of it
+    assert shown.progress or shown.percent is None
+    assert [h.number for h in shown.hands] == [h.number for h in result.hands]
 
 
 @pytest.mark.parametrize("key", REFEREE_KEYS)

@@ -741,11 +741,12 @@ class Seating:
     # keep their chairs and the dummy its dealt place, while the play goes round the dummy
     # laid opposite the declarer); empty: drawn in play order
     seated: tuple[int, ...] = ()
+    # The places where they are drawn, clockwise from the bottom: where people sit (made
+    # with the seating: the picture reads it as a plain field)
+    drawn: tuple[Place, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def drawn(self) -> tuple[Place, ...]:
-        """The places where they are drawn, clockwise from the bottom: where people sit."""
-        return tuple(self.places[i] for i in self.seated) if self.seated else self.places
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "drawn", tuple(self.places[i] for i in self.seated) if self.seated else self.places)
 
 
 @dataclass(frozen=True)
