@@ -795,3 +795,28 @@ def showing(result: MatchResult, hands: list[dict], first: int = 1, dealer: int 
             for n in needs.seats),
         guide=guide_at(result, dealer),
     )
+
+
+@dataclass(frozen=True)
+class ShownPreview:
+    """What the preview of a hand as typed shows (``previewed``): each seat's points and the
+    totals if it were saved, the game's summary of it (names isolated), its warnings, and
+    whether it ends the game, who wins and whether they win as one side."""
+
+    players: tuple[str, ...]
+    scores: list[int]
+    totals: list[int]
+    summary: str
+    warnings: list[str]
+    finished: bool
+    winners: tuple[int, ...]
+    team_won: bool
+
+
+def previewed(result: MatchResult, hand: dict, number: int) -> ShownPreview:
+    """The preview of hand ``number`` (``hand`` as typed; ``result``: the match with it)."""
+    scored, players = result.hands[number - 1], result.players
+    return ShownPreview(
+        players=tuple(players), scores=scored.scores, totals=result.totals,
+        summary=isolate_names(hand_summary(result.played, hand, result.place(number), scored.extra), players),
+        warnings=scored.warnings, finished=result.finished, winners=tuple(result.winners), team_won=team_won(result))

@@ -103,12 +103,6 @@ def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | N
     return game.sides(base.Table(tuple(result.players), result.settings))
 
 
-def team_won(game: Game, result: MatchResult) -> bool:
-    """Whether the winners are one side of a game played in fixed partnerships: they win
-    together ("Bob and Dee win"), where players tied at the top share the win."""
-    return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides_of(game, result) or ())
-
-
 def suit_name(suit: object) -> str:
     """ "♦\u00a0diamonds": the sign never wraps away from its name."""
     return base.suit_name(suit)
@@ -126,20 +120,20 @@ def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutpu
 
 def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> dict:
     """What the preview of hand ``number`` (``hand`` as typed, ``result`` the match with it)
-    shows, as the page writes it: each seat's points and total by its name as shown, the game's
-    one-line summary (who declares, holds, took the Wheel...) with the names in it isolated, its
-    warnings, and whether it ends the game and who wins."""
-    scored = result.hands[number - 1]
-    players = result.players
+    shows (``engine.previewed``), as the page writes it: each seat's points and total by its
+    name as shown, the game's one-line summary (who declares, holds, took the Wheel...) with
+    the names in it isolated, its warnings, and whether it ends the game and who wins."""
+    shown = engine.previewed(result, hand, number)
+    players = shown.players
     return {
-        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, scored.scores)],
-        "totals": [(shown_name(name), total) for name, total in zip(players, result.totals)],
-        "summary": with_names_isolated(hand_summary(game, hand, result.place(number), scored.extra), players),
-        "warnings": scored.warnings,
-        "finished": result.finished,
-        "winners": [players[s] for s in result.winners],
-        "winners_shown": [shown_name(players[s]) for s in result.winners],
-        "team_won": team_won(game, result),
+        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, shown.scores)],
+        "totals": [(shown_name(name), total) for name, total in zip(players, shown.totals)],
+        "summary": shown.summary,
+        "warnings": shown.warnings,
+        "finished": shown.finished,
+        "winners": [players[s] for s in shown.winners],
+        "winners_shown": [shown_name(players[s]) for s in shown.winners],
+        "team_won": shown.team_won,
     }
 
 
