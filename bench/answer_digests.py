@@ -35,6 +35,7 @@ from scorekeeper.engine import Match, replay  # noqa: E402
 from scorekeeper.games import GAMES  # noqa: E402
 from scorekeeper.samples import PLAYERS, lasting_settings, wide_long_settings  # noqa: E402
 from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.web.model import view  # noqa: E402
 
 # plain names, right-to-left ones (isolated on the page), a word too long for a name's box
 NAMES = ["Ann", "علي", "Bob", "Supercalifragilistic", "Dee", "דנה", "Eve", "Fay"]
@@ -79,17 +80,19 @@ class Digests:
 
 
 def matches_of(game: str, count: int, hands: int) -> list[Match]:
-    """``count`` random matches of ``game``: under its defaults, its widest settings, one long."""
+    """``count`` random matches of ``game``: under its defaults, its widest settings, a long one."""
     described = GAMES[game]
     made = []
     for seed in range(count):
         rng = random.Random(f"{game}-{seed}")
         seats = rng.randint(described.min_players, described.max_players) if seed else PLAYERS[game]
         names = rng.sample(NAMES, seats)
-        settings = [{}, wide_long_settings(game, hands, seats), lasting_settings(game, hands, seats)][seed % 3]
+        # the third a long match: past the page's last HANDS_SHOWN hands where the game lasts that long
+        length = hands if seed % 3 < 2 else max(hands, view.HANDS_SHOWN + 5)
+        settings = [{}, wide_long_settings(game, hands, seats), lasting_settings(game, length, seats)][seed % 3]
         match = Match(game=game, players=names, settings=settings, first_dealer=rng.randrange(seats))
         result = replay(match)
-        for _ in range(hands):
+        for _ in range(length):
             if result.next_dealer is None:
                 break
             match.hands.append(described.rules.random_hand(result.next_place(), rng))
@@ -129,7 +132,7 @@ def play(app, game: str, match: Match, seed: int, digests: Digests) -> None:  # 
             add(f"again {number}", client.post(f"{base}/hands", data=data,
                                                headers={**htmx, "HX-Target": "match-live"}))
         now = version + number
-        if number % 4 == 1 or number == len(match.hands):
+        if (number % 4 == 1 and (number < 10 or number % 12 == 1)) or number == len(match.hands):
             add(f"page {number}", client.get(base))
             add(f"board {number}", client.get(f"{base}/board"))
             add(f"board update {number}", client.get(f"{base}/board", headers={"If-None-Match": f'W/"v{now - 1}"'}))
