@@ -6,8 +6,9 @@ of how the answer is built (issue 27's save walk) changes nothing a user sees.
 On a temporary database, for each game, random matches (fixed seeds; the game's defaults, its
 widest settings, a long match; names with right-to-left letters and a long word among plain
 ones) are played hand by hand through the Flask test client as a phone sends them: each hand
-previewed, then saved with htmx (the changed parts) or without (the redirect and the match
-page it leads to), the same form sent twice now and then; every few hands the match page, the
+previewed (every third also as if someone dealt it out of turn), then saved with htmx (the
+changed parts) or without (the redirect and the match page it leads to), the same form sent
+twice now and then; every few hands the match page, the
 watchers' board (whole and as an update), the scorer's poll, the big screen, a hand's "why",
 the undo page, the print sheet; at the end a correction and an undo. Every answer's HTML is
 hashed with what changes from run to run left out (request keys, nonces, tokens, times).
@@ -122,6 +123,10 @@ def play(app, game: str, match: Match, seed: int, digests: Digests) -> None:  # 
         data.update(version=str(version + index), request_key=uuid.uuid4().hex)
         add(f"preview {number}", client.post(f"{base}/hands/preview", data=data,
                                               headers={**htmx, "HX-Target": "preview"}))
+        if number % 3 == 1:  # as if someone else dealt it (out of turn): the seat picture and referee follow
+            add(f"preview dealt by {number}", client.post(
+                f"{base}/hands/preview", data={**data, "dealer": str(number % len(match.players))},
+                headers={**htmx, "HX-Target": "preview"}))
         if number % 3 == 2:  # without JavaScript: the redirect, then the page it leads to
             saved = client.post(f"{base}/hands", data=data)
             add(f"save {number}", saved)
