@@ -737,14 +737,6 @@ def next_why(result: MatchResult, hands: list[dict]) -> str | None:
     return None
 
 
-def seating_at(game: Game, ctx: HandContext, hand: dict | None = None) -> Seating:
-    """The game's seating of the hand ``ctx`` deals (``Shown.seating``: ``hand``, what its form
-    holds so far), its notes with the names in them isolated."""
-    seating = game.shown.seating(ctx, hand)
-    names = [p.name for p in seating.places]
-    return dataclasses.replace(seating, notes=tuple(isolate_names(note, names) for note in seating.notes))
-
-
 def guide_at(result: MatchResult, dealer: int | None = None) -> ShownGuide | None:
     """The table guide of the hand about to be dealt, by ``dealer`` (who its form says dealt
     it; by default, or when not a seat, whoever deals in turn); None once the match is over."""
@@ -756,7 +748,7 @@ def guide_at(result: MatchResult, dealer: int | None = None) -> ShownGuide | Non
     dealt = now.dealing(dealer)
     return ShownGuide(number=len(result.hands) + 1, dealer=dealer,
                       lines=tuple(isolate_names(line, result.players) for line in game.shown.table_guide(dealt)),
-                      seating=seating_at(game, dealt), tally=game.shown.trick_tally(now))
+                      seating=game.shown.seating(dealt), tally=game.shown.trick_tally(now))
 
 
 def showing(result: MatchResult, hands: list[dict], first: int = 1, dealer: int | None = None) -> Showing:
@@ -820,46 +812,3 @@ def previewed(result: MatchResult, hand: dict, number: int) -> ShownPreview:
         players=tuple(players), scores=scored.scores, totals=result.totals,
         summary=isolate_names(hand_summary(result.played, hand, result.place(number), scored.extra), players),
         warnings=scored.warnings, finished=result.finished, winners=tuple(result.winners), team_won=team_won(result))
-
-
-@dataclass(frozen=True)
-class ShownTyped:
-    """What the match page draws beside the next hand as it is typed (``typed_at``): its
-    seating with the roles what is typed decides (None once the match is over), and the trick
-    context the referee is opened with, as its address carries it (the choices the referee
-    shows, set: key and value in the referee's order; empty for a game without a referee, or
-    nothing typed)."""
-
-    seating: Seating | None
-    referee: tuple[tuple[str, Any], ...]
-
-
-def typed_dealer(hand: dict | None, seats: int) -> int | None:
-    """The dealer a hand's form names (someone dealt out of turn), if it is a seat."""
-    dealer = (hand or {}).get("dealer")
-    return dealer if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < seats else None
-
-
-def referee_known(game: Game, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it (the keys the game's referee
-    reads): the choices it shows, set."""
-    referee = game.referee
-    if referee is None:
-        return {}
-    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
-    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
-
-
-def typed_at(result: MatchResult, hand: dict) -> ShownTyped:
-    """What the page draws beside hand ``hand`` as typed so far, for the match ``result``."""
-    game, now = result.played, result.next_place()
-    typed = typed_dealer(hand, len(result.players))
-    dealt = now if typed is None else now.dealing(typed)
-    seating = None
-    if result.next_dealer is not None:
-        seating = seating_at(game, now.dealing(result.next_dealer if typed is None else typed), hand)
-    known: dict = {}
-    if game.referee is not None and hand:
-        # the trick context of the hand as dealt: by whoever the form says dealt it
-        known = referee_known(game, game.referee.context(hand, dealt), True)
-    return ShownTyped(seating=seating, referee=tuple(known.items()))

@@ -278,8 +278,13 @@ def notice_words(number: int | None, names: Sequence[str], scores: list[int], to
 
 
 def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it (``engine.referee_known``)."""
-    return engine.referee_known(GAMES[game_key], ctx, in_match)
+    """The trick context as the referee's address carries it (the keys the game's referee
+    reads): the choices it shows, set."""
+    referee = GAMES[game_key].referee
+    if referee is None:
+        return {}
+    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
+    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
 
 
 def hand_context(info: Info) -> HandContext:
@@ -296,15 +301,16 @@ def hand_context(info: Info) -> HandContext:
 def _dealt_context(info: Info, hand: dict) -> HandContext:
     """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
     ctx = hand_context(info)
-    dealer = engine.typed_dealer(hand, ctx.seats)
-    return ctx if dealer is None else ctx.dealing(dealer)
+    dealer = hand.get("dealer")
+    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
+        return ctx.dealing(dealer)
+    return ctx
 
 
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
-    """The game's seating (``Seating``, its notes in words: ``engine.seating_at``) of the hand
-    about to be played, with what its form holds so far (``hand``: a typed dealer, bids...), or
-    None when the match is over or cannot be replayed. The seat picture, the table guide and
-    the referee all start from it."""
+    """The game's seating (``Seating``) of the hand about to be played, with what its form holds
+    so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
+    replayed. The seat picture, the table guide and the referee all start from it."""
 
     try:
         result = replayed(info)
@@ -312,33 +318,25 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
         return None
     if result.next_dealer is None:
         return None
-    dealer = engine.typed_dealer(hand, len(result.players))
-    return engine.seating_at(info.played, result.next_place().dealing(result.next_dealer if dealer is None else dealer),
-                             hand)
+    dealer = (hand or {}).get("dealer")
+    if not (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < len(result.players)):
+        dealer = result.next_dealer
+    return info.played.shown.seating(result.next_place().dealing(dealer), hand)
 
 
 def typed_hand(info: Info, hand: dict) -> dict:
     """What the match page draws beside the next hand as it is typed (``hand``: its fields so
-    far; ``engine.typed_at``): the referee's address set from it (None for a game without a
-    referee) and the seat picture with the roles it decides (who holds the contract...; None
-    once the match is over)."""
-    try:
-        typed = engine.typed_at(replayed(info), hand)
-    except MatchError:  # cannot happen through the store; the referee still opens
-        return {"referee_url": referee_url(info, hand), "seating": None}
-    return {"referee_url": _referee_address(info, typed.seating, dict(typed.referee)),
-            "seating": None if typed.seating is None else seats.seating_shown(typed.seating)}
+    far): the referee's address set from it (None for a game without a referee) and the seat
+    picture with the roles it decides (who holds the contract...; None once the match is over)."""
+    seating = hand_seating(info, hand)
+    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at); a place that sits the hand out plays no card and is left out."""
-    return _order(hand_seating(info, hand))
-
-
-def _order(seating: Seating | None) -> str | None:
-    """``table_order`` of ``seating`` (None: no hand being played)."""
+    seating = hand_seating(info, hand)
     if seating is None:
         return None
     places = seating.places
@@ -356,22 +354,16 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
     game = info.played
     if game.referee is None:
         return None
-    known = referee_params(info.game, game.referee.context(hand, _dealt_context(info, hand)), True) if hand else {}
-    return _referee_address(info, hand_seating(info, hand), known)
-
-
-def _referee_address(info: Info, seating: Seating | None, known: dict) -> str | None:
-    """The referee's address for the hand being played (None for a game without one): who
-    plays each card from who leads (``seating``'s order), and the trick context ``known`` from
-    what the form holds (``engine.referee_known``)."""
-    if info.played.referee is None:
-        return None
     params: dict = {"match": info.id}
-    order = _order(seating)
+    order = table_order(info, hand)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
-    if known:
-        params.update(known, **{"from": "form"})
+    if hand:
+        # the trick context of the hand as dealt: by whoever the form says dealt it
+        ctx = game.referee.context(hand, _dealt_context(info, hand))
+        known = referee_params(info.game, ctx, True)
+        if known:
+            params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
 
 

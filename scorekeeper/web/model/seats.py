@@ -215,5 +215,5 @@ def seating_shown(seating: Seating) -> dict:
         svg = _drawn(seating)
     except TypeError:  # a game gave a list where a tuple belongs: unhashable, drawn afresh
         svg = seat_picture(seating)
-    # the game's sentences under it (their names isolated: ``engine.seating_at``)
+    # the game's sentences under it (their names isolated: ``Seating.notes``)
     return {"svg": svg, "notes": list(seating.notes), "leads": any(p.leads for p in seating.places)}
