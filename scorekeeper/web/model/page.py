@@ -103,16 +103,18 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
                        changed: dict | None = None, notice: str | None = None, rows_from: int = 1,
-                       guide_dealer: int | None = None, scorer: bool | None = None) -> dict[str, Any]:
+                       guide_dealer: int | None = None, scorer: bool | None = None,
+                       result: MatchResult | None = None) -> dict[str, Any]:
     """The whole match page: scoreboard, the table guide (for the dealer the form names,
     ``guide_dealer``, when someone dealt out of turn) plus the form for the next hand (the
     hand rows from hand ``rows_from`` on). ``scorer``: whether this device may change the
-    match, when the view knows it already (a save's answer), else asked (``access.can_score``).
+    match, when the view knows it already (a save's answer), else asked (``access.can_score``);
+    ``result``: the match's replay at ``info``'s version, when the caller has it (a save's).
     What the game shows is the engine's one record of it (``engine.showing``, in the context
     as ``shown``): the page reads it."""
     info = info or load(match_id)
     try:
-        result = replayed(info)
+        result = result or replayed(info)
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
     # the hands the scoreboard lists: from ``rows_from``, at most the last ``HANDS_SHOWN``
@@ -188,7 +190,7 @@ def saved_answer(info: Info, number: int | None, saved: writes.Saved | None, par
     if saved is not None and saved.replayed is not None and number is not None and number > 1:
         now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
         # (only a scorer saves: the view is ``access.scorer_required``)
-        context = scoreboard_context(info.id, info=now, rows_from=number, scorer=True)
+        context = scoreboard_context(info.id, info=now, rows_from=number, scorer=True, result=after)
         changed_only = True
     else:
         context, changed_only = scoreboard_context(info.id, scorer=True), False
