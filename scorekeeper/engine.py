@@ -562,6 +562,13 @@ class ShownHand:
     events: tuple[str, ...]
     counter: tuple[str, ...] | None
 
+    def __init__(self, number: int, dealer: int, summary: str, scores: list[int], totals: list[int],
+                 explanation: tuple[str, ...], events: tuple[str, ...], counter: tuple[str, ...] | None):
+        # made for each hand a page lists: set at once, as HandContext's (a frozen dataclass's
+        # own __init__ sets each field by a call of object.__setattr__)
+        self.__dict__.update(number=number, dealer=dealer, summary=summary, scores=scores, totals=totals,
+                             explanation=explanation, events=events, counter=counter)
+
 
 @dataclass(frozen=True)
 class ShownStanding:
@@ -686,14 +693,14 @@ def shown_hands(result: MatchResult, hands: list[dict], first: int, last: int | 
     scoreboard shows them (``hands``: the match's, as recorded)."""
     game, players = result.played, result.players
     last = len(result.hands) if last is None else last
-    return tuple(ShownHand(
-        number=scored.number, dealer=scored.dealer,
-        summary=isolate_names(hand_summary(game, hand, result.place(scored.number), scored.extra), players),
-        scores=scored.scores, totals=scored.totals,
-        explanation=tuple(isolate_names(line, players) for line in scored.explanation),
-        events=tuple(isolate_names(event_text(event), players) for event in scored.events),
-        counter=seat_counter(game, scored),
-    ) for scored, hand in zip(result.hands[first - 1:last], hands[first - 1:last]))
+    rows = []
+    for scored, hand in zip(result.hands[first - 1:last], hands[first - 1:last]):
+        summary = hand_summary(game, hand, result.place(scored.number), scored.extra)
+        rows.append(ShownHand(scored.number, scored.dealer, isolate_names(summary, players), scored.scores,
+                              scored.totals, tuple([isolate_names(line, players) for line in scored.explanation]),
+                              tuple([isolate_names(event_text(event), players) for event in scored.events]),
+                              seat_counter(game, scored)))
+    return tuple(rows)
 
 
 def standings(result: MatchResult, winners: list[int] | None = None,
