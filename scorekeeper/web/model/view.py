@@ -103,11 +103,6 @@ def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | N
     return game.sides(base.Table(tuple(result.players), result.settings))
 
 
-def suit_name(suit: object) -> str:
-    """ "♦\u00a0diamonds": the sign never wraps away from its name."""
-    return base.suit_name(suit)
-
-
 def dealt_out_of_turn(hand: dict) -> bool:
     """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
     return isinstance(hand.get("dealer"), int)
