@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import sys
 from pathlib import Path
@@ -130,8 +131,11 @@ class Watched(dict):
         return super().get(key, default)
 
     def _note(self) -> None:
-        caller = sys._getframe(2).f_code
-        self.seen.append((caller.co_filename, caller.co_name))
+        # past Jinja's own frames: a template's ``games[key]`` goes through ``Environment.getitem``
+        frame = sys._getframe(2)
+        while frame.f_back is not None and f"{os.sep}jinja2{os.sep}" in frame.f_code.co_filename:
+            frame = frame.f_back
+        self.seen.append((frame.f_code.co_filename, frame.f_code.co_name))
 
 
 def web_lookups(seen: list[tuple[str, str]]) -> list[tuple[str, str]]:

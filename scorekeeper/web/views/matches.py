@@ -158,7 +158,7 @@ def fill_settings(entry: SetupEntry, args: MultiDict) -> None:
 def start_match_form(game: Game, formdata: MultiDict | None = None) -> SetupEntry:
     """A StartMatchForm for one game (its seats and settings)."""
     attrs: dict[str, Any] = {
-        "game": RadioField("Game", choices=[(k, g.title or k) for k, g in GAMES.items()], default=game.key),
+        "game": RadioField("Game", choices=[(g.key, g.title or g.key) for g in offered()], default=game.key),
         "shown_game": HiddenField(default=game.key),
         "first_dealer": SelectField("First dealer", default="random", choices=[("random", "Draw at random")] + [
             (str(i), f"Player {i + 1}") for i in range(game.max_players)]),
@@ -309,6 +309,12 @@ def index() -> ResponseReturnValue:
                                            restore_form=RestoreMatchForm(), keep_days=store.KEEP_DELETED_DAYS)
 
 
+def offered() -> list[Game]:
+    """The games the start form offers, in the order of its ``game`` choices (both from the
+    registry's order): its cards show each one's title and players without a lookup by key."""
+    return list(GAMES.values())
+
+
 def listed_title(row: dict) -> str:
     """A listed match's game as the history names it ("Hearts (score pad)"); a match of a game
     this version no longer has stays listed (``derived.rebuild``: never fatal), under its key."""
@@ -334,7 +340,7 @@ def new_match() -> ResponseReturnValue:
         if isinstance(name, str) and name.strip():
             entry.form[fname].data = name.strip()[:40]
     fill_settings(entry, request.args)
-    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=GAMES)
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=offered())
 
 
 def known_players() -> dict:
@@ -382,7 +388,7 @@ def create_match() -> ResponseReturnValue:
         entry = _with_defaults(game)
         entry.general_errors = [f"Now check the players and settings for {entry.game.title}, then start."]
         return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={},
-                                               games=GAMES), 200
+                                               games=offered()), 200
     entry = start_match_form(game, formdata=request.form)
     valid = entry.form.validate()
     match, problems, seats = read_start_form(entry)
@@ -404,7 +410,7 @@ def create_match() -> ResponseReturnValue:
             if isinstance(outcome, writes.Refused) and outcome.error is not None:
                 place_problems(entry, outcome.error, problems, seats)
     return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems=problems,
-                                           games=GAMES), 422
+                                           games=offered()), 422
 
 
 @bp.get("/matches/<match_id:match_id>")
