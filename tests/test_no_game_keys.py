@@ -156,18 +156,32 @@ def unasked(url: str, named: bool, lookups: list[tuple[str, str]]) -> list[str]:
     return [f"{url}: {path} {function}()" for path, function in lookups if not named or (path, function) not in ENTRY_POINTS]
 
 
+def next_hand_typed(match: Match) -> dict[str, str]:
+    """A random next hand of ``match`` as its scorer types it into the hand form."""
+    import random
+
+    from scorekeeper.web.forms import hand_forms
+
+    result = replay(match)
+    hand = result.played.rules.random_hand(result.next_place(), random.Random(3))
+    form = hand_forms.make_form(result.played, result.next_place())
+    data = hand_forms.hand_to_data(form.groups, hand)
+    # a ticked box is sent as "y", an unticked one not at all
+    return {k: "y" if v is True else str(v) for k, v in data.items() if v is not False and not isinstance(v, list)}
+
+
 def test_every_page_of_a_stored_match_is_drawn_without_looking_its_game_up(app, client, monkeypatch):
-    """Every GET route of the app, for a match of every game with a few hands (its match
-    pages, printouts, exports, tally, referee...), and the history, the stats, an import's
-    answer: no function of the web layer or template asks the registry, except the entry
+    """A hand previewed and saved, then every GET route of the app, for a match of every game
+    with a few hands (its match pages, printouts, exports, tally, referee...), and the history,
+    the stats, an import's answer: no function of the web layer or template asks the registry, except the entry
     points where an address names a game; a match's own pages never do."""
     from scorekeeper.samples import lasting_settings, random_match
     from scorekeeper.web.edges.db import get_db
     from tests.web.helpers import as_scorer
 
+    samples = {key: random_match(key, 3, seed=5, settings=lasting_settings(key, 50)) for key in GAMES}
     with app.app_context():
-        matches = {key: store.create_match(get_db(), random_match(key, 3, seed=5, settings=lasting_settings(key, 50)))
-                   for key in GAMES}
+        matches = {key: store.create_match(get_db(), sample) for key, sample in samples.items()}
         gone = store.create_match(get_db(), Match(next(iter(GAMES)), list(NAMES[:GAMES[next(iter(GAMES))].min_players])))
     for match_id in [*matches.values(), gone]:
         as_scorer(app, match_id, client)
@@ -182,6 +196,16 @@ def test_every_page_of_a_stored_match_is_drawn_without_looking_its_game_up(app, 
     rules = [rule for rule in app.url_map.iter_rules() if "GET" in rule.methods and rule.endpoint != "static"]
     drawn, found = 0, []
     for key, match_id in matches.items():
+        # the next hand typed (its preview: the referee's address set from it, the seat picture) and saved
+        typed = next_hand_typed(samples[key])
+        for step in ("/preview", ""):
+            with app.app_context():
+                version = store.get_version(get_db(), match_id)
+            seen.clear()
+            answer = client.post(f"/matches/{match_id}/hands{step}", data={**typed, "version": str(version)},
+                                 headers={"HX-Request": "true", "HX-Target": "preview" if step else "match-live"})
+            assert answer.status_code == 200, (key, step, answer.get_data(as_text=True)[:300])
+            found += unasked(f"POST /matches/{match_id}/hands{step}", False, web_lookups(seen))
         query = {"player": NAMES[0], "other": NAMES[1], "hand": "1"}
         for rule in rules:
             if rule.arguments - {"match_id", "number", "game"}:
@@ -205,7 +229,9 @@ def test_every_page_of_a_stored_match_is_drawn_without_looking_its_game_up(app, 
     seen.clear()
     imported = client.post("/import", data={"file": (io.BytesIO(history), "history.json")},
                            content_type="multipart/form-data")
-    assert imported.status_code == 200 and "the copy on this phone" in imported.get_data(as_text=True)
+    # each match of the file (saved to since: a new one) listed with its game's name
+    assert imported.status_code == 200
+    assert len(re.findall(r'<li><a href="/matches/\d+">', imported.get_data(as_text=True))) == len(GAMES)
     found += [f"/import: {path} {function}()" for path, function in web_lookups(seen)]
     assert drawn > 20 * len(GAMES)  # the walk drew the pages, not only refusals
     assert found == [], "\n".join(found)
