@@ -133,6 +133,8 @@ class MatchResult:
     dealt: list[int] = field(default_factory=list)
     # Where the match stands now, for the hand about to be played (see ``next_place``).
     now: HandContext | None = field(default=None, repr=False, compare=False)
+    # The game the replay scored it by (``check_match`` found it by the match's key, once).
+    replayed_by: Game | None = field(default=None, repr=False, compare=False)
 
     @property
     def table(self) -> Table:
@@ -140,9 +142,11 @@ class MatchResult:
 
     @property
     def played(self) -> Game:
-        """The game itself, for whoever holds the result past the engine (a replay only
-        ever makes a result of a registered game)."""
-        return GAMES[self.game]
+        """The game itself, for whoever holds the result past the engine: the one the replay
+        scored it by, never looked up again by its key."""
+        if self.replayed_by is None:  # every result the engine replayed has it
+            raise ValueError("this result was not replayed: no game")
+        return self.replayed_by
 
     @property
     def lowest_wins(self) -> bool:
@@ -417,6 +421,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         state=state,
         dealt=dealt,
         now=now,
+        replayed_by=game,
     )
 
 

@@ -279,3 +279,13 @@ def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, 
     assert start.status_code == 200 and "game=oddball" not in start.get_data(as_text=True)
     assert f"#{kept}  2026-11-20  oddball  {', '.join(players)}" in command(
         "list", "--database", str(app.config["DATABASE"])).stdout
+
+
+def test_a_replay_carries_the_game_it_was_scored_by(monkeypatch):
+    """The engine's record too: its game is the one the replay found, not looked up again by
+    its key whenever a page asks (here the registry has lost it since)."""
+    for key, game in list(GAMES.items()):
+        result = replay(Match(key, list(NAMES[:game.min_players]), game.defaults()))
+        monkeypatch.delitem(GAMES, key)
+        assert result.played is game
+        assert result.lowest_wins == game.rules.lowest_wins(game.rules.settings_at(result.table))
