@@ -214,6 +214,19 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
                      preview, re.M), preview
 
 
+def test_save_digests_bench_hashes_every_answer_of_saves_and_previews():
+    out = run_bench("save_digests.py")
+    from scorekeeper.games import GAMES
+
+    for game in ("third_hand", "third_wheel", "dummy_spades", "third_rail", "score_pad"):
+        assert game in GAMES
+        found = re.search(rf"^{game}: (\d+) answers, (\d+) hands saved, [0-9a-f]{{16}}$", out, re.M)
+        assert found and int(found[1]) > 10 and int(found[2]) >= 1, out  # real saves, not only refusals
+    assert re.search(r"^all: [0-9a-f]{16}$", out, re.M), out
+    # the same requests give the same digests: nothing from one run (keys, tokens, the clock) is hashed
+    assert run_bench("save_digests.py") == out
+
+
 def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):
     out = run_bench("threaded.py", tmp_path / "performance.md", more=("--count",))
     for kind in ("page", "poll"):
