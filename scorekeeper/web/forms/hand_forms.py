@@ -528,6 +528,7 @@ class HandEntry:
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
     drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
+    reading: Reading | None = None  # the posted form as read (``read_posted``), made before it is checked
 
     @property
     def form(self) -> RecordHandForm:
@@ -563,7 +564,7 @@ class HandEntry:
 
 def build(game: Game, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
     """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
-    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), tuple(ctx.players))
+    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), ctx.table.players)
     return form_class, list(groups)
 
 
@@ -603,14 +604,32 @@ def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
 def make_form(game: Game, ctx: HandContext,
               formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
               number: int = 0, dealer_name: str | None = None) -> HandEntry:
-    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
+    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs.
+    Posted with a dealer (someone dealt out of turn), it is the form of the hand that dealer
+    deals: every label, order and role follows who dealt, so the bids are typed under the
+    right names. ``dealer_name``: who deals, as the form says it (else the place's dealer)."""
+    players = ctx.table.players
+    typed_dealer = whole(formdata.get("dealer") or "") if formdata is not None else None
+    if typed_dealer is not None and 0 <= typed_dealer < len(players) and typed_dealer != ctx.dealer:
+        ctx = ctx.dealing(typed_dealer)
+    if dealer_name is None and ctx.dealer is not None:
+        dealer_name = players[ctx.dealer]
     form_class, groups = build(game, ctx)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    entry = HandEntry(form_class, groups, list(ctx.players), game.shown.field_word, counter, number,
+    entry = HandEntry(form_class, groups, list(players), game.shown.field_word, counter, number,
                       dealer_name, version=version)
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
         entry.made, entry.bound = entry.bind(formdata, data), True
+    return entry
+
+
+def read_posted(game: Game, ctx: HandContext, formdata: MultiDict, version: int | None = None,
+                number: int = 0) -> HandEntry:
+    """The form as posted for the hand ``ctx`` places (``make_form``), read once (``read``:
+    ``HandEntry.reading``): what a preview and a save check."""
+    entry = make_form(game, ctx, formdata=formdata, version=version, number=number)
+    entry.reading = read(entry)
     return entry
 
 
