@@ -117,11 +117,11 @@ class MatchReplay:
         records for it (a correction of a hand dealt out of turn), else in turn; the dealer
         None when none can deal it (the match is over)."""
         before = self.upto(number - 1)
-        dealer = before.next_dealer
-        if number <= len(self.match.hands) and "dealer" in self.match.hands[number - 1]:
-            dealer = self.match.hands[number - 1]["dealer"]
-        seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(before.players) else None
-        return before.next_place().dealing(seat)
+        place = before.next_place()  # dealt in turn
+        if number > len(self.match.hands) or "dealer" not in self.match.hands[number - 1]:
+            return place
+        dealer = self.match.hands[number - 1]["dealer"]
+        return place.dealing(dealer if isinstance(dealer, int) and 0 <= dealer < len(before.players) else None)
 
     def result(self) -> MatchResult:
         """The stored match's result."""
