@@ -7,7 +7,7 @@ For each game and seed, a random match (``samples.random_match``) is stored with
 two hands, and the others are entered through the Flask test client as a scorer's phone sends
 them: before each save, a preview of the hand half typed and of the whole hand, a preview and
 a save with a malformed number, a save with every box blank, a save based on the version
-before (stale), then the save itself (with htmx, or without: then the page the redirect
+before (stale), a preview of the hand dealt out of turn (whole and half typed), then the save itself (with htmx, or without: then the page the redirect
 opens), and the same form sent again (a double tap); one correction previewed and saved too.
 Each answer's status and HTML are hashed after what changes from run to run is blanked (keys,
 tokens, nonces, times). Prints one digest per game and one for all: run it before a change
@@ -112,7 +112,10 @@ def one_game(game: str, seed: int, digest: Digest) -> None:
                 data = form_data(first_hands(sample, index), sample.hands[index])
             label = f"{game}/{seed}/hand {index + 1}"
             base = {"version": str(version)}
-            for name, posted in (("half", half(data, rng)), ("whole", data), ("spoiled", spoiled(data, rng))):
+            # the hand dealt out of turn: every label, order and role follows the dealer typed
+            dealt = {**data, "dealer": str(rng.randrange(len(sample.players)))}
+            for name, posted in (("half", half(data, rng)), ("whole", data), ("spoiled", spoiled(data, rng)),
+                                 ("dealt", dealt), ("dealt half", half(dealt, rng))):
                 digest.add(f"{label} preview {name}", client.post(f"{url}/hands/preview", data={**posted, **base},
                                                                   headers={**HTMX, "HX-Target": "preview"}))
             htmx = rng.random() < 0.6
@@ -138,6 +141,9 @@ def one_game(game: str, seed: int, digest: Digest) -> None:
             again = client.post(f"{url}/hands", data={**data, "version": str(version), "request_key": key},
                                 headers=headers)
             digest.add(f"{label} again", again)
+            if index == 3:  # the dealer's choice sent alone (the form drawn again for them, saving nothing)
+                digest.add(f"{label} form", client.post(f"{url}/hands/form", headers={**HTMX, "HX-Target": "record"},
+                                                        data={"dealer": dealt["dealer"], "version": str(version)}))
             if index >= 4 and not corrected:  # one correction: hand 2 as it was, previewed and saved
                 corrected = True
                 version, _ = stored(app, match_id)

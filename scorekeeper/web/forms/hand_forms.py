@@ -529,6 +529,7 @@ class HandEntry:
     bound: bool = False  # to what was posted or to a recorded hand
     drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
     reading: Reading | None = None  # the posted form as read (``read_posted``), made before it is checked
+    place: HandContext | None = None  # where the form places the hand: dealt by whoever it names
 
     @property
     def form(self) -> RecordHandForm:
@@ -617,7 +618,7 @@ def make_form(game: Game, ctx: HandContext,
     form_class, groups = build(game, ctx)
     counter = next((g.counter for g in groups if g.counter is not None), None)
     entry = HandEntry(form_class, groups, list(players), game.shown.field_word, counter, number,
-                      dealer_name, version=version)
+                      dealer_name, version=version, place=ctx)
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
         entry.made, entry.bound = entry.bind(formdata, data), True

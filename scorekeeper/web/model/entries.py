@@ -148,7 +148,8 @@ def preview(info: page.Info, number: int, formdata: MultiDict) -> Preview:
         return Preview(found)
     # the referee and the seat picture follow the hand as it is typed (its trump, who holds
     # the contract...): the page's, beside the preview; a save's answer never draws them
-    return Preview(found, page.typed_hand(info, found.hand))
+    assert entry.place is not None  # every form is made for a place
+    return Preview(found, page.typed_hand(info, found.hand, entry.place))
 
 
 @dataclass

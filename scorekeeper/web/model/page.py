@@ -280,15 +280,6 @@ def hand_context(info: Info) -> HandContext:
         return info.played.empty_place(Table(tuple(info.players), info.settings))
 
 
-def _dealt_context(info: Info, hand: dict) -> HandContext:
-    """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
-    ctx = hand_context(info)
-    dealer = hand.get("dealer")
-    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
-        return ctx.dealing(dealer)
-    return ctx
-
-
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     """The game's seating (``Seating``) of the hand about to be played, with what its form holds
     so far (``hand``: a typed dealer, bids...), or None when the match is over or cannot be
@@ -306,19 +297,25 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     return info.played.shown.seating(result.next_place().dealing(dealer), hand)
 
 
-def typed_hand(info: Info, hand: dict) -> dict:
+def typed_hand(info: Info, hand: dict, place: HandContext) -> dict:
     """What the match page draws beside the next hand as it is typed (``hand``: its fields so
-    far): the referee's address set from it (None for a game without a referee) and the seat
-    picture with the roles it decides (who holds the contract...; None once the match is over)."""
-    seating = hand_seating(info, hand)
-    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
+    far; ``place``: where its form placed it, dealt by whoever the form names): the referee's
+    address set from it (None for a game without a referee) and the seat picture with the roles
+    it decides (who holds the contract...; None once the match is over)."""
+    seating = None if place.finished or place.dealer is None else info.played.shown.seating(place, hand)
+    return {"referee_url": referee_url(info, hand, place, seating),
+            "seating": None if seating is None else seats.seating_shown(seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at); a place that sits the hand out plays no card and is left out."""
-    seating = hand_seating(info, hand)
+    return seated_order(hand_seating(info, hand))
+
+
+def seated_order(seating: Seating | None) -> str | None:
+    """``table_order`` of a hand's seating (None: no hand is being played)."""
     if seating is None:
         return None
     places = seating.places
@@ -329,20 +326,21 @@ def table_order(info: Info, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned if not place.sits_out)
 
 
-def referee_url(info: Info, hand: dict | None = None) -> str | None:
-    """The referee for the hand being played in a match, set from what its form holds so
-    far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
+def referee_url(info: Info, hand: dict, place: HandContext, seating: Seating | None) -> str | None:
+    """The referee for the hand being typed in a match, set from what its form holds so far
+    (``hand``: the fields typed, at ``place`` and ``seating``, as ``typed_hand`` has them);
+    None for a game without one."""
 
     game = info.played
     if game.referee is None:
         return None
     params: dict = {"match": info.id}
-    order = table_order(info, hand)
+    order = seated_order(seating)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
     if hand:
         # the trick context of the hand as dealt: by whoever the form says dealt it
-        ctx = game.referee.context(hand, _dealt_context(info, hand))
+        ctx = game.referee.context(hand, place)
         known = referee_params(info.game, ctx, True)
         if known:
             params.update(known, **{"from": "form"})
