@@ -75,7 +75,9 @@ def load(match_id: int) -> Info:
     """The match row and Match, or a 404 page: also when this device holds no grant for
     it, whether the id came in the URL, the query or a form. Every view reads a match
     through here, so no route can show a match to a device that may not see it.
-    Read once per request: until a write of this request changes the match (``answer``)."""
+    Read once per request: until a write of this request changes the match (``answer``).
+    Its replay for the request (``replay_of``) is made with it: every page, form and save
+    of a match starts from it (folding nothing until asked)."""
     loaded: dict[int, Info] = g.setdefault("loaded", {})
     if match_id not in loaded:
         if not access.can_read(match_id):
@@ -87,6 +89,7 @@ def load(match_id: int) -> Info:
                                                 lambda version: _cache().match(_database(), match_id, version))
         except store.NotFound:
             abort(404)
+        replay_of(loaded[match_id])
     return loaded[match_id]
 
 
