@@ -1260,6 +1260,17 @@ class Referee:
         """Update ``context`` from the referee's query ``args``; problems, if any."""
         return []
 
+    def address(self, context: dict, in_match: bool) -> dict:
+        """The trick context as the referee's address carries it (the keys it reads, ``args``):
+        the choices its "This hand" box shows, set."""
+        shown = {c.name for c in self.setup(context, in_match=in_match).choices}
+        return {key: context[key] for key in self.args if key in shown and context.get(key)}
+
+    def typed_address(self, hand: dict, place: HandContext) -> dict:
+        """``address`` of the hand being typed in a match: its trick context from the fields
+        typed so far (``hand``), dealt as its form says (``place``)."""
+        return self.address(self.context(hand, place), True)
+
     def setup(self, context: dict, in_match: bool) -> Setup:
         """What the "This hand" box shows."""
         raise NotImplementedError

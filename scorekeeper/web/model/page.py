@@ -266,10 +266,7 @@ def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
     """The trick context as the referee's address carries it (the keys the game's referee
     reads): the choices it shows, set."""
     referee = GAMES[game_key].referee
-    if referee is None:
-        return {}
-    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
-    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
+    return {} if referee is None else referee.address(ctx, in_match)
 
 
 def hand_context(info: Info) -> HandContext:
@@ -343,8 +340,7 @@ def referee_url(info: Info, hand: dict, place: HandContext, seating: Seating | N
         params["table"] = order
     if hand:
         # the trick context of the hand as dealt: by whoever the form says dealt it
-        ctx = game.referee.context(hand, place)
-        known = referee_params(info.game, ctx, True)
+        known = game.referee.typed_address(hand, place)
         if known:
             params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
