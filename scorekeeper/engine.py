@@ -142,9 +142,10 @@ class MatchResult:
 
     @property
     def lowest_wins(self) -> bool:
-        """Whether the lowest total wins at this table (``Rules.lowest_wins`` of its settings)."""
-        game = self.played
-        return game.rules.lowest_wins(game.settings_of(self.settings))
+        """Whether the lowest total wins at this table (``Rules.lowest_wins`` of its settings),
+        read from the settings record the replay made for its table (once per replay)."""
+        rules = self.played.rules
+        return rules.lowest_wins(rules.settings_at(self.table if self.now is None else self.now.table))
 
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one

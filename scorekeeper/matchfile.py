@@ -139,7 +139,7 @@ def loads(text: str | bytes) -> Match:
 
 
 def loads_history(text: str | bytes, max_matches: int | None = None, max_hands: int | None = None) -> list[Match]:
-    """A history file (a JSON list of match documents, as ``dumps_history`` writes) or a
+    """A history file (a JSON list of match documents, one a line, as the history export writes) or a
     single match file, as matches; raises MatchError naming each bad match ("match 3: ...").
     A file of more than ``max_matches`` matches, or ``max_hands`` hands in a match, is
     refused on counting them, before anything else is read."""
@@ -157,11 +157,6 @@ def loads_history(text: str | bytes, max_matches: int | None = None, max_hands: 
     if problems:
         raise MatchError(problems)
     return matches
-
-
-def dumps_history(matches: list[Match]) -> str:
-    """A history file: the match documents in a JSON list (one line each, to stay small)."""
-    return "[\n" + ",\n".join(history_line(m) for m in matches) + "\n]\n"
 
 
 def history_line(match: Match) -> str:

@@ -7,7 +7,7 @@ with Pyodide (vendored in static/pyodide/). The folder written here holds:
   waits until the app answers, then shows it;
 - ``sw.js``: the service worker (static/offline/sw.js), which keeps every file below
   in the browser's cache and answers the app's requests by calling the Flask app;
-- ``_phone/``: the Pyodide runtime, ``boot.js``, and ``app.zip``: the scorekeeper
+- ``_phone/``: the Pyodide runtime, ``boot.js``, the app's ``app.css`` (the first page's look), and ``app.zip``: the scorekeeper
   package and the pure-Python packages it imports, copied from this environment's
   own installed files (no network).
 
@@ -100,6 +100,8 @@ def build(folder: str | Path) -> dict[str, int]:
     shutil.copyfile(SHELL / "boot.js", phone / "boot.js")
     shutil.copyfile(SHELL / "sync.js", phone / "sync.js")  # imported by the worker, kept with it
     shutil.copyfile(SHELL / "index.html", target / "index.html")
+    # the first page's look: the app's own stylesheet, fetched before the worker answers anything
+    shutil.copyfile(PACKAGE / "static" / "app.css", phone / "app.css")
     kept = [f"_phone/{name}" for name in RUNTIME_FILES if name not in ("LICENSE", "SOURCE")]
     kept += ["_phone/app.zip", "_phone/sync.js"]
     # the version names this build's cache: a new build replaces the phone's copy on its next start

@@ -6,8 +6,9 @@ answered through waitress's ``wsgi.file_wrapper`` as WhiteNoise answers the app'
 files. Waitress reads such a file in the worker thread while it sends it, holding the
 connection's lock; the read of this one makes ``FOLDER/reading`` and waits until
 ``FOLDER/go`` exists, as a read from a busy SD card or network disk would wait. Its other
-page, ``/big``, is ``BIG_PARTS`` parts of 64 KiB, each handed to waitress on its own: more
-than a connection may hold unsent (``serving.UNSENT_BYTES``) for a client that reads late.
+page, ``/big``, is ``BIG_PARTS`` parts of 64 KiB (8 MiB, more where the kernel buffers more),
+each handed to waitress on its own: more than the kernel and a connection may hold unsent
+(``serving.UNSENT_BYTES``) for a client that reads late.
 """
 from __future__ import annotations
 
@@ -22,7 +23,19 @@ from scorekeeper.serving import _exit_on_sigterm, _server
 
 BODY = b"a line of the file\n" * 2000  # 38,000 bytes, sent in one piece
 PART = b"x" * 65536
-BIG_PARTS = 128  # 8 MiB
+
+
+def _big_parts() -> int:
+    """8 MiB of parts, or more where the kernel lets one socket's send buffer hold more than
+    4 MiB (tcp_wmem's largest): the kernel and ``UNSENT_BYTES`` must leave some unsent."""
+    try:
+        most = int(Path("/proc/sys/net/ipv4/tcp_wmem").read_text().split()[2])
+    except (OSError, IndexError, ValueError):
+        most = 4 * 1024 * 1024
+    return max(128, (most + 4 * 1024 * 1024) // len(PART))
+
+
+BIG_PARTS = _big_parts()
 
 
 class SlowDiskFile(io.BytesIO):

@@ -60,8 +60,10 @@ class Phone:
         self.csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
         self.version = int(re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page).group(1))
 
-    def request(self, method: str, path: str, body: str | None = None):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+    def request(self, method: str, path: str, body: str | None = None,
+                connection: http.client.HTTPConnection | None = None):
+        """``method`` of ``path`` on ``connection`` (a new one if None), closed after."""
+        connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -74,11 +76,11 @@ class Phone:
         connection.close()
         return response, text
 
-    def save(self, fields: dict, key: str) -> bool:
+    def save(self, fields: dict, key: str, connection: http.client.HTTPConnection | None = None) -> bool:
         from urllib.parse import urlencode
 
         body = urlencode(dict(fields, csrf_token=self.csrf, version=self.version, request_key=key))
-        response, _ = self.request("POST", f"/matches/{self.match_id}/hands", body)
+        response, _ = self.request("POST", f"/matches/{self.match_id}/hands", body, connection)
         if response.status == 303:
             self.version += 1
             return True

@@ -165,11 +165,12 @@ def test_score_sheet_columns_and_cells(key):
     player's group, gives a cell for each of its own columns on random hands, and a
     rules summary for the blank sheet with its settings filled in."""
     from scorekeeper.games.base import POINTS, TOTAL, SheetCell
-    from scorekeeper.samples import long_settings, random_match
+    from scorekeeper.samples import lasting_settings, random_match
 
     game = GAMES[key]
     for seats in seat_counts(key):
-        settings = dict(game.defaults(), **long_settings(key, 12, seats))
+        # up to 12 hands: as many as the game plays (a fixed schedule may play fewer)
+        settings = dict(game.defaults(), **lasting_settings(key, 12, seats))
         layout = game.shown.sheet_layout(blank_place(game, settings, seats))
         assert POINTS in layout.seat and TOTAL in layout.seat
         keys = [c.key for c in layout.hand + layout.seat]

@@ -37,6 +37,8 @@ def test_the_build_holds_the_runtime_the_app_and_a_worker_naming_its_files(tmp_p
     for name in PYODIDE_314_0_7:
         assert sizes[f"_phone/{name}"] == (offline.RUNTIME / name).stat().st_size
     assert {"index.html", "sw.js", "_phone/boot.js", "_phone/app.zip", "_phone/LICENSE"} <= set(sizes)
+    # the first page's look is the app's own (tests/browser/test_offline.py looks at it)
+    assert (site / "_phone" / "app.css").read_bytes() == (offline.PACKAGE / "static" / "app.css").read_bytes()
     with zipfile.ZipFile(site / "_phone" / "app.zip") as archive:
         names = archive.namelist()
     tops = {name.split("/")[0] for name in names}

@@ -16,8 +16,16 @@ from pathlib import Path
 import pytest
 from test_durability import Phone, free_port, serve  # the real server on a temp database, started and listening
 
+from scorekeeper.serving import UNSENT_BYTES
 from tests import slow_disk
-from tests.servers import every_thread_stalled, long_match, start_connections, starts_at_once, wait_listening
+from tests.servers import (
+    every_thread_stalled,
+    long_match,
+    start_connections,
+    starts_at_once,
+    until_idle,
+    wait_listening,
+)
 
 
 def test_three_hundred_idle_sockets_do_not_lock_anyone_out(tmp_path):
@@ -157,13 +165,28 @@ def test_a_body_larger_than_the_app_takes_is_refused_before_it_is_sent(tmp_path)
         server.wait(timeout=10)
 
 
+@pytest.fixture
+def slow_disk_server(tmp_path):
+    """tests/slow_disk.py's server on a free port, listening; its folder is ``tmp_path``."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "tests.slow_disk", str(port), str(tmp_path)],
+                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        wait_listening(server, port, what="tests/slow_disk.py")
+        yield server, port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def _main_thread_cpu(pid: int) -> float:
     """CPU seconds the process's main thread (waitress's main loop) has run so far, to the
     nanosecond (/proc's schedstat; stat counts in clock ticks of 10 ms)."""
     return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
-def test_the_main_loop_waits_without_spinning_while_a_thread_sends_an_answer(tmp_path):
+def test_the_main_loop_waits_without_spinning_while_a_thread_sends_an_answer(tmp_path, slow_disk_server):
     """While a worker thread sends an answer, here a file read from a slow disk (as WhiteNoise
     sends the static files, through waitress's file wrapper), the main loop has nothing to do
     for that connection. waitress's loop asked the socket whether it could send, sent nothing
@@ -173,59 +196,63 @@ def test_the_main_loop_waits_without_spinning_while_a_thread_sends_an_answer(tmp
     nothing is to be done, not on speed: the loop waiting in select() used 0.2 ms of those 2 s,
     the spinning one 268 ms at a load average of 16 on 2 cores (what the machine let it have;
     it stays above 50 ms up to a load of about 80)."""
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "tests.slow_disk", str(port), str(tmp_path)],
-                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        wait_listening(server, port, what="tests/slow_disk.py")
-        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-            sock.sendall(b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n")
-            deadline = time.monotonic() + 30  # a guard against a hang, not a timing check
-            while not (tmp_path / "reading").exists():
-                assert time.monotonic() < deadline and server.poll() is None, "the file was never read"
-                time.sleep(0.02)
-            before = _main_thread_cpu(server.pid)
-            time.sleep(2)  # the thread is held in the read, its connection's lock taken
-            held = _main_thread_cpu(server.pid) - before
-            (tmp_path / "go").touch()
-            answer = b""
-            while chunk := sock.recv(65536):
-                answer += chunk
-                if answer.endswith(slow_disk.BODY):
-                    break
-        assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(slow_disk.BODY)  # the file came whole
-        assert held < 0.05, f"the main loop used {held * 1000:.0f} ms of CPU while a thread read a file for 2 s"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    server, port = slow_disk_server
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n")
+        deadline = time.monotonic() + 30  # a guard against a hang, not a timing check
+        while not (tmp_path / "reading").exists():
+            assert time.monotonic() < deadline and server.poll() is None, "the file was never read"
+            time.sleep(0.02)
+        before = _main_thread_cpu(server.pid)
+        time.sleep(2)  # the thread is held in the read, its connection's lock taken
+        held = _main_thread_cpu(server.pid) - before
+        (tmp_path / "go").touch()
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+            if answer.endswith(slow_disk.BODY):
+                break
+    assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(slow_disk.BODY)  # the file came whole
+    assert held < 0.05, f"the main loop used {held * 1000:.0f} ms of CPU while a thread read a file for 2 s"
 
 
-def test_a_client_that_reads_late_gets_a_big_answer_whole(tmp_path):
+def _kernel_holds(port: int, client: int) -> int:
+    """Bytes of the answer the kernel holds between the server on ``port`` and its client on
+    port ``client``: the server end's send queue and the client end's receive queue (/proc/net/tcp)."""
+    held = 0
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            local, remote, _state, queues = line.split()[1:5]
+            ends = (int(local.split(":")[1], 16), int(remote.split(":")[1], 16))
+            send, receive = (int(n, 16) for n in queues.split(":"))
+            held += send if ends == (port, client) else receive if ends == (client, port) else 0
+    return held
+
+
+def test_a_client_that_reads_late_gets_a_big_answer_whole(slow_disk_server):
     """The thread making an answer waits once the connection holds ``UNSENT_BYTES`` unsent
     for its client, and the main loop sends it as the client reads: the loop must not leave
     the connection alone then, although the thread waits inside ``write_soon`` (else the
-    thread waits the stalled-reader deadline and the connection is closed half-sent)."""
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "tests.slow_disk", str(port), str(tmp_path)],
-                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        wait_listening(server, port, what="tests/slow_disk.py")
-        size = len(slow_disk.PART) * slow_disk.BIG_PARTS
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.settimeout(60)  # a guard against a hang
-            sock.connect(("127.0.0.1", port))
-            sock.sendall(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-            time.sleep(2)  # reads late: the thread fills what the kernel takes and 1 MiB more, then waits
-            answer = b""
-            while not answer.endswith(slow_disk.PART) or len(answer.split(b"\r\n\r\n", 1)[-1]) < size:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        head, _, body = answer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 200 ") and len(body) == size, (head[:200], len(body))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    thread waits the stalled-reader deadline and the connection is closed half-sent). The
+    client's receive buffer is made small, so the kernel's buffers take well under the 8 MiB
+    answer less ``UNSENT_BYTES`` wherever they are large: the thread surely waits."""
+    server, port = slow_disk_server
+    size = len(slow_disk.PART) * slow_disk.BIG_PARTS
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)  # before connecting: the window it offers
+        sock.settimeout(60)  # a guard against a hang
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        until_idle(server.pid)  # reads late: the thread has made what it can and waits
+        held = _kernel_holds(port, sock.getsockname()[1])
+        # what neither the kernel nor the connection's UNSENT_BYTES hold is still to be made:
+        # the thread waits for the client to read
+        assert size - held > UNSENT_BYTES + len(slow_disk.PART), f"the kernel holds {held:,} of {size:,} bytes"
+        answer = b""
+        while not answer.endswith(slow_disk.PART) or len(answer.split(b"\r\n\r\n", 1)[-1]) < size:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and len(body) == size, (head[:200], len(body))

@@ -147,6 +147,12 @@ for _p0, _p1 in _splits():
     for _split in (_p0, _p1):
         CARDS_FOR_POINTS.setdefault(_points(*_split), frozenset())
         CARDS_FOR_POINTS[_points(*_split)] |= {_split[0]}
+# Card counts that make each player's points with no rule on the count (odd counts too).
+ANY_CARDS_FOR_POINTS: dict[int, frozenset[int]] = {}
+for _cards, _aces, _nines in product(range(CARDS_CAPTURED + 1), range(5), range(5)):
+    if _aces + _nines <= _cards:
+        _made = _points(_cards, _aces, _nines)
+        ANY_CARDS_FOR_POINTS[_made] = ANY_CARDS_FOR_POINTS.get(_made, frozenset()) | {_cards}
 POSSIBLE_TOTALS = frozenset(p0 + p1 for p0, p1 in POSSIBLE_POINTS)
 # The most card points one player can take over the other in a hand (all 14 cards, 140 to 0).
 MOST_AHEAD = max(p0 - p1 for p0, p1 in POSSIBLE_POINTS)
@@ -168,15 +174,59 @@ def _or_list(numbers: Iterable[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+class OddCards(NamedTuple):
+    """Why one player's points cannot be captured: only these ``cards`` counts, all odd, make them."""
+
+    cards: frozenset[int]
+
+
+class EndsInFive(NamedTuple):
+    """Why one player's points cannot be made from any cards: points ending in 5 need 5 Aces or
+    5 nines (each Ace is 1 over a ten, each nine 1 under), and the deck has 4 of each."""
+
+
+class FewerThanNines(NamedTuple):
+    """Why one player's points cannot be made from any cards: their last digit needs at least
+    ``nines`` nines (6 needs 4, 7 needs 3, 8 needs 2), worth more than the points."""
+
+    nines: int
+
+
+class TooManyCards(NamedTuple):
+    """Why one player's points cannot be made from 14 cards: they need at least ``cards`` cards,
+    ``aces`` Aces (their last digit) and the rest worth 10."""
+
+    cards: int
+    aces: int
+
+
+Unmade = OddCards | EndsInFive | FewerThanNines | TooManyCards
+
+
+def why_unmade(points: int) -> Unmade:
+    """Why no even number of captured cards makes one player's ``points`` (0 to 140, not in
+    ``CARDS_FOR_POINTS``). Points are 10 a card less 9 an Ace and 1 a nine, so the last digit
+    is set by the Aces less the nines: 1-4 more Aces, 6-9 (as 10 less 4-1) more nines."""
+    if points in ANY_CARDS_FOR_POINTS:
+        return OddCards(ANY_CARDS_FOR_POINTS[points])
+    ones = points % 10
+    if ones == 5:
+        return EndsInFive()
+    if ones > 5:
+        return FewerThanNines(10 - ones)
+    return TooManyCards(points // 10 + ones, ones)
+
+
 @dataclass(frozen=True)
 class PointsOff:
     """A hand's problem: its card ``points`` (the pair) cannot come from the 14 captured cards:
-    by their ``total`` (``seat`` None), by one player's points (their ``seat``), or by the card
-    counts the two need (``seat`` None, ``total`` possible)."""
+    by their ``total`` (``seat`` None), by one player's points (their ``seat``, ``why`` says
+    why), or by the card counts the two need (``seat`` None, ``total`` possible)."""
 
     points: tuple[int, ...]
     total: bool = False
     seat: int | None = None
+    why: Unmade | None = None
 
 
 @dataclass(frozen=True)
@@ -206,7 +256,8 @@ def points_problems(points: list[int], names: tuple[str, ...]) -> list[Problem]:
         problems.append(broken("points", PointsOff(pair, total=True)))
     for seat, p in enumerate(points):
         if p not in CARDS_FOR_POINTS:
-            problems.append(broken("points", PointsOff(pair, seat=seat), seat=seat, who=names[seat]))
+            problems.append(broken("points", PointsOff(pair, seat=seat, why=why_unmade(p)), seat=seat,
+                                   who=names[seat]))
     if problems:
         return problems
     # With a possible total the aces and nines always fit, so only the card counts clash.
@@ -501,11 +552,28 @@ class ThirdHandShown(Shown):
             return (f"points add up to {sum(points)}, which 14 captured cards cannot make "
                     f"(possible totals: {_ranges(POSSIBLE_TOTALS)})")
         if fact.seat is not None:
-            return (f"{points[fact.seat]} cannot be made from an even number of captured cards "
-                    "(2 a trick; Ace 1, nine 9, ten and pictures 10)")
+            return ThirdHandShown._unmade(points[fact.seat], fact.why)
         return (f"{names[0]}'s {points[0]} can only come from {_or_list(CARDS_FOR_POINTS[points[0]])} "
                 f"captured cards and {names[1]}'s {points[1]} from {_or_list(CARDS_FOR_POINTS[points[1]])}, "
                 "which never add up to the 14 cards captured")
+
+    @staticmethod
+    def _unmade(points: int, why: Unmade | None) -> str:
+        """Why one player's ``points`` cannot be captured, as the table counts cards."""
+        if isinstance(why, OddCards):
+            cards = "card" if why.cards == {1} else "cards"
+            return (f"{points} can only be made from {_or_list(why.cards)} captured {cards}, an odd number; "
+                    "every trick gives 2 cards, so each player captures an even number")
+        if isinstance(why, EndsInFive):
+            return (f"no set of cards makes {points}: points ending in 5 need at least 5 Aces or 5 nines, "
+                    "and the deck has only 4 of each")
+        if isinstance(why, FewerThanNines):
+            return (f"no set of cards makes {points}: points ending in {points % 10} need at least "
+                    f"{why.nines} nines, which already make {9 * why.nines}")
+        assert isinstance(why, TooManyCards)  # the last reason
+        aces = "Ace" if why.aces == 1 else "Aces"
+        return (f"{points} needs at least {why.cards} captured cards ({why.aces} {aces} and "
+                f"{why.cards - why.aces} worth 10), but a player captures at most {CARDS_CAPTURED}")
 
     def dealt_out_of_turn(self, ctx: HandContext) -> str:
         table, dealer = ctx.table, ctx.dealt_by

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .cards import SIGNS, SUITS, label
+from .cards import SIGNS, SUIT_SIGNS, SUITS, label
 
 RED = {"H", "D"}
 
@@ -64,8 +64,6 @@ def french_groups(codes: list[str], reverse: bool = False) -> list[tuple[str, st
 
 
 def suit_options(suits: Iterable[str], titled: bool = False) -> tuple[tuple[str, str], ...]:
-    from .cards import SUIT_SIGNS
-
     if titled:
         return tuple((s, s.title()) for s in suits)
     return tuple((s, f"{SUIT_SIGNS[s]} {s}") for s in suits)

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import long_settings, random_match
+from scorekeeper.samples import lasting_settings, random_match
 from tests.places import blank_place
 
 from .conftest import SCREENSHOTS, import_file
@@ -42,7 +42,7 @@ def import_match(page, live_server, game: str, settings: dict | None = None, han
     """A match of six random hands with long names, imported through the app's form
     (the importing phone scores it)."""
     match = random_match(game, hands, seed=1, players=len(NAMES[game]),
-                         settings=long_settings(game, hands + 10, len(NAMES[game])) if settings is None else settings)
+                         settings=lasting_settings(game, hands + 10, len(NAMES[game])) if settings is None else settings)
     match.players, match.note = names or NAMES[game], "Friday at the club, upstairs"
     return import_file(page, live_server, dumps(match))
 
@@ -64,7 +64,7 @@ def pages_of(game: str, match_id: int) -> list[str]:
     described = GAMES[game]
     if described.referee is not None:
         pages += [f"/referee/{game}?match={match_id}", f"/referee/{game}"]
-    tally = described.shown.trick_tally(blank_place(described, dict(described.defaults(), **long_settings(game, 16, len(NAMES[game]))), len(NAMES[game])))
+    tally = described.shown.trick_tally(blank_place(described, dict(described.defaults(), **lasting_settings(game, 16, len(NAMES[game]))), len(NAMES[game])))
     if tally is not None:
         pages += [f"/matches/{match_id}/tally", f"/matches/{match_id}/tally?hand=1"]
         # every trick in, the last pick chosen: the settled column says what the game added
@@ -79,7 +79,7 @@ def counts_legend(game: str) -> str | None:
     described = GAMES[game]
     if described.shown.card_counter() is None:
         return None
-    ctx = described.empty_place(Table(tuple(NAMES[game]), dict(described.defaults(), **long_settings(game, 16, len(NAMES[game])))), 0)
+    ctx = described.empty_place(Table(tuple(NAMES[game]), dict(described.defaults(), **lasting_settings(game, 16, len(NAMES[game])))), 0)
     return next(g.legend for g in described.shown.hand_form(ctx) if g.kind == "counts")
 
 

@@ -30,7 +30,9 @@ from scorekeeper.web import create_app
 from scorekeeper.web.forms.hand_forms import browser_values
 from scorekeeper.web.model.view import signed
 
-from .conftest import CHROMIUM, PHONE
+from .conftest import CHROMIUM, PHONE, SCREENSHOTS
+from .layout import NARROW, layout_problems, text_size
+from .test_layout import axe_check
 from .test_score_pad import start_pad, type_points
 from .test_table_app import expect_totals, save_hand, wait_htmx
 
@@ -163,6 +165,42 @@ def test_on_a_plain_http_address_keeping_the_app_says_it_needs_https(phone, live
     page.get_by_role("link", name="Keep on this phone").click()
     expect(page.locator("#status")).to_have_text("Keeping the app on this phone needs HTTPS: open it at an https:// "
                                                  "address. Scoring with the server works as before.")
+
+
+# What the app's stylesheet gives a page, read from it: an unstyled page has none of it.
+APP_LOOK = """() => {
+  const body = getComputedStyle(document.body), card = document.querySelector("main .card"),
+        brand = document.querySelector(".brand");
+  return {body: body.backgroundColor, font: body.fontFamily.split(",")[0], text: parseFloat(body.fontSize),
+          card: card && getComputedStyle(card).backgroundColor, corner: card && getComputedStyle(card).borderRadius,
+          brand: brand && getComputedStyle(brand).fontWeight};
+}"""
+
+
+def test_the_first_page_has_the_apps_look_at_any_width_and_text_size(phone, live_server):
+    """The page a phone shows while the app starts (here it stays: a plain-http address
+    cannot keep the app) wears the app's own stylesheet, at 390 and 320 px and 200% text."""
+    port = live_server.rsplit(":", 1)[1]
+    _context, page = phone(args=("--host-resolver-rules=MAP table.test 127.0.0.1",))
+    page.goto(f"http://table.test:{port}/offline/")
+    expect(page.locator("#status")).to_contain_text("needs HTTPS")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "offline-first-page-390.png"), full_page=True)
+    look = page.evaluate(APP_LOOK)
+    # the app's light colours (the phone is in light mode here), its fonts, its 17 px text, its cards
+    assert look == {"body": "rgb(238, 241, 245)", "font": "system-ui", "text": 17, "card": "rgb(255, 255, 255)",
+                    "corner": "14px", "brand": "800"}, look
+    assert axe_check(page) == []
+    assert layout_problems(page) == []
+    page.set_viewport_size(NARROW)
+    page.screenshot(path=str(SCREENSHOTS / "offline-first-page-320.png"), full_page=True)
+    assert layout_problems(page) == []
+    text_size(page, 200)
+    expect(page.locator("#status")).to_contain_text("needs HTTPS")
+    assert page.evaluate(APP_LOOK)["text"] >= 34
+    assert layout_problems(page) == []
+    # only the screen: a whole-page screenshot sets the text size back
+    page.screenshot(path=str(SCREENSHOTS / "offline-first-page-320-200pc.png"))
 
 
 # --- every game, a whole match with no network ----------------------------------------------

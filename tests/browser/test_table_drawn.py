@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
-from scorekeeper.samples import long_settings, random_match
+from scorekeeper.samples import lasting_settings, random_match
 
 from .conftest import PHONE, SCREENSHOTS, import_file
 from .layout import layout_problems
@@ -28,7 +28,7 @@ def import_match(page, live_server, match) -> int:
 
 def sample(game: str, seats: int, hands: int, seed: int = 4, settings: dict | None = None):
     match = random_match(game, hands, seed=seed, players=seats,
-                         settings=long_settings(game, hands + 10, seats) if settings is None else settings)
+                         settings=lasting_settings(game, hands + 10, seats) if settings is None else settings)
     match.players = NAMES[:seats]
     return match
 

@@ -7,6 +7,7 @@ import pytest
 from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
+from scorekeeper.games.score_pad import PadSettings
 from tests.places import blank_place, dealt_place, place_at
 
 PAD = GAMES["score_pad"]
@@ -74,6 +75,16 @@ def test_low_wins_hearts_style_reaching_the_target_ends_it_and_the_lowest_wins()
     result = play([[26, 0, 0, 0], [80, 10, 26, 4]], target=100, low_wins=True)
     assert result.finished and result.winners == [3]
     assert result.hands[-1].ending == "Ann reached 100 with 106; Dee has the lowest total, 4, and wins"
+
+
+def test_the_result_says_lowest_wins_from_the_settings_record_its_replay_made(monkeypatch):
+    made = []
+    of = PadSettings.of.__func__
+    monkeypatch.setattr(PadSettings, "of", classmethod(lambda cls, values: made.append(values) or of(cls, values)))
+    result, high = play([[26, 0, 0, 0]], target=100, low_wins=True), play([[1, 0, 0, 0]])
+    replays_made = len(made)
+    assert result.lowest_wins and result.lowest_wins and not high.lowest_wins
+    assert len(made) == replays_made  # read from the record each replay made for its table: none more
 
 
 def test_a_tie_for_best_at_the_target_deals_another_hand():

@@ -1,5 +1,7 @@
 """Third Hand (rules.md section 1): scoring, rulings, hand checks, end of game and
 the trick referee."""
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import settings as hyp_settings
@@ -221,8 +223,18 @@ RANK_CHOICES = '"9", "10", "J", "Q", "K", "A"'
     (hand(points=[70, "70"]), 'points[1] (Bob): must be a whole number, got "70"'),
     (hand(points=[60, 56]), "points add up to 116, which 14 captured cards cannot make "
                             "(possible totals: 100-104, 109-113, 118-122, 127-131, 136-140)"),
-    (hand(points=[15, 105]), "points[0] (Ann): 15 cannot be made from an even number of captured cards "
-                             "(2 a trick; Ace 1, nine 9, ten and pictures 10)"),
+    (hand(points=[15, 105]), "points[0] (Ann): no set of cards makes 15: points ending in 5 need at least "
+                             "5 Aces or 5 nines, and the deck has only 4 of each"),
+    (hand(points=[65, 40]), "points[0] (Ann): no set of cards makes 65: points ending in 5 need at least "
+                            "5 Aces or 5 nines, and the deck has only 4 of each"),
+    (hand(points=[100, 8]), "points[1] (Bob): no set of cards makes 8: points ending in 8 need at least "
+                            "2 nines, which already make 18"),
+    (hand(points=[27, 100]), "points[0] (Ann): 27 can only be made from 3 captured cards, an odd number; "
+                             "every trick gives 2 cards, so each player captures an even number"),
+    (hand(points=[1, 139]), "points[0] (Ann): 1 can only be made from 1 captured card, an odd number; "
+                            "every trick gives 2 cards, so each player captures an even number"),
+    (hand(points=[0, 134]), "points[1] (Bob): 134 needs at least 17 captured cards (4 Aces and 13 worth 10), "
+                            "but a player captures at most 14"),
     (hand(points=[19, 121]), "points: Ann's 19 can only come from 2 captured cards and Bob's 121 from 14, "
                              "which never add up to the 14 cards captured"),
     ({"bids": [None, None], "trump": "hearts"}, "points: missing"),
@@ -400,6 +412,44 @@ def test_points_accepted_exactly_when_some_split_of_cards_makes_them(p0, p1):
     except MatchError:
         accepted = False
     assert accepted == ((p0, p1) in POSSIBLE_POINTS)
+
+
+def made_by(points, most_each=4):
+    """Every (cards, Aces, nines) of up to 30 cards, up to ``most_each`` Aces and nines, whose
+    card points are ``points``: counted here, not by the game."""
+    return [(c, a, n) for c in range(31) for a in range(most_each + 1) for n in range(most_each + 1)
+            if a + n <= c and points_from_counts(a, n, c - a - n) == points]
+
+
+def one_players_problem(points):
+    """The problem with one player's ``points`` (Ann's), or None when her points alone are fine."""
+    # Bob's 1 is always refused, so the hand is too; only Ann's problem is read
+    said = [p for p in problems(hand(points=[points, 1])) if "points[0] (Ann): " in p]
+    return said[0].split("points[0] (Ann): ")[1] if said else None
+
+
+def test_every_reason_given_for_one_players_points_is_true():
+    for points in range(141):
+        made = [(c, a, n) for c, a, n in made_by(points) if c <= 14]
+        said = one_players_problem(points)
+        if any(c % 2 == 0 for c, _, _ in made):
+            assert said is None, points
+            continue
+        if said.startswith(f"{points} can only be made from "):
+            cards = sorted({c for c, _, _ in made})
+            assert cards and all(c % 2 for c in cards), points
+            assert said.startswith(f"{points} can only be made from {' or '.join(map(str, cards))} captured"), said
+        elif said.startswith(f"no set of cards makes {points}: points ending in 5"):
+            assert not made_by(points) and points % 10 == 5
+            assert all(a >= 5 or n >= 5 for _, a, n in made_by(points, most_each=9)), points
+        elif said.startswith(f"no set of cards makes {points}: points ending in {points % 10} need at least"):
+            nines = int(re.search(r"at least (\d) nines, which already make (\d+)$", said).group(1))
+            assert not made_by(points) and 9 * nines > points, said
+            ending = [n for p in range(141) if p % 10 == points % 10 for _, _, n in made_by(p)]
+            assert min(ending) == nines, said
+        else:
+            cards = int(re.fullmatch(r"\d+ needs at least (\d+) captured cards .*", said).group(1))
+            assert not made and min(c for c, _, _ in made_by(points)) == cards > 14, said
 
 
 @given(splits())

@@ -90,9 +90,10 @@ def test_third_rail_winners_echo_what_was_typed(client):
 
 def test_impossible_points_are_put_by_player_name(client):
     match_id = start(client, "third_hand", ["Ann", "Bob"])
-    response = preview(client, match_id, **dict(HAND_1, points_0=1, points_1=139))
+    response = preview(client, match_id, **dict(HAND_1, points_0=65, points_1=75))
     box = field_box(response.get_data(as_text=True), "points")
-    assert "Ann: 1 cannot be made" in box and "points[" not in box
+    assert "Ann: no set of cards makes 65: points ending in 5 need at least 5 Aces or 5 nines" in box
+    assert "points[" not in box and "even number" not in box
 
 
 # --- every blank at once ------------------------------------------------------------------

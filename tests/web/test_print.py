@@ -18,8 +18,13 @@ from tests.places import blank_place
 from .helpers import as_scorer, page_of, record, start, text
 
 GAME_KEYS = sorted(GAMES)
-# Settings under which 12 random hands are played without the game ending, per game.
-SEATS = {"third_rail": 5}
+
+
+def grid_seats(key: str) -> int:
+    """The table a game's own grid is checked at: five seats where the game seats that many (a
+    wide grid), else as many as it takes (read from the game, not a list kept per game)."""
+    game = GAMES[key]
+    return max(game.min_players, min(game.max_players, 5))
 
 
 def store_match(app, client, match: Match) -> int:
@@ -92,7 +97,7 @@ def check_grid(app, client, key: str, match: Match | None = None) -> None:
     """The printed grid of ``match`` (by default the game's own random hands) cell by cell."""
     if match is None:
         # 12 hands and the match not over, or as many as the game plays short of its last
-        seats = SEATS.get(key)
+        seats = grid_seats(key)
         room = longest(key, 24, seats)
         wanted = min(12, room - 1)
         match = random_match(key, wanted, seed=7, players=seats, settings=wide_long_settings(key, room, seats))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from scorekeeper import store
+from scorekeeper.web.edges import access
 from scorekeeper.web.edges.db import get_db
 
 from .helpers import record, start, text
@@ -75,6 +76,48 @@ def test_undo_is_offered_under_a_saves_notice_only(client):
     again = client.get(f"/matches/{match_id}").get_data(as_text=True)  # the notice is gone, and its Undo
     assert "Undo hand 1</button>" not in again
     assert "Third Wheel, 23 Nov: Ann 9, Cy 2, Bob 0, after 1 hand, still playing" in text(again)
+
+
+def notice_undo_fields(html: str) -> dict:
+    """The hidden fields of the Undo form under a save's notice, as the browser sends them."""
+    form = html[html.index('<form class="notice-undo"'):]
+    form = form[:form.index("</form>")]
+    return dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">', form))
+
+
+def test_undo_under_a_saves_notice_undoes_once_however_often_it_is_sent(app, client):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    record(client, match_id, **WHEEL)
+    saved = client.get(record(client, match_id, **MISSED).headers["Location"]).get_data(as_text=True)
+    fields = notice_undo_fields(saved)
+    assert set(fields) == {"csrf_token", "version", "request_key"} and fields["request_key"]
+    for _ in range(2):  # a double tap
+        assert client.post(f"/matches/{match_id}/undo", data=fields).status_code == 303
+    with app.app_context():
+        assert len(store.get_record(get_db(), match_id).match.hands) == 1
+    assert "Hand 2 undone." in text(client.get(f"/matches/{match_id}"))
+
+
+def test_a_request_key_is_made_only_for_a_form_drawn_on_the_page(app, client, monkeypatch):
+    match_id = start(client, "third_wheel", ["Ann", "Bob", "Cy"])
+    saved = record(client, match_id, **WHEEL).headers["Location"]
+    made: list[str] = []
+    mint = access.new_request_key
+
+    def counted() -> str:
+        made.append(mint())
+        return made[-1]
+    monkeypatch.setattr(access, "new_request_key", counted)  # the views'
+    monkeypatch.setitem(app.jinja_env.globals, "new_request_key", counted)  # and the templates'
+
+    def drawn(url: str) -> list[str]:
+        made.clear()
+        return re.findall(r'name="request_key" value="([^"]*)"', client.get(url).get_data(as_text=True))
+
+    keys = drawn(saved)  # the hand form's, the Undo's under the notice, the link renewal's
+    assert sorted(made) == sorted(keys) and len(keys) == 3
+    keys = drawn(f"/matches/{match_id}")  # no notice, so no Undo under it: no key for one
+    assert sorted(made) == sorted(keys) and len(keys) == 2
 
 
 def test_the_printed_sheet_names_what_its_columns_do_not_show(client):

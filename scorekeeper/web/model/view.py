@@ -113,11 +113,6 @@ def team_won(game: Game, result: MatchResult) -> bool:
     return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides_of(game, result) or ())
 
 
-def suit_name(suit: object) -> str:
-    """ "♦\u00a0diamonds": the sign never wraps away from its name."""
-    return base.suit_name(suit)
-
-
 def dealt_out_of_turn(hand: dict) -> bool:
     """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
     return isinstance(hand.get("dealer"), int)

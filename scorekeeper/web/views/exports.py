@@ -308,7 +308,7 @@ def looks_like_csv(data: bytes, filename: str) -> bool:
 def export_history() -> ResponseReturnValue:
     """Every match this phone may open, as one file: a JSON list of match files. Sent as it
     is read, twenty matches at a time, so a long history is never held in memory at once
-    (the same bytes ``dumps_history`` makes)."""
+    (a JSON list, ``history_line`` for each match)."""
     refused = security.refuse_heavy_read()
     if refused:
         return refused

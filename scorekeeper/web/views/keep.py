@@ -19,7 +19,7 @@ _built: dict[str, Path] = {}
 # Pyodide compiles WebAssembly in the service worker: its own script allows that, and nothing more
 WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".json": "application/json", ".zip": "application/zip", ".html": "text/html"}
+         ".json": "application/json", ".zip": "application/zip", ".html": "text/html", ".css": "text/css"}
 
 
 def built() -> Path:

@@ -29,9 +29,6 @@ from ..model import page, partials, view, writes
 
 bp = Blueprint("matches", __name__)
 
-MAX_SEATS = max(g.max_players for g in GAMES.values()) if GAMES else 6
-
-
 # --- forms ----------------------------------------------------------------------
 
 class EditDetailsForm(FlaskForm):
@@ -418,7 +415,8 @@ def show(match_id: int) -> ResponseReturnValue:
                                                 undone["hand"])
     saved_key = session.pop("saved_key", None) if notice else None  # a draft kept on the phone is done with
     context["undo_offer"] = any(category == "saved" for category, _ in messages)  # Undo under a save's notice
-    context["undo_key"] = access.new_request_key()
+    if context["undo_offer"]:  # only then is that Undo drawn: its own key, none for a form not drawn
+        context["undo_key"] = access.new_request_key()
     return partials.render_page_or_partial("match.html", saved_key=saved_key, **context)
 
 

@@ -33,7 +33,8 @@ without the browser asking this server first, and it is never told yes)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
@@ -74,15 +75,35 @@ def _body() -> dict[str, Any] | Response:
     return body
 
 
-def _scorer_body() -> tuple[dict[str, Any], int] | Response:
-    """The JSON body of a request that writes to a match, and the match its ``scorer`` key opens."""
+class Writing(NamedTuple):
+    """What a request that writes to a match (``/sync/hands``, ``/sync/changes``) opens with."""
+
+    body: dict[str, Any]
+    match_id: int  # the match its ``scorer`` key opens
+    sent: list[dict[str, Any]]  # the hands or changes, each checked for its shape
+    db: store.Database
+
+
+def _writing(listed: str, read: Callable[[Any], list[dict[str, Any]] | Response],
+             check: Callable[[dict[str, Any]], Response | None] = lambda body: None) -> Writing | Response:
+    """The JSON body, the match its ``scorer`` key opens, the body's own ``check`` (None: fine),
+    the sent list (``read`` from the body's ``listed``), the write limit: each refused in that order."""
     body = _body()
     if isinstance(body, Response):
         return body
     match_id = _scorer_match(body.get("scorer"))
     if isinstance(match_id, Response):
         return match_id
-    return body, match_id
+    refused = check(body)
+    if refused is not None:
+        return refused
+    sent = read(body.get(listed))
+    if isinstance(sent, Response):
+        return sent
+    limited = _limited(security.refuse_write())
+    if limited:
+        return limited
+    return Writing(body, match_id, sent, get_db())
 
 
 def _key(value: Any, where: str) -> str | Response:
@@ -189,17 +210,10 @@ def _sent_hands(raw: Any) -> list[dict[str, Any]] | Response:
 def send_hands() -> ResponseReturnValue:
     """The phone's hands in order: each saved once (its request key), the next after the
     server's last; another phone's hand in the way stops it, with the server's match."""
-    found = _scorer_body()
-    if isinstance(found, Response):
-        return found
-    body, match_id = found
-    hands = _sent_hands(body.get("hands"))
-    if isinstance(hands, Response):
-        return hands
-    limited = _limited(security.refuse_write())
-    if limited:
-        return limited
-    db = get_db()
+    writing = _writing("hands", _sent_hands)
+    if isinstance(writing, Response):
+        return writing
+    match_id, hands, db = writing.match_id, writing.sent, writing.db
     saved: list[int] = []
     already: list[int] = []
     for sent in hands:
@@ -316,27 +330,24 @@ def _write_change(db: store.Database, match_id: int, sent: dict[str, Any], versi
         store.update_details(db, match_id, sent["date"], sent["note"], expected_version=version, request_key=key)
 
 
+def _version_problem(body: dict[str, Any]) -> Response | None:
+    version = body.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return _refused(400, [f"version: must be the version of the server's match the phone last heard, "
+                              f"got {version!r:.40}."])
+    return None
+
+
 @bp.post("/changes")
 def send_changes() -> ResponseReturnValue:
     """The phone's changes in order, each made on the version before it: the first is
     made on the ``version`` of the server's match the phone last heard, and every write
     there adds one to it. Another phone's change in the way stops it (409, the server's
     match): the table chooses; nothing of either side is overwritten."""
-    found = _scorer_body()
-    if isinstance(found, Response):
-        return found
-    body, match_id = found
-    version = body.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        return _refused(400, [f"version: must be the version of the server's match the phone last heard, "
-                              f"got {version!r:.40}."])
-    changes = _sent_changes(body.get("changes"))
-    if isinstance(changes, Response):
-        return changes
-    limited = _limited(security.refuse_write())
-    if limited:
-        return limited
-    db = get_db()
+    writing = _writing("changes", _sent_changes, _version_problem)
+    if isinstance(writing, Response):
+        return writing
+    match_id, changes, db, version = writing.match_id, writing.sent, writing.db, writing.body["version"]
     saved: list[int] = []
     already: list[int] = []
     for index, sent in enumerate(changes):
