@@ -118,7 +118,8 @@ def record_hand(db: Database, replayed: MatchReplay, hand: dict | None, *, based
         checked = None if hand is None else replayed.with_hand(number, hand)
     except MatchError as error:
         return _before_writing(db, replayed, based_on, request_key) or Refused.of(error)
-    if hand is None or checked is None or (based_on is not None and based_on != replayed.version):
+    if hand is None or (based_on is not None and based_on != replayed.version):
+        # nothing to write, or a form opened on an older version: a double tap is said as saved
         return _before_writing(db, replayed, based_on, request_key) or Refused()
     done = _stored(lambda: store.add_hand(db, replayed.match_id, hand, expected_version=based_on,
                                           request_key=request_key, known=replayed.upto(number - 1),
