@@ -22,12 +22,16 @@ from .games.base import (
     NextDeal,
     Problem,
     Scored,
+    Seating,
     Table,
+    TrickTally,
     is_whole,
+    ordinal,
+    places,
     rule,
     show,
 )
-from .names import read_name, visible
+from .names import isolate_names, isolated, read_name, visible
 
 
 class MatchError(Exception):
@@ -531,3 +535,288 @@ def replay_count() -> ReplayCount:
     request costs: take it before and after, and subtract (``after - before``)."""
     with _replays_lock:
         return ReplayCount(*_replays)
+
+
+# --- what the match page shows at a place ------------------------------------------------
+#
+# The page of a match (its scoreboard, the table guide, a save's answer) shows what the game
+# says about the match as it stands: built here at once, as one frozen record of plain
+# fields (``Showing``), so the web reads attributes and calls no rule or word of a game.
+# Every sentence in it has the players' names isolated (``names.isolate_names``): a
+# right-to-left name never reorders it, wherever it is written. Only what the page shows is
+# made: the hands from ``first`` on (their explanations and events are the costly part).
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """One recorded hand as the scoreboard shows it: who dealt it, the game's short summary
+    of its inputs ("bid 5 · wyrms high", "dealt out of turn"), the points and totals, its
+    explanation and events (each a sentence), and the game's running count per seat in
+    words (Spades' bags; None for a game without one)."""
+
+    number: int
+    dealer: int
+    summary: str
+    scores: list[int]
+    totals: list[int]
+    explanation: tuple[str, ...]
+    events: tuple[str, ...]
+    counter: tuple[str, ...] | None
+
+    def __init__(self, number: int, dealer: int, summary: str, scores: list[int], totals: list[int],
+                 explanation: tuple[str, ...], events: tuple[str, ...], counter: tuple[str, ...] | None):
+        # made for each hand a page lists: set at once, as HandContext's (a frozen dataclass's
+        # own __init__ sets each field by a call of object.__setattr__)
+        self.__dict__.update(number=number, dealer=dealer, summary=summary, scores=scores, totals=totals,
+                             explanation=explanation, events=events, counter=counter)
+
+
+@dataclass(frozen=True)
+class ShownStanding:
+    """A player's line in the standings: their place (ties share one, a team is placed once)
+    also in words ("1st"), whether someone outside their side has the same total
+    (``tied``), their partners' names, whether they won, and their points in the last hand."""
+
+    seat: int
+    name: str
+    total: int
+    place: int
+    place_text: str
+    tied: bool
+    partners: tuple[str, ...]
+    winner: bool
+    last: int | None
+
+
+@dataclass(frozen=True)
+class ShownNeed:
+    """One player's lines of the needs panel, also joined as one sentence (``text``)."""
+
+    seat: int
+    lines: tuple[str, ...]
+    text: str
+    out: bool
+
+
+@dataclass(frozen=True)
+class ShownGuide:
+    """The table guide of the hand about to be dealt: its number, its dealer, the game's
+    sentences about the deal (``lines``), its seat picture's facts (``seating``, its notes
+    in words) and its trick-by-trick tally (None where the game has none)."""
+
+    number: int
+    dealer: int
+    lines: tuple[str, ...]
+    seating: Seating
+    tally: TrickTally | None
+
+
+@dataclass(frozen=True)
+class Showing:
+    """What the match page shows of a match at the place it stands (``showing``): each a plain
+    field, every word the game's (or the engine's), the names in each sentence isolated."""
+
+    title: str  # the game as the table knows it (``Game.display_name``)
+    players: tuple[str, ...]
+    isolated: tuple[str, ...]  # each name as plain text writes it (``names.isolated``)
+    hands: tuple[ShownHand, ...]  # the hands from ``first`` on
+    first: int
+    played: int  # hands recorded
+    running: tuple[list[int], ...]  # the totals after each hand, from the first
+    standings: tuple[ShownStanding, ...]  # by place, then seat
+    lowest_wins: bool
+    finished: bool
+    winners: tuple[int, ...]
+    team_won: bool  # the winners are one side of a game in fixed partnerships
+    ending: str | None  # why the game ended (or goes on) after the last hand
+    counter: tuple[str, ...] | None  # the last hand's running count per seat, in words
+    progress: tuple[str, ...]  # the progress line's parts
+    progress_text: str  # ... joined
+    percent: int | None
+    hands_left: int | None
+    next_dealer: int | None
+    next_why: str | None  # why the next dealer deals, where it is more than the deal passing on
+    needs_table: tuple[str, ...] | None  # the needs panel (None once the match is over)
+    needs: tuple[ShownNeed, ...]
+    guide: ShownGuide | None  # the table guide (None once the match is over)
+
+
+def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+    """The game's name as the table knows it (``Game.display_name``: a score pad's
+    "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
+    game = GAMES.get(key)
+    if game is None:
+        return key.replace("_", " ").title()
+    named = game.display_name(None if settings is None else game.settings_of(settings), kind)
+    return named or game.title or key.replace("_", " ").title()
+
+
+def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: HandOutput = NO_OUTPUT) -> str:
+    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
+    played; ``extra``: what the engine made of it, where it was scored). A recorded hand names
+    its dealer only when someone dealt out of turn (the match file's rule): said last."""
+    parts = game.shown.hand_summary(hand, ctx, extra)
+    if isinstance(hand.get("dealer"), int):
+        parts.append("dealt out of turn")
+    return " · ".join(p for p in parts if p)
+
+
+def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), as its output
+    record declares it (``HandOutput.seat_counts``); None for a game without one. Its shape
+    is checked here, so a game whose scoring gives something else fails at its own door, not
+    in a page."""
+    if not game.shown.seat_counter:
+        return None
+    counts = hand.extra.seat_counts()
+    if not isinstance(counts, list) or len(counts) != len(hand.totals) \
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        raise TypeError(f"{game.key}: hand {hand.number}'s {game.shown.seat_counter} are not a whole number per "
+                        f"seat: {counts!r}")
+    return counts
+
+
+def seat_counter(game: Game, hand: HandResult) -> tuple[str, ...] | None:
+    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
+    counts = seat_counts(game, hand)
+    return None if counts is None else tuple(game.shown.counter_text(value) for value in counts)
+
+
+def event_text(event: Event) -> str:
+    """An event as the page says it: the game's words, then its points ("+100", "0")."""
+    if event.points is None:
+        return event.text
+    return f"{event.text} {f'+{event.points}' if event.points > 0 else str(event.points) or '0'}"
+
+
+def shown_hands(result: MatchResult, hands: list[dict], first: int, last: int | None = None) -> tuple[ShownHand, ...]:
+    """Recorded hands ``first`` to ``last`` (numbered from 1; the last one by default) as the
+    scoreboard shows them (``hands``: the match's, as recorded)."""
+    game, players = result.played, result.players
+    last = len(result.hands) if last is None else last
+    rows = []
+    for scored, hand in zip(result.hands[first - 1:last], hands[first - 1:last]):
+        summary = hand_summary(game, hand, result.place(scored.number), scored.extra)
+        rows.append(ShownHand(scored.number, scored.dealer, isolate_names(summary, players), scored.scores,
+                              scored.totals, tuple([isolate_names(line, players) for line in scored.explanation]),
+                              tuple([isolate_names(event_text(event), players) for event in scored.events]),
+                              seat_counter(game, scored)))
+    return tuple(rows)
+
+
+def standings(result: MatchResult, winners: list[int] | None = None,
+              last: list[int] | None = None) -> tuple[ShownStanding, ...]:
+    """The players by total, highest first (lowest first where the lowest total wins, see
+    ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's points in
+    the last hand. In a game of sides (``Game.sides``) partners on their team's total are not
+    tied, and a team is placed once (the second team is 2nd)."""
+    players, totals = result.players, result.totals
+    sides = result.played.sides(result.table)
+    side_of = {seat: side for side in sides or () for seat in side}
+    rows = []
+    for seat, (name, total, place) in enumerate(zip(players, totals, places(totals, result.lowest_wins, sides))):
+        own = side_of.get(seat, (seat,))
+        rows.append(ShownStanding(
+            seat=seat, name=name, total=total, place=place, place_text=ordinal(place),
+            tied=any(t == total for s, t in enumerate(totals) if s not in own),
+            partners=tuple(players[s] for s in own if s != seat), winner=seat in (winners or []),
+            last=None if last is None else last[seat]))
+    return tuple(sorted(rows, key=lambda r: (r.place, r.seat)))
+
+
+def team_won(result: MatchResult) -> bool:
+    """Whether the winners are one side of a game played in fixed partnerships: they win
+    together ("Bob and Dee win"), where players tied at the top share the win."""
+    sides = result.played.sides(result.table)
+    return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides or ())
+
+
+def next_why(result: MatchResult, hands: list[dict]) -> str | None:
+    """Why the next dealer deals, where it is more than the deal passing on: the game's
+    own reason (Third Hand's higher hand score, a tie), or a deal out of turn."""
+    if not result.hands or result.next_dealer is None:
+        return None
+    last = result.hands[-1]
+    if last.next_deal is not None and last.next_deal.own is not None:
+        return last.next_why
+    if isinstance(hands[-1], dict) and "dealer" in hands[-1]:
+        return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
+                "out of turn")
+    return None
+
+
+def guide_at(result: MatchResult, dealer: int | None = None) -> ShownGuide | None:
+    """The table guide of the hand about to be dealt, by ``dealer`` (who its form says dealt
+    it; by default, or when not a seat, whoever deals in turn); None once the match is over."""
+    if result.next_dealer is None:
+        return None
+    if dealer is None or not 0 <= dealer < len(result.players):
+        dealer = result.next_dealer
+    game, now = result.played, result.next_place()
+    dealt = now.dealing(dealer)
+    return ShownGuide(number=len(result.hands) + 1, dealer=dealer,
+                      lines=tuple(isolate_names(line, result.players) for line in game.shown.table_guide(dealt)),
+                      seating=game.shown.seating(dealt), tally=game.shown.trick_tally(now))
+
+
+def showing(result: MatchResult, hands: list[dict], first: int = 1, dealer: int | None = None) -> Showing:
+    """What the match page shows of the match ``result`` replayed (``hands``: its hands as
+    recorded), its hands from ``first`` on, the table guide for ``dealer`` (``guide_at``)."""
+    game, players = result.played, result.players
+    last = result.hands[-1] if result.hands else None
+    progress = game.progress(result.next_place())
+    needs = None if result.finished else game.needs(result.next_place())
+    why = next_why(result, hands)
+    return Showing(
+        title=game_title(result.game, result.settings),
+        players=tuple(players),
+        isolated=tuple(isolated(name) for name in players),
+        hands=shown_hands(result, hands, first),
+        first=first,
+        played=len(result.hands),
+        running=tuple(hand.totals for hand in result.hands),
+        standings=standings(result, result.winners if result.finished else None,
+                            None if last is None else last.scores),
+        lowest_wins=result.lowest_wins,
+        finished=result.finished,
+        winners=tuple(result.winners),
+        team_won=team_won(result),
+        ending=None if last is None else last.ending,
+        counter=None if last is None else seat_counter(game, last),
+        progress=tuple(progress.lines),
+        progress_text=isolate_names(" · ".join(progress.lines), players),
+        percent=progress.percent,
+        hands_left=progress.hands_left,
+        next_dealer=result.next_dealer,
+        next_why=None if why is None else isolate_names(why, players),
+        needs_table=None if needs is None else tuple(isolate_names(line, players) for line in needs.table),
+        needs=() if needs is None else tuple(
+            ShownNeed(seat=n.seat, lines=tuple(n.lines), text=isolate_names("; ".join(n.lines), players), out=n.out)
+            for n in needs.seats),
+        guide=guide_at(result, dealer),
+    )
+
+
+@dataclass(frozen=True)
+class ShownPreview:
+    """What the preview of a hand as typed shows (``previewed``): each seat's points and the
+    totals if it were saved, the game's summary of it (names isolated), its warnings, and
+    whether it ends the game, who wins and whether they win as one side."""
+
+    players: tuple[str, ...]
+    scores: list[int]
+    totals: list[int]
+    summary: str
+    warnings: list[str]
+    finished: bool
+    winners: tuple[int, ...]
+    team_won: bool
+
+
+def previewed(result: MatchResult, hand: dict, number: int) -> ShownPreview:
+    """The preview of hand ``number`` (``hand`` as typed; ``result``: the match with it)."""
+    scored, players = result.hands[number - 1], result.players
+    return ShownPreview(
+        players=tuple(players), scores=scored.scores, totals=result.totals,
+        summary=isolate_names(hand_summary(result.played, hand, result.place(number), scored.extra), players),
+        warnings=scored.warnings, finished=result.finished, winners=tuple(result.winners), team_won=team_won(result))

@@ -239,3 +239,13 @@ def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path
                          out, re.M), out
         assert re.search(rf"^\| {kind} \| 4 \| [\d,]+ \| .* \| [\d.]+ / [\d.]+ \| 0 \| [\d.]+ \|$",
                          section(tmp_path / "performance.md", "threaded"), re.M)
+
+
+def test_answer_digests_bench_hashes_every_answer_of_every_game_the_same_each_run():
+    first = run_bench("answer_digests.py")
+    from scorekeeper.games import GAMES
+
+    digests = dict(re.findall(r"^(\w+): ([0-9a-f]{64})$", first, re.M))
+    assert set(GAMES) | {"all"} <= set(digests), first
+    # what changes from run to run (keys, tokens, times) is left out: a second run hashes the same
+    assert run_bench("answer_digests.py") == first

@@ -11,7 +11,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import store
-from scorekeeper.engine import replay
+from scorekeeper.engine import replay, showing
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import HandOutput, Table
 from scorekeeper.samples import NAMES, random_match
@@ -114,8 +114,9 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     counter = GAMES[key].shown.seat_counter
     # the count shown beside the totals is one of the hand's own output fields (the rescore output's)
     assert counter is None or all(view.seat_counts(GAMES[key], h) in h.extra.as_json().values() for h in result.hands)
-    progress = view.progress(GAMES[key], result.settings, result)
-    assert progress["lines"] or progress["percent"] is None
+    shown = showing(result, match.hands)  # what the match page shows, the engine's record of it
+    assert shown.progress or shown.percent is None
+    assert [h.number for h in shown.hands] == [h.number for h in result.hands]
 
 
 @pytest.mark.parametrize("key", REFEREE_KEYS)
@@ -213,3 +214,26 @@ def test_a_declared_count_per_seat_of_another_shape_is_refused_by_name(key):
         bad = dataclasses.replace(hand, extra=Misshapen(wrong))
         with pytest.raises(TypeError, match=rf"{key}: hand 2's {field} are not a whole number per seat"):
             view.seat_counts(game, bad)
+
+
+def test_what_the_match_page_shows_is_one_frozen_record_of_plain_fields():
+    """The web reads the engine's record of the page (``engine.showing``) by its fields: no part
+    of it is a property or method that would run the engine or a game when a page reads it."""
+    from scorekeeper import engine
+    from scorekeeper.games.base import Place, Seating
+
+    parts = [engine.Showing, engine.ShownHand, engine.ShownStanding, engine.ShownNeed, engine.ShownGuide,
+             engine.ShownPreview, Seating, Place]
+    for part in parts:
+        assert dataclasses.is_dataclass(part) and part.__dataclass_params__.frozen, part  # type: ignore[attr-defined]
+        behaviour = [name for name, value in vars(part).items() if not name.startswith("__")
+                     and (isinstance(value, property) or callable(value))]
+        assert behaviour == [], (part, behaviour)
+    for key in GAME_KEYS:
+        match = random_match(key, 6, seed=5)
+        shown = showing(replay(match), match.hands, first=4)
+        assert [h.number for h in shown.hands] == list(range(4, len(match.hands) + 1))
+        if shown.guide is not None:
+            seating = shown.guide.seating
+            assert seating.drawn == (tuple(seating.places[i] for i in seating.seated) if seating.seated
+                                     else seating.places)

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from scorekeeper.engine import Match, MatchResult, replay
+from scorekeeper.engine import Match, MatchResult, replay, showing
 from scorekeeper.games import GAMES
-from scorekeeper.web.model.view import needs as panel
+from scorekeeper.web.model.view import needs
 from tests.places import blank_place, dealt_place, place_at
 
 # Each game's own variants worth playing (its ``sample_settings``), not a list kept here.
@@ -94,9 +94,14 @@ def winning_continuation(match: Match, result: MatchResult, seat: int, any_deale
     return None
 
 
+def panel(match: Match, result: MatchResult) -> dict:
+    """The needs panel as the match page shows it (from the engine's record of the page, no hand rows)."""
+    return needs(showing(result, match.hands, first=len(result.hands) + 1))
+
+
 def claims(match: Match, result: MatchResult) -> list[tuple[int, str]]:
     """(seat, clause) for every clause of the panel that says a player can no longer win."""
-    shown = panel(result.played, result)
+    shown = panel(match, result)
     found = []
     for seat, need in enumerate(shown["seats"]):
         for line in need["lines"]:
@@ -149,7 +154,7 @@ def test_every_line_says_something_and_distances_are_above_the_floor():
     rng = random.Random("needs-lines")
     for key in sorted(SETTINGS):
         for match, result in positions(key, rng, 24):
-            shown = panel(result.played, result)
+            shown = panel(match, result)
             for line in shown["table"]:
                 assert line.strip(), (key, shown)
                 if "ends the game" in line:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast, get_args, get_origin
 
+from ..names import isolate_names
 from . import words
 from .trick_referee import Face, Setup
 
@@ -741,11 +742,16 @@ class Seating:
     # keep their chairs and the dummy its dealt place, while the play goes round the dummy
     # laid opposite the declarer); empty: drawn in play order
     seated: tuple[int, ...] = ()
+    # The places where they are drawn, clockwise from the bottom: where people sit (made
+    # with the seating: the picture reads it as a plain field)
+    drawn: tuple[Place, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def drawn(self) -> tuple[Place, ...]:
-        """The places where they are drawn, clockwise from the bottom: where people sit."""
-        return tuple(self.places[i] for i in self.seated) if self.seated else self.places
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "drawn", tuple(self.places[i] for i in self.seated) if self.seated else self.places)
+        # the notes name the places: each name isolated where it stands, so a right-to-left
+        # name never reorders a note, wherever it is written (``names.isolate_names``)
+        names = [place.name for place in self.places]
+        object.__setattr__(self, "notes", tuple(isolate_names(note, names) for note in self.notes))
 
 
 @dataclass(frozen=True)

@@ -253,3 +253,27 @@ def test_the_next_hands_are_saved_from_the_answers_own_form(app, client, long_ma
         answer = sent.get_data(as_text=True)
         assert sent.status_code == 200 and f"Hand {number} saved: " in answer
         assert stored_match()[0] == number
+
+
+def test_a_saves_answer_is_one_record_of_the_engine_explaining_only_the_new_hand(client, long_match, monkeypatch):
+    match_id = long_match(80)
+    # the page the scorer saves from (hands 31 to 80 listed), its form
+    data = dict(WHEEL, version=version(client, match_id), request_key=uuid.uuid4().hex)
+    asked: list[tuple[engine.MatchResult, engine.Showing]] = []
+    made = engine.showing
+
+    def showing(result, *args, **kwargs):
+        record = made(result, *args, **kwargs)
+        asked.append((result, record))
+        return record
+    monkeypatch.setattr(engine, "showing", showing)
+    response = client.post(f"/matches/{match_id}/hands", data=data, headers={"HX-Request": "true", "HX-Target": "match-live"})
+    assert response.status_code == 200 and "Hand 81 saved" in response.get_data(as_text=True)
+    assert len(asked) == 1  # the whole answer (rows, totals, needs, guide, notice) from one record
+    result, record = asked[0]
+    assert [hand.number for hand in record.hands] == [81]
+    # the lazy explanation's saving kept: only the hand the answer shows was explained
+    assert result.hands[80]._explanation is not None
+    assert all(hand._explanation is None for hand in result.hands[:30])
+    with pytest.raises(AttributeError):  # frozen: the page reads it, never changes it
+        record.hands = ()  # type: ignore[misc]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from games.linecheck import random_settings
 
-from scorekeeper.engine import Match, MatchError, replay
+from scorekeeper.engine import Match, MatchError, next_why, replay, showing
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Table
 from scorekeeper.samples import NAMES
@@ -89,14 +89,14 @@ def test_no_slips_in_what_a_game_says(key):
         match, results = random_play(key, rng, settings_of)
         for number, result in enumerate(results, start=1):
             hand = result.hands[-1]
-            texts = [*hand.explanation, hand.ending or "", view.next_why(Match(
-                match.game, match.players, match.settings, match.first_dealer, match.hands[:number]), result) or "",
-                web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
-                " · ".join(game.shown.hand_summary(match.hands[number - 1], result.place(number), hand.extra)),
-                " · ".join(view.progress(GAMES[key], result.settings, result)["lines"])]
+            shown = showing(result, match.hands[:number], first=number)  # what the match page shows
+            texts = [*hand.explanation, hand.ending or "", next_why(result, match.hands[:number]) or "",
+                     web_page.saved_notice(result, number), view.sheet_status(result, match.first_dealer),
+                     " · ".join(game.shown.hand_summary(match.hands[number - 1], result.place(number), hand.extra)),
+                     " · ".join(shown.progress)]
             if not result.finished:  # the "What each player needs" panel
-                panel = view.needs(GAMES[key], result)
-                texts += [*panel["table"]] + [f"{seat['name']} {line}" for seat in panel["seats"] for line in seat["lines"]]
+                texts += [*(shown.needs_table or ())] + [f"{result.players[seat.seat]} {line}" for seat in shown.needs
+                                                         for line in seat.lines]
             for text in texts:
                 found += slips(text)
                 said += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -14,7 +14,7 @@ from flask import abort, current_app, g, session, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.http import quote_etag
 
-from ... import store
+from ... import engine, store
 from ...engine import MatchError, MatchResult
 from ...games import GAMES
 from ...names import isolate_names, isolated
@@ -106,17 +106,24 @@ def with_match(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_forms.HandEntry | None = None,
                        changed: dict | None = None, notice: str | None = None, rows_from: int = 1,
-                       guide_dealer: int | None = None, scorer: bool | None = None) -> dict[str, Any]:
+                       guide_dealer: int | None = None, scorer: bool | None = None,
+                       result: MatchResult | None = None) -> dict[str, Any]:
     """The whole match page: scoreboard, the table guide (for the dealer the form names,
     ``guide_dealer``, when someone dealt out of turn) plus the form for the next hand (the
     hand rows from hand ``rows_from`` on). ``scorer``: whether this device may change the
-    match, when the view knows it already (a save's answer), else asked (``access.can_score``)."""
+    match, when the view knows it already (a save's answer), else asked (``access.can_score``);
+    ``result``: the match's replay at ``info``'s version, when the caller has it (a save's).
+    What the game shows is the engine's one record of it (``engine.showing``, in the context
+    as ``shown``): the page reads it."""
     info = info or load(match_id)
     try:
-        result = replayed(info)
+        result = result or replayed(info)
     except MatchError as error:  # cannot happen through the store; still never a 500
         return {"info": info, "broken": error.problems, "match_id": match_id}
-    board = view.scoreboard(info, result, changed, rows_from)
+    # the hands the scoreboard lists: from ``rows_from``, at most the last ``HANDS_SHOWN``
+    first = max(rows_from, len(result.hands) - view.HANDS_SHOWN + 1, 1)
+    shown = engine.showing(result, info.match.hands, first, guide_dealer)
+    board = view.scoreboard(info, shown, changed, rows_from)
     if scorer is None:
         scorer = access.can_score(info)
     if entry is None and not result.finished and scorer:
@@ -127,8 +134,8 @@ def scoreboard_context(match_id: int, info: Info | None = None, entry: hand_form
     if entry is not None and scorer:  # what the check found is in it: drawn before the page is rendered
         drawn(entry)
     return {"info": info, "result": result, "board": board, "entry": entry if scorer else None,
-            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer,
-            "live": live_context(info, scorer), "guide": table_guide(info, guide_dealer)}
+            "match_id": match_id, "notice": notice, "broken": None, "scorer": scorer, "shown": shown,
+            "live": live_context(info, scorer), "guide": guide_shown(shown.guide, shown.players)}
 
 
 def drawn(entry: hand_forms.HandEntry) -> hand_forms.HandEntry:
@@ -181,17 +188,22 @@ def saved_answer(info: Info, number: int | None, saved: writes.Saved | None, par
     before), from the save's replay when it is known; ``partial``: for htmx (else the notice
     alone, which the page after the redirect shows)."""
     after = saved.after if saved is not None else None
-    notice = saved_notice(after if after is not None else replayed(load(info.id)), number)
     if not partial:
-        return SavedAnswer(notice)
+        return SavedAnswer(saved_notice(after if after is not None else replayed(load(info.id)), number))
     if saved is not None and saved.replayed is not None and number is not None and number > 1:
         now = dataclasses.replace(info, version=saved.replayed.version, match=saved.replayed.match)
         # (only a scorer saves: the view is ``access.scorer_required``)
-        context = scoreboard_context(info.id, info=now, notice=notice, rows_from=number, scorer=True)
+        context = scoreboard_context(info.id, info=now, rows_from=number, scorer=True, result=after)
         changed_only = True
     else:
-        context, changed_only = scoreboard_context(info.id, notice=notice, scorer=True), False
-    context.update(undo_offer=True, undo_key=access.new_request_key())  # Undo under the notice, its own key
+        context, changed_only = scoreboard_context(info.id, scorer=True), False
+    shown: engine.Showing | None = context.get("shown")
+    hand = next((h for h in shown.hands if h.number == number), None) if shown is not None else None
+    if hand is None or shown is None:  # a hand before the page's rows (a form sent twice, long ago)
+        notice = saved_notice(after if after is not None else replayed(load(info.id)), number)
+    else:
+        notice = notice_words(number, shown.isolated, hand.scores, hand.totals, hand.events)
+    context.update(notice=notice, undo_offer=True, undo_key=access.new_request_key())  # Undo under the notice, its own key
     return SavedAnswer(notice, context, changed_only)
 
 
@@ -254,12 +266,20 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     if number is None or not 1 <= number <= len(result.hands):
         return f"Hand {number} saved{how}."
     hand = result.hands[number - 1]
+    events = [isolate_names(view.event_text(e), result.players) for e in hand.events]
+    return notice_words(number, [isolated(p) for p in result.players], hand.scores, hand.totals, events, how)
+
+
+def notice_words(number: int | None, names: Sequence[str], scores: list[int], totals: list[int],
+                 events: Sequence[str], how: str = "") -> str:
+    """``saved_notice``'s sentence, from each player's name as plain text writes it
+    (``names.isolated``: a right-to-left name never reorders its score or the sentence),
+    the hand's points, the totals and its events in words (their names isolated)."""
     # a name and its number never part at a line break
-    # each name isolated, so a right-to-left name never reorders its score or the sentence
-    scores = ", ".join(f"{isolated(p)}\u00a0{view.signed(s) or '0'}" for p, s in zip(result.players, hand.scores))
-    totals = ", ".join(f"{isolated(p)}\u00a0{t}" for p, t in zip(result.players, hand.totals))
-    events = "".join(f" {isolate_names(view.event_text(e), result.players)}." for e in hand.events)
-    return f"Hand {number} saved{how}: {scores}. Totals: {totals}.{events}"
+    scores_said = ", ".join(f"{name}\u00a0{view.signed(s) or '0'}" for name, s in zip(names, scores))
+    totals_said = ", ".join(f"{name}\u00a0{t}" for name, t in zip(names, totals))
+    said = "".join(f" {event}." for event in events)
+    return f"Hand {number} saved{how}: {scores_said}. Totals: {totals_said}.{said}"
 
 
 def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
@@ -350,20 +370,18 @@ def table_guide(info: Info, dealer: int | None = None) -> dict | None:
     """The table guide for the hand about to be dealt (its lines, dealer, number, seat picture,
     and its trick tally, None where it has none), or None when the match is over (or cannot be
     replayed). ``dealer``: who the hand's form says dealt it (out of turn)."""
-    seating = hand_seating(info)
-    if seating is None:  # the match is over (or cannot be replayed)
+    try:
+        result = replayed(info)
+    except MatchError:
         return None
-    result = replayed(info)
-    if result.next_dealer is None:
+    return guide_shown(engine.guide_at(result, dealer), result.players)
+
+
+def guide_shown(guide: engine.ShownGuide | None, players: Sequence[str]) -> dict | None:
+    """The table guide (``engine.guide_at``) as the page writes it: the dealer's name shown,
+    the seat picture drawn (``seats.seating_shown``)."""
+    if guide is None:
         return None
-    if dealer is None or not 0 <= dealer < len(result.players) or dealer == result.next_dealer:
-        dealer = result.next_dealer
-    else:
-        seating = hand_seating(info, {"dealer": dealer}) or seating
-    game = info.played
-    # each line with the players' names in it isolated: the template writes it as it is
-    lines = [isolate_names(line, result.players) for line in game.shown.table_guide(result.next_place().dealing(dealer))]
-    return {"lines": lines, "dealer": result.players[dealer], "dealer_shown": view.shown_name(result.players[dealer]),
-            "seating": seats.seating_shown(seating),
-            "number": len(result.hands) + 1,
-            "tally": game.shown.trick_tally(result.next_place())}
+    return {"lines": list(guide.lines), "dealer": players[guide.dealer],
+            "dealer_shown": view.shown_name(players[guide.dealer]),
+            "seating": seats.seating_shown(guide.seating), "number": guide.number, "tally": guide.tally}

@@ -17,7 +17,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from ...games.base import Place, Seating
-from ...names import isolate_names, isolated
+from ...names import isolated
 
 WIDTH = 360
 CX = WIDTH / 2
@@ -215,6 +215,5 @@ def seating_shown(seating: Seating) -> dict:
         svg = _drawn(seating)
     except TypeError:  # a game gave a list where a tuple belongs: unhashable, drawn afresh
         svg = seat_picture(seating)
-    # the game's sentences under it, with the players' names in them isolated
-    notes = [isolate_names(note, [p.name for p in seating.places]) for note in seating.notes]
-    return {"svg": svg, "notes": notes, "leads": any(p.leads for p in seating.places)}
+    # the game's sentences under it (their names isolated: ``Seating.notes``)
+    return {"svg": svg, "notes": list(seating.notes), "leads": any(p.leads for p in seating.places)}

@@ -9,7 +9,8 @@ from typing import Any
 from flask import url_for
 from markupsafe import Markup, escape
 
-from ...engine import HandResult, Match, MatchResult
+from ... import engine
+from ...engine import HandResult, Match, MatchResult, Showing, ShownHand
 from ...games import GAMES, base
 from ...games.base import (
     Game,
@@ -17,9 +18,9 @@ from ...games.base import (
     SheetCell,
     SheetColumn,
     Table,
-    ordinal,  # also a template filter
+    ordinal,  # noqa: F401 (a template filter, web.__init__)
 )
-from ...names import FSI, isolate_names, isolated, needs_isolating
+from ...names import FSI, isolate_names, isolated
 from ...store import MatchRecord
 
 LONG_WORD = re.compile(r"[^\s\u2068\u2069]{13,}")  # 13 letters on: wider than a name's box may be at 320 px, 200% text
@@ -31,7 +32,7 @@ def shown_name(name: Any) -> Markup:
     no right-to-left character cannot reorder the page's left-to-right text: it is
     written as it is (as ``names.isolated`` leaves it in plain text)."""
     # (escape, not Markup.format: a page shows hundreds of names, and format is 10x slower)
-    if isinstance(name, str) and (not needs_isolating(name) or FSI in name):
+    if isinstance(name, str) and (isolated(name) == name or FSI in name):
         # (a label the form wrote round a name, "⁨علي⁩'s bid", holds its isolate already:
         # a <bdi> round the whole would take its direction from the name)
         if LONG_WORD.search(name) is None:
@@ -60,13 +61,8 @@ def signed(points: int | None) -> str:
 
 
 def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
-    """The game's name as the table knows it (``Game.display_name``: a score pad's
-    "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
-    game = GAMES.get(key)
-    if game is None:
-        return key.replace("_", " ").title()
-    named = game.display_name(None if settings is None else game.settings_of(settings), kind)
-    return named or game.title or key.replace("_", " ").title()
+    """The game's name as the table knows it (``engine.game_title``)."""
+    return engine.game_title(key, settings, kind)
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -90,27 +86,21 @@ def standings(players: list[str], totals: list[int], winners: list[int] | None =
     return rows
 
 
-def shown_standings(rows: list[dict]) -> list[dict]:
-    """The scoreboard's standings as the page shows them: each place in words ("1st"), each
-    name as a page shows it (``shown_name``; its partners' too), the address of its stats and
-    the points of the last hand ("+12", "0")."""
-    for row in rows:
-        row.update(place_text=ordinal(row["place"]), shown=shown_name(row["name"]),
-                   stats_url=url_for("stats.player", player=row["name"]),
-                   partners_shown=Markup(" and ").join(shown_name(name) for name in row["partners"]),
-                   last_text=None if row["last"] is None else signed(row["last"]) or "0")
-    return rows
+def shown_standings(shown: Showing) -> list[dict]:
+    """The scoreboard's standings as the page shows them (``Showing.standings``): each place
+    in words ("1st"), each name as a page shows it (``shown_name``; its partners' too), the
+    address of its stats and the points of the last hand ("+12", "0")."""
+    return [{"seat": row.seat, "name": row.name, "total": row.total, "place": row.place, "tied": row.tied,
+             "partners": list(row.partners), "winner": row.winner, "last": row.last,
+             "place_text": row.place_text, "shown": shown_name(row.name),
+             "stats_url": url_for("stats.player", player=row.name),
+             "partners_shown": Markup(" and ").join(shown_name(name) for name in row.partners),
+             "last_text": None if row.last is None else signed(row.last) or "0"} for row in shown.standings]
 
 
 def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
     """The match's partnerships, if its game plays in teams (``Game.sides``)."""
     return game.sides(base.Table(tuple(result.players), result.settings))
-
-
-def team_won(game: Game, result: MatchResult) -> bool:
-    """Whether the winners are one side of a game played in fixed partnerships: they win
-    together ("Bob and Dee win"), where players tied at the top share the win."""
-    return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides_of(game, result) or ())
 
 
 def dealt_out_of_turn(hand: dict) -> bool:
@@ -119,30 +109,26 @@ def dealt_out_of_turn(hand: dict) -> bool:
 
 
 def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutput = base.NO_OUTPUT) -> str:
-    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``ctx``: where it was
-    played; ``extra``: what the engine made of it, where it was scored)."""
-    parts = game.shown.hand_summary(hand, ctx, extra)
-    if dealt_out_of_turn(hand):
-        parts.append("dealt out of turn")
-    return " · ".join(p for p in parts if p)
+    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``engine.hand_summary``)."""
+    return engine.hand_summary(game, hand, ctx, extra)
 
 
 def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> dict:
     """What the preview of hand ``number`` (``hand`` as typed, ``result`` the match with it)
-    shows, as the page writes it: each seat's points and total by its name as shown, the game's
-    one-line summary (who declares, holds, took the Wheel...) with the names in it isolated, its
-    warnings, and whether it ends the game and who wins."""
-    scored = result.hands[number - 1]
-    players = result.players
+    shows (``engine.previewed``), as the page writes it: each seat's points and total by its
+    name as shown, the game's one-line summary (who declares, holds, took the Wheel...) with
+    the names in it isolated, its warnings, and whether it ends the game and who wins."""
+    shown = engine.previewed(result, hand, number)
+    players = shown.players
     return {
-        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, scored.scores)],
-        "totals": [(shown_name(name), total) for name, total in zip(players, result.totals)],
-        "summary": with_names_isolated(hand_summary(game, hand, result.place(number), scored.extra), players),
-        "warnings": scored.warnings,
-        "finished": result.finished,
-        "winners": [players[s] for s in result.winners],
-        "winners_shown": [shown_name(players[s]) for s in result.winners],
-        "team_won": team_won(game, result),
+        "scores": [(shown_name(name), signed(points)) for name, points in zip(players, shown.scores)],
+        "totals": [(shown_name(name), total) for name, total in zip(players, shown.totals)],
+        "summary": shown.summary,
+        "warnings": shown.warnings,
+        "finished": shown.finished,
+        "winners": [players[s] for s in shown.winners],
+        "winners_shown": [shown_name(players[s]) for s in shown.winners],
+        "team_won": shown.team_won,
     }
 
 
@@ -150,26 +136,6 @@ def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str)
     """A hand's numbers per player, in the game's words, as one line for the match log
     (those its summary does not already say)."""
     return "; ".join(line for line in game.shown.hand_numbers(hand, players) if line not in summary)
-
-
-def progress(game: Game, settings: dict, result: MatchResult) -> dict:
-    """What the match is playing towards, in the game's words (not scored)."""
-    line = game.progress(result.next_place())
-    return {"lines": list(line.lines), "percent": line.percent, "hands_left": line.hands_left}
-
-
-def next_why(match: Match, result: MatchResult) -> str | None:
-    """Why the next dealer deals, where it is more than the deal passing on: the game's
-    own reason (Third Hand's higher hand score, a tie), or a deal out of turn."""
-    if not result.hands or result.next_dealer is None:
-        return None
-    last = result.hands[-1]
-    if last.next_deal is not None and last.next_deal.own is not None:
-        return last.next_why
-    if isinstance(match.hands[-1], dict) and "dealer" in match.hands[-1]:
-        return (f"the deal goes on from {result.players[last.dealer]}, who dealt hand {last.number} "
-                "out of turn")
-    return None
 
 
 # Hands the scoreboard lists, the latest: the earlier ones are a page away ("Earlier
@@ -181,72 +147,67 @@ HANDS_SHOWN = 50
 def hand_rows(info: MatchRecord, result: MatchResult, first: int, last: int,
               changed_hands: set[int] | frozenset[int] = frozenset()) -> list[dict]:
     """The scoreboard's rows of hands ``first`` to ``last`` (numbered from 1)."""
-    match: Match = info.match
-    players = result.players
-    # the game's sentences, each player's name in them isolated (``with_names_isolated``)
+    return rows_of(result.players, engine.shown_hands(result, info.match.hands, first, last), changed_hands)
+
+
+def rows_of(players: list[str] | tuple[str, ...], hands: tuple[ShownHand, ...],
+            changed_hands: set[int] | frozenset[int] = frozenset()) -> list[dict]:
+    """The scoreboard's rows of ``hands`` (``engine.shown_hands``) as the page writes them."""
     return [{
-        "number": hand_result.number,
-        "dealer": players[hand_result.dealer],
-        "dealer_shown": shown_name(players[hand_result.dealer]),
-        "summary": with_names_isolated(hand_summary(info.played, hand, result.place(hand_result.number),
-                                                    hand_result.extra), players),
-        "scores": hand_result.scores,
-        "scores_text": [signed(points) for points in hand_result.scores],
-        "totals": hand_result.totals,
-        "explanation": [with_names_isolated(line, players) for line in hand_result.explanation],
-        "counter": seat_counter(info.played, hand_result),
-        "events": [with_names_isolated(event, players) for event in events_text(hand_result)],
-        "changed": hand_result.number in changed_hands,
-    } for hand_result, hand in zip(result.hands[first - 1:last], match.hands[first - 1:last])]
+        "number": hand.number,
+        "dealer": players[hand.dealer],
+        "dealer_shown": shown_name(players[hand.dealer]),
+        "summary": hand.summary,
+        "scores": hand.scores,
+        "scores_text": [signed(points) for points in hand.scores],
+        "totals": hand.totals,
+        "explanation": hand.explanation,
+        "counter": hand.counter,
+        "events": hand.events,
+        "changed": hand.number in changed_hands,
+    } for hand in hands]
 
 
-def scoreboard(info: MatchRecord, result: MatchResult, changed: dict | None = None, rows_from: int = 1) -> dict:
-    """Everything the scoreboard template shows (the hand rows from hand ``rows_from`` on,
-    at most the last ``HANDS_SHOWN``)."""
-    match: Match = info.match
-    players = result.players
-    first = max(rows_from, len(result.hands) - HANDS_SHOWN + 1, 1)
-    rows = hand_rows(info, result, first, len(result.hands), set((changed or {}).get("hands", [])))
-    counted = seat_counter(info.played, result.hands[-1]) if result.hands else None
+def scoreboard(info: MatchRecord, shown: Showing, changed: dict | None = None, rows_from: int = 1) -> dict:
+    """Everything the scoreboard template shows, from what the engine says the match shows
+    (``engine.showing``: its hands from the first the page lists, at most the last
+    ``HANDS_SHOWN``, from hand ``rows_from`` on)."""
+    players = list(shown.players)
+    rows = rows_of(players, shown.hands, set((changed or {}).get("hands", [])))
+    last = shown.hands[-1] if shown.hands else None
     from .chart import running_totals_svg
 
-    progressed = progress(info.played, result.settings, result)
-    why = next_why(match, result)
     return {
         "players": players,
         "players_shown": [shown_name(name) for name in players],  # as a page writes each name
-        "standings": shown_standings(standings(
-            players, result.totals, result.winners if result.finished else None,
-            result.hands[-1].scores if result.hands else None,
-            result.lowest_wins, sides_of(info.played, result))),
-        "last_number": len(result.hands),
+        "standings": shown_standings(shown),
+        "last_number": shown.played,
         "rows": rows,
-        "first_shown": first if rows else None,  # hands before it are on the pages of earlier hands
-        "counter": counted,  # the game's running count per seat (bags), in words
-        "last_events": events_text(result.hands[-1]) if result.hands else [],
-        "progress": progressed,
-        "progress_text": with_names_isolated(" · ".join(progressed["lines"]), players),
-        "next_dealer": None if result.next_dealer is None else players[result.next_dealer],
-        "next_dealer_shown": None if result.next_dealer is None else shown_name(players[result.next_dealer]),
-        "next_why": None if why is None else with_names_isolated(why, players),
-        "finished": result.finished,
-        "ending": result.hands[-1].ending if result.hands else None,
-        "winners": [players[s] for s in result.winners],
-        "winners_shown": [shown_name(players[s]) for s in result.winners],
-        "team_won": team_won(info.played, result),
+        "first_shown": shown.first if rows else None,  # hands before it are on the pages of earlier hands
+        "counter": None if shown.counter is None else list(shown.counter),  # the game's running count per seat (bags), in words
+        "last_events": list(last.events) if last is not None and last.number == shown.played else [],
+        "progress": {"lines": list(shown.progress), "percent": shown.percent, "hands_left": shown.hands_left},
+        "progress_text": shown.progress_text,
+        "next_dealer": None if shown.next_dealer is None else players[shown.next_dealer],
+        "next_dealer_shown": None if shown.next_dealer is None else shown_name(players[shown.next_dealer]),
+        "next_why": shown.next_why,
+        "finished": shown.finished,
+        "ending": shown.ending,
+        "winners": [players[s] for s in shown.winners],
+        "winners_shown": [shown_name(players[s]) for s in shown.winners],
+        "team_won": shown.team_won,
         # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
-        "chart": running_totals_svg(players, [r.totals for r in result.hands]) if result.hands and rows_from == 1
-        else None,
+        "chart": running_totals_svg(players, list(shown.running)) if shown.played and rows_from == 1 else None,
         "changed": changed,
-        "needs": None if result.finished else needs(info.played, result),
-        "result_text": result_text(info.played, info.date, result),
+        "needs": None if shown.needs_table is None else needs(shown),
+        "result_text": result_text(shown, info.date),
     }
 
 
-def result_text(game: Game, date: str | None, result: MatchResult) -> str | None:
+def result_text(shown: Showing, date: str | None) -> str | None:
     """The standings as one line to send to the group chat: "Third Wheel, 23 Nov: Ann 29
     (won), Cy 22, Bob 20, 6 hands" (None before the first hand)."""
-    played = len(result.hands)
+    played = shown.played
     if not played:
         return None
     day = ""
@@ -257,61 +218,37 @@ def result_text(game: Game, date: str | None, result: MatchResult) -> str | None
             day = f", {date}"
         else:
             day = f", {when.day} {when.strftime('%b')}"
-    winners = set(result.winners) if result.finished else set()
-    rows = standings(result.players, result.totals, lowest_first=result.lowest_wins,
-                     sides=sides_of(game, result))
+    winners = set(shown.winners) if shown.finished else set()
+    plain = dict(zip(shown.players, shown.isolated))
     parts: list[str] = []
     said: set[str] = set()  # a team is named once, its players together: "Ann and Cy 6"
-    for row in rows:
-        if row["name"] in said:
+    for row in shown.standings:
+        if row.name in said:
             continue
-        said.update([row["name"], *row["partners"]])
-        names = " and ".join(isolated(name) for name in [row["name"], *row["partners"]])
-        parts.append(f"{names} {row['total']}" + (" (won)" if row["seat"] in winners else ""))
+        said.update([row.name, *row.partners])
+        names = " and ".join(plain[name] for name in [row.name, *row.partners])
+        parts.append(f"{names} {row.total}" + (" (won)" if row.seat in winners else ""))
     places = ", ".join(parts)
     hands = f"{played} hand{'' if played == 1 else 's'}"
-    return f"{game_title(game.key, result.settings)}{day}: {places}, " + (hands if result.finished else f"after {hands}, still playing")
+    return f"{shown.title}{day}: {places}, " + (hands if shown.finished else f"after {hands}, still playing")
 
 
 def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
-    """The game's extra running count per seat after ``hand`` (Spades' bags), as its output
-    record declares it (``HandOutput.seat_counts``); None for a game without one. Its shape
-    is checked here, so a game whose scoring gives something else fails at its own door, not
-    in a template."""
-    if not game.shown.seat_counter:
-        return None
-    counts = hand.extra.seat_counts()
-    if not isinstance(counts, list) or len(counts) != len(hand.totals) \
-            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
-        raise TypeError(f"{game.key}: hand {hand.number}'s {game.shown.seat_counter} are not a whole number per "
-                        f"seat: {counts!r}")
-    return counts
-
-
-def seat_counter(game: Game, hand: HandResult) -> list[str] | None:
-    """The game's extra running count per seat after ``hand`` (Spades' bags), in words."""
-    counts = seat_counts(game, hand)
-    return None if counts is None else [game.shown.counter_text(value) for value in counts]
+    """The game's extra running count per seat after ``hand`` (``engine.seat_counts``)."""
+    return engine.seat_counts(game, hand)
 
 
 def event_text(event: base.Event) -> str:
-    return event.text + ("" if event.points is None else f" {signed(event.points) or '0'}")
+    return engine.event_text(event)
 
 
-def events_text(hand: HandResult) -> list[str]:
-    """What the hand did beyond its points, as the game names it ("Ann's nil made: +100")."""
-    return [event_text(e) for e in hand.events]
-
-
-def needs(game: Game, result: MatchResult) -> dict:
+def needs(shown: Showing) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
-    found = game.needs(result.next_place())
-    players = result.players
+    players = shown.players
     # as the page writes them: each name shown (``shown_name``), the names in each sentence isolated
-    return {"table": [with_names_isolated(line, players) for line in found.table],
-            "seats": [{"name": players[n.seat], "shown": shown_name(players[n.seat]),
-                       "text": with_names_isolated("; ".join(n.lines), players), "lines": n.lines, "out": n.out}
-                      for n in found.seats]}
+    return {"table": list(shown.needs_table or ()),
+            "seats": [{"name": players[n.seat], "shown": shown_name(players[n.seat]), "text": n.text,
+                       "lines": n.lines, "out": n.out} for n in shown.needs]}
 
 
 # --- settings in words ---------------------------------------------------------------
