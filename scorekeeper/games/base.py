@@ -985,6 +985,13 @@ class Shown:
         ``ctx.dealer`` is None when it cannot be known; seats are then in seat order."""
         raise NotImplementedError
 
+    def hand_form_shown(self, ctx: HandContext) -> list[FieldGroup]:
+        """``hand_form`` as a page writes it: each player's name in a legend or hint isolated
+        (``names.isolate_names``), so a right-to-left name never reorders the words round it."""
+        players = ctx.table.players
+        return [dataclasses.replace(g, legend=isolate_names(g.legend, players), hint=isolate_names(g.hint, players))
+                for g in self.hand_form(ctx)]
+
     def card_counter(self) -> CardCounter | None:
         """The card counter its ``counts`` hand-form group offers, if any."""
         return None

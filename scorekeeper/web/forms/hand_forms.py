@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from flask import get_template_attribute
@@ -39,7 +39,7 @@ from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ...games import words
 from ...games.base import CardCounter, CountKind, FieldGroup, Game, HandContext, Problem
-from ...names import isolate_names, isolated
+from ...names import isolated
 from . import point_counter
 
 # What is still blank on a form: (hand field, seat), the seat None for a single field.
@@ -110,10 +110,8 @@ class Kind:
     counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
 
     def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
-        # the words the game wrote round the players' names ("High or low (called by Ann)"),
-        # with each name isolated so a right-to-left one never reorders them
-        self.described = replace(described, legend=isolate_names(described.legend, players),
-                                 hint=isolate_names(described.hint, players))
+        # as the game wrote it for a page (``Shown.hand_form_shown``: the names in its words isolated)
+        self.described = described
         self.players = list(players)
         self.fields: list[str] = []
         # what the game described, read as plain attributes (a kind never changes once built)
@@ -565,7 +563,7 @@ class HandEntry:
 
 def build(game: Game, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
     """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
-    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), ctx.table.players)
+    form_class, groups = _built(game, tuple(game.shown.hand_form_shown(ctx)), ctx.table.players)
     return form_class, list(groups)
 
 
