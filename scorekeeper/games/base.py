@@ -1327,6 +1327,17 @@ class Stats:
         return [{} for _ in range(ctx.seats)]
 
 
+@dataclass(frozen=True)
+class Typed:
+    """What a page draws beside a hand as it is typed (``Game.typed``): its seating with the
+    roles what is typed decides (who holds the contract...; None once the match is over), and
+    the trick context the referee's address carries of it (``Referee.typed_address``; None for
+    a game without a referee)."""
+
+    seating: Seating | None
+    referee_address: dict | None
+
+
 class Game:
     """One game: what it is (key, title, players, settings, the fields a hand records)
     and its parts, each read alone: ``rules`` (checks, scoring, dealing, ending, needs),
@@ -1407,6 +1418,14 @@ class Game:
         """The hand fields that may be left out at this table (null for one of them
         means left out): by default those not required."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
+
+    def typed(self, place: HandContext, hand: dict) -> Typed:
+        """What a page draws beside a hand as it is typed (``Typed``), at ``place`` (where its
+        form placed it, dealt by whoever the form names), from ``hand`` (its fields so far)."""
+        seating = None if place.finished or place.dealer is None else self.shown.seating(place, hand)
+        if self.referee is None:
+            return Typed(seating, None)
+        return Typed(seating, self.referee.typed_address(hand, place) if hand else {})
 
     def empty_place(self, table: Table, dealer: int | None = None) -> HandContext:
         """The place of a match with no hands (nothing scored, nothing dealt yet), its first

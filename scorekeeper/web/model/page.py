@@ -25,7 +25,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import HandContext, Seating
+    from ...games.base import HandContext, Seating, Typed
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -319,12 +319,12 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
 
 def typed_hand(info: Info, hand: dict, place: HandContext) -> dict:
     """What the match page draws beside the next hand as it is typed (``hand``: its fields so
-    far; ``place``: where its form placed it, dealt by whoever the form names): the referee's
-    address set from it (None for a game without a referee) and the seat picture with the roles
-    it decides (who holds the contract...; None once the match is over)."""
-    seating = None if place.finished or place.dealer is None else info.played.shown.seating(place, hand)
-    return {"referee_url": referee_url(info, hand, place, seating),
-            "seating": None if seating is None else seats.seating_shown(seating)}
+    far; ``place``: where its form placed it, dealt by whoever the form names), from what the
+    game says of it (``Game.typed``): the referee's address set from it (None for a game without
+    a referee) and the seat picture with the roles it decides (None once the match is over)."""
+    typed = info.played.typed(place, hand)
+    return {"referee_url": referee_url(info, typed),
+            "seating": None if typed.seating is None else seats.seating_shown(typed.seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
@@ -346,23 +346,18 @@ def seated_order(seating: Seating | None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned if not place.sits_out)
 
 
-def referee_url(info: Info, hand: dict, place: HandContext, seating: Seating | None) -> str | None:
+def referee_url(info: Info, typed: Typed) -> str | None:
     """The referee for the hand being typed in a match, set from what its form holds so far
-    (``hand``: the fields typed, at ``place`` and ``seating``, as ``typed_hand`` has them);
-    None for a game without one."""
-
-    game = info.played
-    if game.referee is None:
+    (``typed``: its seating and the trick context the address carries); None for a game
+    without one."""
+    if typed.referee_address is None:
         return None
     params: dict = {"match": info.id}
-    order = seated_order(seating)
+    order = seated_order(typed.seating)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
-    if hand:
-        # the trick context of the hand as dealt: by whoever the form says dealt it
-        known = game.referee.typed_address(hand, place)
-        if known:
-            params.update(known, **{"from": "form"})
+    if typed.referee_address:  # the trick context of the hand as dealt: by whoever the form says dealt it
+        params.update(typed.referee_address, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
 
 
