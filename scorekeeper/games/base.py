@@ -989,8 +989,13 @@ class Shown:
         """``hand_form`` as a page writes it: each player's name in a legend or hint isolated
         (``names.isolate_names``), so a right-to-left name never reorders the words round it."""
         players = ctx.table.players
-        return [dataclasses.replace(g, legend=isolate_names(g.legend, players), hint=isolate_names(g.hint, players))
-                for g in self.hand_form(ctx)]
+        shown = []
+        for group in self.hand_form(ctx):
+            legend, hint = isolate_names(group.legend, players), isolate_names(group.hint, players)
+            # a group with no name to isolate is kept as it is: a form is described twice a save
+            same = legend == group.legend and hint == group.hint
+            shown.append(group if same else dataclasses.replace(group, legend=legend, hint=hint))
+        return shown
 
     def card_counter(self) -> CardCounter | None:
         """The card counter its ``counts`` hand-form group offers, if any."""
