@@ -210,6 +210,9 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     # the way in reads the posted form in one call (its kinds, their base class and the card
     # counter's inputs with it), and the answer draws the next one: hand_forms entered twice at most
     assert walked[1].split(" > ").count("web.forms.hand_forms") <= 2, out
+    # the store is asked twice: the match loaded, the hand written (a double tap's look-up only for
+    # a refused or stale form)
+    assert walked[1].split(" > ").count("store") == 2, out
     preview = run_bench("save_walk.py", more=("--preview",))
     assert re.search(r"^third_wheel, hand 3 previewed: \d+ stops", preview, re.M), preview
     # the preview is one service (the check, and the page model's referee address and seat picture)
