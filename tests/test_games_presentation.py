@@ -150,8 +150,8 @@ def test_referee_judges_random_tricks(key):
 def test_rules_page_and_tally_are_described(key):
     game = GAMES[key]
     assert game.shown.rules_template.startswith("rules/")
-    assert isinstance(game.shown.rules_context(game.settings_of(game.defaults())), dict)
     seats = game.min_players
+    assert isinstance(game.shown.rules_context(blank_place(game, game.defaults(), seats, None)), dict)
     tally = game.shown.trick_tally(blank_place(game, game.defaults(), seats))
     if tally is not None:  # its shape is the generic tally test's (tests/test_games_generic.py)
         winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
@@ -189,7 +189,7 @@ def test_score_sheet_columns_and_cells(key):
                 assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
         rules = game.shown.sheet_rules(blank_place(game, game.defaults(), seats))
         assert rules and all(isinstance(line, str) and line for line in rules)
-        target = game.rules.target(game.settings_of(game.defaults()))
+        target = game.rules.target(blank_place(game, game.defaults(), seats))
         assert target is None or any(str(target.points) in line for line in rules)
 
 

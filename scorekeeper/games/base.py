@@ -811,8 +811,8 @@ class Rules(Generic[S]):
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
     tie_shares_win: bool = False
-    # The game's settings record, which the hooks about settings alone are given (``target``,
-    # ``lowest_wins``, ``check_settings``): declared once, as ``Rules[SpadesSettings]``.
+    # The game's settings record, which every hook reads from its place (``settings_at(place.table)``,
+    # made once per table): declared once, as ``Rules[SpadesSettings]``.
     settings_type: ClassVar[type[GameSettings]] = GameSettings
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -826,27 +826,31 @@ class Rules(Generic[S]):
         """The table's settings as the game's record (made once per table)."""
         return cast(S, self.settings_type.at(table))
 
-    def target(self, settings: S) -> Target | None:
-        """The score that ends the game under these settings, if one does."""
+    def target(self, place: HandContext) -> Target | None:
+        """The score that ends the match standing at ``place``, if one does: fixed for the whole
+        match (read from its settings, ``settings_at(place.table)``), so asked once per table."""
         return None
 
-    def target_at(self, table: Table) -> Target | None:
-        """``target`` of a table's settings, found once per table: the end check asks after every
-        hand, and a game reads its settings through its typed record (``GameSettings``)."""
+    def target_at(self, place: HandContext) -> Target | None:
+        """``target`` of the match at ``place``, found once per table: the end check asks after every
+        hand, and the target is the table's (the settings') for the whole match."""
+        table = place.table
         found = table.__dict__.get("_target")
         if found is None or found[0] is not self:
-            found = (self, self.target(self.settings_at(table)))
+            found = (self, self.target(place))
             table.__dict__["_target"] = found
         return found[1]
 
-    def lowest_wins(self, settings: S) -> bool:
-        """Whether the lowest total wins with these settings (with a target or without):
-        the standings then list it first."""
-        target = self.target(settings)
+    def lowest_wins(self, place: HandContext) -> bool:
+        """Whether the lowest total wins in the match standing at ``place`` (with a target or
+        without; fixed by its settings): the standings then list it first."""
+        target = self.target_at(place)
         return target is not None and target.low_wins
 
-    def check_settings(self, settings: S, seats: int) -> list[Problem]:
-        """Rules between settings (each already valid on its own), for ``seats`` players."""
+    def check_settings(self, place: HandContext) -> list[Problem]:
+        """Rules between settings (each already valid on its own), for the match about to start
+        at ``place`` (``Game.empty_place``: its seats are the match's; its players the file's, the
+        form's, or stand-ins where none are known yet, ``stand_ins``)."""
         return []
 
     def start(self, table: Table) -> Any:
@@ -877,7 +881,7 @@ class Rules(Generic[S]):
         """Whether the game is over after a hand, and why (or why not), told where the match
         stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target_at(place.table)
+        target = self.target_at(place)
         if target is None:
             return GOES_ON
         return target_ending(place.totals, target)
@@ -906,7 +910,7 @@ class Rules(Generic[S]):
         """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
         says them): what the leading total still needs to end it by the target, and how far
         it is (the leader's share of the target, else the share of the hands played)."""
-        target = self.target_at(place.table)
+        target = self.target_at(place)
         highest = max(place.totals) if place.totals else 0
         percent = to_go = None
         if target is not None:
@@ -934,8 +938,8 @@ class Rules(Generic[S]):
         deal out of turn can make a game that ends by deal count longer, so who cannot catch
         up in the hands left is out only "if the deal goes round in turn"."""
         totals = list(place.totals)
-        target = self.target_at(place.table)
-        low = self.lowest_wins(self.settings_at(place.table))  # with a target or without: the lowest total leads
+        target = self.target_at(place)
+        low = self.lowest_wins(place)  # with a target or without: the lowest total leads
         left = place.hands_left
         most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
@@ -970,9 +974,11 @@ class Shown:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
-    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
-        """The numbers typed per player for a hand, in words ("tricks: Ann 5 · Bob 4 · Cy 2"):
-        the match log shows them beside the summary, where they were hidden in the exact input."""
+    def hand_numbers(self, hand: dict, place: HandContext) -> list[str]:
+        """The numbers typed per player for the hand at ``place`` (the log's place of it,
+        ``MatchResult.logged_place``), in words ("tricks: Ann 5 · Bob 4 · Cy 2"): the match log
+        shows them beside the summary, where they were hidden in the exact input."""
+        players = place.players
         return [by_player(self.field_word(key), list(players), value) for key, value in hand.items()
                 if isinstance(value, list) and len(value) == len(players) and all(is_whole(v) for v in value)]
 
@@ -1054,22 +1060,23 @@ class Shown:
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         """One of the game's own facts about what is wrong (``Problem.fact``) in words: the
         params its problem's code reads (``games.words``): a broken rule's ``said(...)``, or the
         game's terms a shared code names ("what" a list must hold, "why" a field is needed, "who"
         where a seat's is not a player's).
-        ``players``: the table's names (none for a check of the settings alone)."""
+        ``place``: where the hand checked stands (for a check of the settings alone, the empty
+        place ``Rules.check_settings`` was told)."""
         raise NotImplementedError(f"{type(self).__name__} gives no words for {fact!r}")
 
-    def worded(self, problems: list[Problem], players: tuple[str, ...]) -> list[Problem]:
+    def worded(self, problems: list[Problem], place: HandContext) -> list[Problem]:
         """``problems`` with the words of each of the game's facts filled in (``problem_words``;
         its "who", where it gives one, names the problem's seat: Third Rail's "trick 2"): what the
-        engine does to every problem a game's rules give before it is read."""
-        return [problem if problem.fact is None else self._worded(problem, players) for problem in problems]
+        engine does to every problem a game's rules give at ``place`` before it is read."""
+        return [problem if problem.fact is None else self._worded(problem, place) for problem in problems]
 
-    def _worded(self, problem: Problem, players: tuple[str, ...]) -> Problem:
-        said = self.problem_words(problem.fact, players)
+    def _worded(self, problem: Problem, place: HandContext) -> Problem:
+        said = self.problem_words(problem.fact, place)
         who = said.pop("who", problem.who)
         return dataclasses.replace(problem, params={**problem.params, **said}, who=who)
 
@@ -1239,8 +1246,10 @@ class Shown:
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
 
-    def rules_context(self, settings: GameSettings) -> dict:
-        """Anything more the game's rules page needs, from the settings (the game's record)."""
+    def rules_context(self, place: HandContext) -> dict:
+        """Anything more the game's rules page needs, from the settings of the match at ``place``
+        (the rules page's: ``Game.empty_place`` of the page's settings, its players stand-ins for
+        the fewest the game seats, ``stand_ins``: read the settings, not the seats)."""
         return {}
 
 
@@ -1368,13 +1377,15 @@ class Game:
         """Settings (over the defaults) under which a match of ``seats`` players goes on for
         ``hands`` hands whatever they score, for benchmarks and tests that need a long match;
         None when no settings make a match that long (a game whose hands follow a fixed
-        schedule). Each game says its own: nothing else may assume a match can be endless."""
+        schedule). Each game says its own: nothing else may assume a match can be endless.
+        The one game hook not told a place: it designs the settings of a sample match before
+        any exists (no table, no players: its answer is what a table would be made from)."""
         raise NotImplementedError
 
-    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
-        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
-        always the same (the team's); None where every player plays for themself. The standings
-        name each player's partners, and a tie between partners is no tie."""
+    def sides(self, place: HandContext) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of the match at ``place``, in a game scored per team: each side's
+        seats, whose totals are always the same (the team's); None where every player plays for
+        themself. The standings name each player's partners, and a tie between partners is no tie."""
         return None
 
     def progress(self, place: HandContext) -> MatchProgress:
@@ -1385,9 +1396,11 @@ class Game:
         """The needs panel of the match standing at ``place``: the rules' facts in the game's words."""
         return self.shown.needs_words(self.rules.needs(place))
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
-        """The hand fields that may be left out at this table (null for one of them
-        means left out): by default those not required."""
+    def optional_fields(self, place: HandContext) -> tuple[str, ...]:
+        """The hand fields that may be left out of the hand at ``place`` (null for one of them
+        means left out): by default those not required. What may be left out is the table's, the
+        same at every place of a match: asked once where the hands' own places are not known yet
+        (a match file's hands before their replay: its empty place)."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
     def empty_place(self, table: Table, dealer: int | None = None) -> HandContext:
@@ -1580,6 +1593,13 @@ def team_places(found: Sequence[int], sides: Sequence[Sequence[int]] | None) -> 
 def plural(count: int, word: str) -> str:
     """ "1 trick", "0 tricks", "2 tricks"."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def stand_ins(seats: int) -> tuple[str, ...]:
+    """Names for the seats of a match whose players are not known yet ("Player 1", "Player 2"...):
+    the players of the place a hook is told where only the settings and the seat count are
+    (a match file's settings checked before its players, the rules page)."""
+    return tuple(f"Player {seat + 1}" for seat in range(seats))
 
 
 def name_list(names: list[str]) -> str:

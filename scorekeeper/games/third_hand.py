@@ -364,9 +364,9 @@ class ThirdHandRules(Rules[HandSettings]):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
 
-    def target(self, settings: HandSettings) -> Target:
+    def target(self, place: HandContext) -> Target:
         # "the highest score past 500": reaching the target exactly is not enough
-        return Target(settings.target, past=True)
+        return Target(HandSettings.at(place.table).target, past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -520,7 +520,8 @@ class ThirdHandShown(Shown):
         doubled = ", doubled because both bid face up" if out.doubled else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
+        players = place.players
         if isinstance(fact, SwapWithoutContract):
             why = "both passed, so there was no contract and nobody may swap with the third hand"
             return said(f"true, but {why}", plain=f"ticked, but {why}")

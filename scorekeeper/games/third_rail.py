@@ -288,8 +288,8 @@ class ThirdRailRules(Rules[RailSettings]):
     """Third Rail's rules (rules.md section 4): every third trick scores, the bonus for
     most other tricks, an optional trump, playing to the target."""
 
-    def target(self, settings: RailSettings) -> Target:
-        return Target(settings.target)
+    def target(self, place: HandContext) -> Target:
+        return Target(RailSettings.at(place.table).target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -420,7 +420,7 @@ class ThirdRailShown(Shown):
             return f"{tied}, so each of them scores 2 more."
         return f"{tied}; with a tie nobody scores the bonus."
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         if isinstance(fact, TrickForms):
             head, tail = ("", ", not both") if fact.both else ("no tricks recorded: ", "")
             # the form names the counts as its fields do ("scoring tricks"), the file by their keys
@@ -529,12 +529,12 @@ class ThirdRailShown(Shown):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
 
-    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+    def hand_numbers(self, hand: dict, place: HandContext) -> list[str]:
         # recorded trick by trick: each player's count of tricks, not the list of winners
         if isinstance(hand.get("winners"), list):
-            return [by_player("tricks won", list(players),
-                              [hand["winners"].count(seat) for seat in range(len(players))])]
-        return super().hand_numbers(hand, players)
+            return [by_player("tricks won", list(place.players),
+                              [hand["winners"].count(seat) for seat in range(place.seats)])]
+        return super().hand_numbers(hand, place)
 
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, place: HandContext) -> SheetLayout:
@@ -609,9 +609,9 @@ class ThirdRailShown(Shown):
                                          "★", "scoring trick"),
                           choice=trump, notes=notes)
 
-    def rules_context(self, settings: GameSettings) -> dict:
+    def rules_context(self, place: HandContext) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, RailSettings.read(settings).scoring_from)}
+                          "scoring": scoring_trick_numbers(n, RailSettings.at(place.table).scoring_from)}
                          for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------
@@ -754,7 +754,7 @@ class ThirdRail(Game):
     referee = ThirdRailReferee()
     stats = ThirdRailStats()
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
+    def optional_fields(self, place: HandContext) -> tuple[str, ...]:
         # Either form will do, so neither is optional on its own; other tricks only
         # while the bonus that counts them is off (the ruling on other_tricks).
-        return ("trump",) if RailSettings.at(table).most_other_tricks_bonus else ("trump", "other_tricks")
+        return ("trump",) if RailSettings.at(place.table).most_other_tricks_bonus else ("trump", "other_tricks")

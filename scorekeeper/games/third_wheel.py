@@ -161,11 +161,12 @@ class ThirdWheelRules(Rules[WheelSettings]):
 
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
-    def target(self, settings: WheelSettings) -> Target | None:
-        points = settings.target
+    def target(self, place: HandContext) -> Target | None:
+        points = WheelSettings.at(place.table).target
         return Target(points) if points else None  # 0: no target
 
-    def check_settings(self, settings: WheelSettings, seats: int) -> list[Problem]:
+    def check_settings(self, place: HandContext) -> list[Problem]:
+        settings = WheelSettings.at(place.table)
         if settings.deals_each == 0 and settings.target == 0:
             return [broken("settings", NeverEnds())]
         return []
@@ -281,7 +282,7 @@ class ThirdWheelShown(Shown):
                 f"{names[s1]} {tricks[s1]}, {names[s2]} {tricks[s2]}",
                 *OUTCOME_WORDS[why.outcome](h, why.points, names)]
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         if isinstance(fact, WheelBid):
             return said(f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {fact.bid}")
         assert isinstance(fact, NeverEnds)  # the game's other problem
