@@ -661,7 +661,8 @@ def game_title(key: str, settings: dict | None = None, kind: bool = False) -> st
     game = GAMES.get(key)
     if game is None:
         return key.replace("_", " ").title()
-    named = game.display_name(None if settings is None else game.settings_of(settings), kind)
+    # the place of a match of these settings: the name is the settings', whoever plays
+    named = game.display_name(None if settings is None else game.unplayed_place(settings), kind)
     return named or game.title or key.replace("_", " ").title()
 
 

@@ -128,12 +128,12 @@ def test_referee_judges_random_tricks(key):
         match = random_match(key, 3, seed=seats, players=seats)
         result = replay(match)
         for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
-            context = referee.context(typed, result.next_place())
-            setup = referee.setup(context, in_match=True)
+            context = referee.trick(typed, result.next_place(), in_match=True)
+            setup = referee.setup(context)
             assert all(c.options for c in setup.choices)
             for choice in setup.choices:  # not known yet: the referee asks, and the table picks
-                if choice.required and not context.get(choice.name):
-                    context[choice.name] = choice.options[0][0]
+                if choice.required and not context.facts.get(choice.name):
+                    context.facts[choice.name] = choice.options[0][0]
             slots, decks = referee.slots(context), referee.decks(context)
             options = referee.options(decks)
             grid = [f for _, _, faces in referee.groups(decks) for f in faces]

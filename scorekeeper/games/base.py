@@ -1253,6 +1253,21 @@ class Shown:
         return {}
 
 
+@dataclass
+class Trick:
+    """A trick the referee is asked about, as every referee hook is told it: where the match
+    stands (``place``: in a match, the hand about to be played; outside one, the place of a
+    match of the game's defaults before its first hand, ``Game.unplayed_place``), whether it is
+    a match's (``in_match``: outside one the table picks what a match would say, its player
+    count too), and the hand's own facts its winner depends on (``facts``: trump, high or
+    low..., by the names the referee's query carries, None while the table has not said;
+    ``Referee.read`` updates them from the query)."""
+
+    place: HandContext
+    in_match: bool
+    facts: dict[str, Any]
+
+
 class Referee:
     """The trick referee of a game that has one: its deck, the "This hand" box, the tap
     grid and the judge of a trick (``trick_referee`` holds the pieces, ``tricks`` the
@@ -1264,26 +1279,32 @@ class Referee:
     # True when the referee's context is read from the match and its last hand.
     from_match: bool = True
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        """The trick context (trump, high or low...) of the hand being played, from what
-        is known of it (``hand``: the fields typed into its form so far, often none); in
-        a match what is not known yet is None (the referee asks for it), outside a match
-        (``ctx`` None) the game's defaults."""
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
+        """The hand's own facts a trick's winner depends on (trump, high or low...), by the names
+        the referee's query carries (``args``), for the hand ``place`` places: from what is known
+        of it (``hand``: the fields typed into its form so far, often none); in a match what is
+        not known yet is None (the referee asks for it), outside a match (``in_match`` False: the
+        place of a match of the game's defaults, ``Game.unplayed_place``) the game's defaults."""
         return {}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        """Update ``context`` from the referee's query ``args``; problems, if any."""
+    def trick(self, hand: dict, place: HandContext, in_match: bool) -> Trick:
+        """The trick the referee is asked about at ``place``: the record every other hook of the
+        referee is told (its facts from ``context``)."""
+        return Trick(place, in_match, self.context(hand, place, in_match))
+
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        """Update ``trick.facts`` from the referee's query ``args``; problems, if any."""
         return []
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         """What the "This hand" box shows."""
         raise NotImplementedError
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         """How many cards make a trick."""
         raise NotImplementedError
 
-    def decks(self, context: dict) -> int:
+    def decks(self, trick: Trick) -> int:
         return 1
 
     def options(self, decks: int) -> list[Face]:
@@ -1298,7 +1319,7 @@ class Referee:
         """The face of a card code, or None when the game has no such card."""
         raise NotImplementedError
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
         """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
         raise NotImplementedError
 
@@ -1363,10 +1384,11 @@ class Game:
         """Checked settings (a match's, the defaults) as the game's record, for its hooks."""
         return self.settings_type.of(values)
 
-    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
-        """What the table calls this game, wherever its name is shown (a title, the
-        share line, the history...): the game's title unless its settings (its record) name it.
-        ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
+    def display_name(self, place: HandContext | None = None, kind: bool = False) -> str:
+        """What the table calls this game, wherever its name is shown (a title, the share line,
+        the history...): the game's title unless the settings of the match at ``place`` name it
+        (None: no match, the game itself: the list of games). ``kind``: where the kind of game
+        matters beside the name ("Hearts (score pad)")."""
         return self.title
 
     def defaults(self) -> dict:
@@ -1410,6 +1432,15 @@ class Game:
         zeros = (0,) * table.seats
         place = HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
         return place if dealer is None else dataclasses.replace(place, hands_left=self.rules.hands_left(place))
+
+    def unplayed_place(self, settings: Mapping[str, Any] | None = None,
+                       players: Sequence[str] | None = None) -> HandContext:
+        """The place of a match that is not played here, before its first hand (``empty_place``,
+        its dealer unknown): ``settings`` (None: the game's defaults) at a table of ``players``
+        (None: stand-ins for the fewest the game seats, ``stand_ins``). What a hook is told where
+        no match exists: the rules page, the referee outside a match, a game's name in a list."""
+        names = tuple(players) if players is not None else stand_ins(self.min_players)
+        return self.empty_place(Table(names, dict(self.defaults() if settings is None else settings)))
 
 
 # --- helpers shared by the games ------------------------------------------

@@ -45,6 +45,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     bidding_order,
     broken,
     by_player,
@@ -566,10 +567,10 @@ class DummySpadesReferee(Referee):
 
     from_match = False  # spades are always trump: nothing to read from the match
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         return Setup(notes=["Spades are trump, Ace high. Four cards: three players and the dummy."])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 4
 
     def options(self, decks: int) -> list[Face]:
@@ -581,7 +582,7 @@ class DummySpadesReferee(Referee):
     def face(self, code: str) -> Face | None:
         return french_face(code) if is_french(code, TRICK_CARDS) else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
         return trick_winner(cards)
 
 

@@ -324,9 +324,9 @@ class ScorePad(Game):
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
         {})
 
-    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
+    def display_name(self, place: HandContext | None = None, kind: bool = False) -> str:
         # the table's own name for what it plays ("Hearts"), else the pad's title
-        name = PadSettings.read(settings).name if settings is not None else ""
+        name = PadSettings.at(place.table).name if place is not None else ""
         if not isinstance(name, str) or not name.strip():
             return self.title
         return f"{name.strip()} (score pad)" if kind else name.strip()

@@ -44,6 +44,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     bidding_order,
     broken,
     by_player,
@@ -766,8 +767,7 @@ class ThirdHandReferee(Referee):
 
     args = ("trump", "high")  # the query keys the referee page reads
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
         bids = hand.get("bids")
         high = None if in_match else "K"
         if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
@@ -775,17 +775,17 @@ class ThirdHandReferee(Referee):
         return {"trump": hand.get("trump") if hand.get("trump") in TRUMPS else None if in_match else "spades",
                 "high": high}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        trick.facts.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
         return []
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
         return Setup([Choice("trump", "Trump", suit_options(SUITS.values()), required=True),
                       Choice("high", "High rank", highs, required=True)],
                      hints=["The holder's bid rank is high; K with no contract."])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 2
 
     def options(self, decks: int) -> list[Face]:
@@ -797,8 +797,8 @@ class ThirdHandReferee(Referee):
     def face(self, code: str) -> Face | None:
         return french_face(code) if is_french(code, TRICK_CARDS) else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["high"])
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
+        return trick_winner(cards, trick.facts["trump"], trick.facts["high"])
 
 
 class ThirdHandStats(Stats):

@@ -42,6 +42,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     broken,
     check_bool,
     check_choice,
@@ -449,20 +450,19 @@ class ThirdWheelReferee(Referee):
 
     args = ("trump", "mode")  # the query keys the referee page reads
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
         return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
                 "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        trick.facts.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
         return []
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
                       Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 3
 
     def options(self, decks: int) -> list[Face]:
@@ -479,8 +479,8 @@ class ThirdWheelReferee(Referee):
         card = CARDS.get(code)
         return decktet_face(card) if card else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["mode"])
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
+        return trick_winner(cards, trick.facts["trump"], trick.facts["mode"])
 
 
 class ThirdWheelStats(Stats):

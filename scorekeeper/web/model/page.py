@@ -25,7 +25,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import HandContext, Seating
+    from ...games.base import HandContext, Seating, Trick
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -279,14 +279,14 @@ def notice_words(number: int | None, names: Sequence[str], scores: list[int], to
     return f"Hand {number} saved{how}: {scores_said}. Totals: {totals_said}.{said}"
 
 
-def referee_params(game_key: str, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it (the keys the game's referee
+def referee_params(game_key: str, trick: Trick) -> dict:
+    """The trick's facts as the referee's address carries them (the keys the game's referee
     reads): the choices it shows, set."""
     referee = GAMES[game_key].referee
     if referee is None:
         return {}
-    shown = {c.name for c in referee.setup(ctx, in_match=in_match).choices}
-    return {key: ctx[key] for key in referee.args if key in shown and ctx.get(key)}
+    shown, facts = {c.name for c in referee.setup(trick).choices}, trick.facts
+    return {key: facts[key] for key in referee.args if key in shown and facts.get(key)}
 
 
 def hand_context(info: Info) -> HandContext:
@@ -362,8 +362,8 @@ def referee_url(info: Info, hand: dict | None = None) -> str | None:
         params["table"] = order
     if hand:
         # the trick context of the hand as dealt: by whoever the form says dealt it
-        ctx = game.referee.context(hand, _dealt_context(info, hand))
-        known = referee_params(info.game, ctx, True)
+        trick = game.referee.trick(hand, _dealt_context(info, hand), in_match=True)
+        known = referee_params(info.game, trick)
         if known:
             params.update(known, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)

@@ -8,7 +8,7 @@ from flask import Blueprint, abort
 from flask.typing import ResponseReturnValue
 
 from ...games import GAMES
-from ...games.base import Game, Table, stand_ins
+from ...games.base import Game
 from ...store import MatchRecord
 from ..model import page, partials, view
 
@@ -17,9 +17,8 @@ bp = Blueprint("rules", __name__)
 
 def _context(game: Game, settings: dict, info: MatchRecord | None) -> dict:
     # the place of a match of these settings before its first hand: the match's players, or for
-    # the game's own page stand-ins for the fewest it seats (its words read the settings alone)
-    players = tuple(info.players) if info else stand_ins(game.min_players)
-    extra = game.shown.rules_context(game.empty_place(Table(players, settings)))
+    # the game's own page stand-ins (its words read the settings alone)
+    extra = game.shown.rules_context(game.unplayed_place(settings, info.players if info else None))
     return {"game": game, "key": game.key, "s": settings, "shown": view.settings_shown(game, settings),
             "info": info, **extra}
 
