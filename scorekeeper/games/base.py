@@ -4,12 +4,13 @@ A ``Game`` is its metadata (key, title, players, settings, the fields a hand rec
 and four parts a maintainer reads alone: ``Rules`` (checks, scoring, who deals, when it
 ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat picture,
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
-for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
-told where it stands by one frozen ``HandContext``, which only the engine builds while
-replaying. The rules give the needs panel, the progress line, the target's ending, a hand's
+for a game without one) and ``Stats`` (per-player figures). Every hook is told where the
+match stands by one frozen ``HandContext`` (or a record carrying it: ``NeedsFacts``,
+``ProgressFacts``, the referee's ``Trick``), which only the engine builds: while replaying,
+or where no match exists, as the place of a match before its first hand (``Game.empty_place``). The rules give the needs panel, the progress line, the target's ending, a hand's
 explanation and what is wrong with a hand or the settings as facts (``NeedsFacts``,
 ``ProgressFacts``, ``TargetEnd``, ``Scored.why``, ``Problem.fact``); the game's ``Shown`` says
-them. The hooks about the settings alone take the game's typed record (``GameSettings``).
+them. A hook reads its place's settings as the game's typed record (``GameSettings``).
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -410,13 +411,6 @@ class GameSettings:
         made.__dict__.update({name: settings[name] if name in settings else cls._defaults[name]
                               for name in cls._names})
         return made
-
-    @classmethod
-    def read(cls, settings: GameSettings) -> Self:
-        """``settings`` as this game's record: what a hook given the game's settings is given."""
-        if not isinstance(settings, cls):
-            raise TypeError(f"settings given as a {type(settings).__name__}, not the game's {cls.__name__}")
-        return settings
 
     @classmethod
     def at(cls, table: Table) -> Self:
@@ -1375,7 +1369,7 @@ class Game:
             cls.settings_type.declare(cls.settings)
         rules = cls.__dict__.get("rules")
         if rules is not None and rules.settings_type is not cls.settings_type:
-            # its rules' hooks about settings would be given another record than the one they read
+            # its rules' hooks would read the table's settings as another record than the game's
             raise TypeError(f"{cls.__name__}: its rules read {rules.settings_type.__name__}, not its settings "
                             f"record {cls.settings_type.__name__} (declare them as "
                             f"Rules[{cls.settings_type.__name__}])")
