@@ -207,11 +207,30 @@ def test_save_walk_bench_follows_a_save_through_the_modules():
     assert walked, out
     # the view calls its service and answers: nothing calls back into the view's module
     assert walked[1].split(" > ").count("web.views.hands") == 1, out
+    # the way in reads the posted form in one call (its kinds, their base class and the card
+    # counter's inputs with it), and the answer draws the next one: hand_forms entered twice at most
+    assert walked[1].split(" > ").count("web.forms.hand_forms") <= 2, out
+    # the store is asked twice: the match loaded, the hand written (a double tap's look-up only for
+    # a refused or stale form)
+    assert walked[1].split(" > ").count("store") == 2, out
     preview = run_bench("save_walk.py", more=("--preview",))
     assert re.search(r"^third_wheel, hand 3 previewed: \d+ stops", preview, re.M), preview
     # the preview is one service (the check, and the page model's referee address and seat picture)
     assert re.search(r"^the view \(web.views.hands\) hands off 1 times to 1 modules: web\.model\.entries 1$",
                      preview, re.M), preview
+
+
+def test_save_digests_bench_hashes_every_answer_of_saves_and_previews():
+    out = run_bench("save_digests.py")
+    from scorekeeper.games import GAMES
+
+    for game in ("third_hand", "third_wheel", "dummy_spades", "third_rail", "score_pad"):
+        assert game in GAMES
+        found = re.search(rf"^{game}: (\d+) answers, (\d+) hands saved, [0-9a-f]{{16}}$", out, re.M)
+        assert found and int(found[1]) > 10 and int(found[2]) >= 1, out  # real saves, not only refusals
+    assert re.search(r"^all: [0-9a-f]{16}$", out, re.M), out
+    # the same requests give the same digests: nothing from one run (keys, tokens, the clock) is hashed
+    assert run_bench("save_digests.py") == out
 
 
 def test_threaded_bench_sends_requests_through_the_threads_back_to_back(tmp_path):

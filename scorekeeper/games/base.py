@@ -985,6 +985,18 @@ class Shown:
         ``ctx.dealer`` is None when it cannot be known; seats are then in seat order."""
         raise NotImplementedError
 
+    def hand_form_shown(self, ctx: HandContext) -> list[FieldGroup]:
+        """``hand_form`` as a page writes it: each player's name in a legend or hint isolated
+        (``names.isolate_names``), so a right-to-left name never reorders the words round it."""
+        players = ctx.table.players
+        shown = []
+        for group in self.hand_form(ctx):
+            legend, hint = isolate_names(group.legend, players), isolate_names(group.hint, players)
+            # a group with no name to isolate is kept as it is: a form is described twice a save
+            same = legend == group.legend and hint == group.hint
+            shown.append(group if same else dataclasses.replace(group, legend=legend, hint=hint))
+        return shown
+
     def card_counter(self) -> CardCounter | None:
         """The card counter its ``counts`` hand-form group offers, if any."""
         return None
@@ -1290,6 +1302,17 @@ class Referee:
         """Update ``trick.facts`` from the referee's query ``args``; problems, if any."""
         return []
 
+    def address(self, trick: Trick) -> dict:
+        """The trick's facts as the referee's address carries them (the keys it reads, ``args``):
+        the choices its "This hand" box shows, set."""
+        shown, facts = {c.name for c in self.setup(trick).choices}, trick.facts
+        return {key: facts[key] for key in self.args if key in shown and facts.get(key)}
+
+    def typed_address(self, hand: dict, place: HandContext) -> dict:
+        """``address`` of the hand being typed in a match: its trick from the fields typed so far
+        (``hand``), dealt as its form says (``place``)."""
+        return self.address(self.trick(hand, place, in_match=True))
+
     def setup(self, trick: Trick) -> Setup:
         """What the "This hand" box shows."""
         raise NotImplementedError
@@ -1331,6 +1354,17 @@ class Stats:
         (1 for a plain count). ``extra`` is the engine's output for the hand, ``before``
         the previous hand's (``NO_OUTPUT`` for the first)."""
         return [{} for _ in range(ctx.seats)]
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What a page draws beside a hand as it is typed (``Game.typed``): its seating with the
+    roles what is typed decides (who holds the contract...; None once the match is over), and
+    the trick context the referee's address carries of it (``Referee.typed_address``; None for
+    a game without a referee)."""
+
+    seating: Seating | None
+    referee_address: dict | None
 
 
 class Game:
@@ -1418,6 +1452,14 @@ class Game:
         same at every place of a match: asked once where the hands' own places are not known yet
         (a match file's hands before their replay: its empty place)."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
+
+    def typed(self, place: HandContext, hand: dict) -> Typed:
+        """What a page draws beside a hand as it is typed (``Typed``), at ``place`` (where its
+        form placed it, dealt by whoever the form names), from ``hand`` (its fields so far)."""
+        seating = None if place.finished or place.dealer is None else self.shown.seating(place, hand)
+        if self.referee is None:
+            return Typed(seating, None)
+        return Typed(seating, self.referee.typed_address(hand, place) if hand else {})
 
     def empty_place(self, table: Table, dealer: int | None = None) -> HandContext:
         """The place of a match with no hands (nothing scored, nothing dealt yet), its first

@@ -67,6 +67,26 @@ def test_the_same_form_twice_is_saved_once(db, cache):
     assert len(hands_of(db, match_id)) == 6
 
 
+def test_a_form_saved_before_is_said_saved_even_where_the_engine_now_refuses_it(db, cache):
+    # the key is looked up before any refusal: a re-sent form is answered as saved, whatever it holds now
+    match_id = started(db)
+    writes.record_hand(db, stored(db, cache, match_id), WHEEL, based_on=None, request_key="tap")
+    again = writes.record_hand(db, stored(db, cache, match_id), dict(WHEEL, tricks=[5, 4, 3]), based_on=None,
+                               request_key="tap")
+    assert again == writes.AlreadySaved(6)
+    assert len(hands_of(db, match_id)) == 6
+
+
+def test_a_form_opened_before_another_phone_saved_is_stale_even_where_the_engine_refuses_it(db, cache):
+    match_id = started(db)
+    opened = stored(db, cache, match_id)
+    writes.record_hand(db, opened, WHEEL, based_on=opened.version, request_key="phone-1")
+    outcome = writes.record_hand(db, stored(db, cache, match_id), dict(WHEEL, tricks=[5, 4, 3]),
+                                 based_on=opened.version, request_key="phone-2")
+    assert outcome == writes.Stale(expected=opened.version, current=opened.version + 1)
+    assert len(hands_of(db, match_id)) == 6
+
+
 def test_a_form_opened_before_another_phone_saved_is_stale(db, cache):
     match_id = started(db)
     opened = stored(db, cache, match_id)

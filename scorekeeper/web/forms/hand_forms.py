@@ -1,9 +1,11 @@
 """Hand forms, one per game, built from what the game describes (``Game.hand_form``).
 
-Each kind of hand field (``FieldGroup.kind``) is one class here: it adds its inputs to
-the form class, fills them from a recorded hand (to correct it), reads them back into
-the hand dict the match file stores, and names the macro in ``_kinds.html`` that draws
-it. The form only converts what was typed; the engine checks it and scores it.
+Each kind of hand field (``FieldGroup.kind``) is one class here, on the ``Kind`` base class:
+it adds its inputs to the form class, fills them from a recorded hand (to correct it), reads
+them back into the hand dict the match file stores, and names the macro in ``_kinds.html``
+that draws it. The card counter's kind (``counts``) leaves its arithmetic to ``point_counter``,
+which imports nothing of the forms. The form only converts what was typed; the engine checks
+it and scores it.
 
 A ``RecordHandForm`` class is made per match (seat names are the labels, the order is
 the table's: bids before tricks, bidding from the dealer's left). What the page needs
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import get_template_attribute
 from flask_wtf import FlaskForm
@@ -24,19 +26,140 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
+    Field,
     HiddenField,
+    IntegerField,
     RadioField,
     SelectField,
     SelectMultipleField,
     StringField,
 )
 from wtforms.validators import Optional
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from ...games import words
-from ...games.base import CardCounter, FieldGroup, Game, HandContext, Problem
-from .field_kind import Blank, Kind, Reading, WholeNumberField, blank, typed, whole
-from .point_counter import CardCount
+from ...games.base import CardCounter, CountKind, FieldGroup, Game, HandContext, Problem
+from ...names import isolated
+from . import point_counter
+
+# What is still blank on a form: (hand field, seat), the seat None for a single field.
+Blank = tuple[str, int | None]
+
+
+def whole(text: str) -> int | None:
+    """A seat, count or id typed as digits (a leading minus allowed), or None. Nothing a
+    table types (a seat, a count, a match id) is longer than 18 digits; a longer run is not a
+    number we read (Python
+    refuses to read numbers of more than 4,300 digits at all)."""
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdecimal() and len(digits) <= 18):
+        return None
+    return int(text.strip())
+
+
+def typed(text: str) -> int | str:
+    """A typed value for the engine to judge: a number when it is one, else the text, cut short."""
+    number = whole(text)
+    return text[:20] if number is None else number
+
+
+def blank(value: Any) -> bool:
+    """Nothing typed or chosen (WTForms gives "None" for a select left alone)."""
+    return value in (None, "", [], "None")
+
+
+class WholeNumberField(IntegerField):
+    """A count typed on a phone's number pad; a clear message when it isn't one."""
+
+    widget = NumberInput()
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not valuelist[0].strip():
+            self.data = None
+            return
+        text = valuelist[0].strip()
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(f"{self.label.text}: must be a whole number, got \"{text[:20]}\"") from None
+
+
+
+@dataclass
+class Reading:
+    """What a hand form says: the hand for the engine, what is still blank (and in the form's
+    words, ``still``), the groups another filled-in group replaces, the points the card counter
+    made by seat, and what the form itself refused (``errors``: malformed numbers, by field)."""
+
+    hand: dict[str, Any] = field(default_factory=dict)
+    missing: list[Blank] = field(default_factory=list)
+    replaced: set[str] = field(default_factory=set)
+    counted: dict[int, int] = field(default_factory=dict)
+    still: str = ""
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+
+class Kind:
+    """One hand field of the engine as the form shows it (a fieldset), described by the
+    game's ``FieldGroup``: its inputs (``fields``, form field names in display order)."""
+
+    macro: ClassVar[str] = ""  # its macro in _kinds.html
+    legend_hidden: ClassVar[bool] = False  # the input's own label already names it
+    hint_after: ClassVar[bool] = False  # the hint is about the input: under it
+    counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
+
+    def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
+        # as the game wrote it for a page (``Shown.hand_form_shown``: the names in its words isolated)
+        self.described = described
+        self.players = list(players)
+        self.fields: list[str] = []
+        # what the game described, read as plain attributes (a kind never changes once built)
+        self.name: str = described.name  # the engine's hand field: ``Problem.field`` maps here
+        self.kind: str = described.kind
+        self.seats: list[int] = list(described.seats)
+        self.optional: bool = described.optional
+        self.in_details: bool = described.in_details
+
+    def label(self, seat: int | None = None) -> str:
+        d = self.described
+        if seat is None:
+            return d.label or d.legend
+        return d.label.format(player=isolated(self.players[seat])) if d.label else self.players[seat]
+
+    def add(self, attrs: dict[str, Any], name: str, made: Field) -> None:
+        attrs[name] = made
+        self.fields.append(name)
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        """``data`` for the form's inputs from a recorded ``hand``."""
+        value = hand.get(self.name)
+        if value is not None:
+            data[self.fields[0]] = value
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        raise NotImplementedError
+
+    def blank_fields(self, missing: Sequence[Blank]) -> list[str]:
+        """The inputs of this kind that ``missing`` names: a seat's own, or every one of
+        them for the whole field (seat None)."""
+        names: list[str] = []
+        for name, seat in missing:
+            if name != self.name:
+                continue
+            names += self.fields if seat is None else [f for f in self.fields if f == f"{self.name}_{seat}"]
+        return list(dict.fromkeys(names))
+
+    def finish(self, form: FlaskForm, reading: Reading) -> None:
+        """After every kind has read its inputs: a kind that works on the whole hand."""
+
+    def is_filled(self, form: FlaskForm) -> bool:
+        """Whether anything was typed or chosen here."""
+        return any(not blank(form[f].data) and str(form[f].data).strip() for f in self.fields) \
+            or any(form[f].errors for f in self.fields)
 
 
 class CheckboxesField(SelectMultipleField):
@@ -266,6 +389,94 @@ class Dealer(Kind):
             reading.hand[self.name] = typed(raw)
 
 
+FILLED = "counter_filled"  # the point inputs the page filled in from the counter (app.js): not typed by hand
+
+
+def count_field(seat: int, kind: str) -> str:
+    return f"count_{seat}_{kind}"
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """One player's count inputs as ``_kinds.html`` lays them out: their name, and each
+    kind's label beside the name of its form field."""
+
+    name: str
+    cells: tuple[tuple[str, str], ...]  # (kind label, form field name)
+
+
+class CardCount(Kind):
+    """``counts``: what each player captured, by the kinds of the game's card counter
+    (``Shown.card_counter``), instead of a points number. Once every other kind has read its
+    inputs, the counts fill the points field the game names (``CardCounter.into``): the
+    arithmetic and what is impossible are ``point_counter.counted``'s."""
+
+    macro = "card_count"
+
+    def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
+        super().__init__(described, players, game)
+        self.counter = game.shown.card_counter()
+        if self.counter is None:
+            raise ValueError(f"{game.key}: a counts group needs the game's card counter")
+        # the layout is the same for every form of the class: made once, read as a plain attribute
+        self.rows = [CountRow(self.players[seat], tuple((kind.label, count_field(seat, kind.name))
+                                                        for kind in self._kinds())) for seat in self.seats]
+
+    def _kinds(self) -> tuple[CountKind, ...]:
+        return self.counter.kinds if self.counter is not None else ()
+
+    def add_fields(self, attrs: dict[str, Any]) -> None:
+        for seat in self.seats:
+            for kind in self._kinds():
+                self.add(attrs, count_field(seat, kind.name), WholeNumberField(
+                    f"{self.players[seat]}: {kind.label}",
+                    render_kw={"inputmode": "numeric", "min": str(kind.least), "max": str(kind.most)}))
+        attrs[FILLED] = HiddenField(render_kw={"data-counter-filled": ""})
+
+    def fill(self, hand: dict[str, Any], data: dict[str, Any]) -> None:
+        pass  # a recorded hand holds points, not counts
+
+    def read(self, form: FlaskForm, reading: Reading) -> None:
+        pass  # in ``finish``: the counts fill the points the other kinds read
+
+    def _counts(self, form: FlaskForm, seat: int) -> dict[str, int] | None:
+        values = {kind.name: form[count_field(seat, kind.name)].data for kind in self._kinds()}
+        if all(v is None for v in values.values()):
+            return None
+        return {k: (0 if v is None else v) for k, v in values.items()}
+
+    def finish(self, form: FlaskForm, reading: Reading) -> None:
+        """Replace a player's blank points with the points of their counted cards; put
+        what is impossible beside the count inputs (as field errors). Points typed by
+        hand that disagree with the counted cards are refused, saying both numbers:
+        nothing the scorer typed is dropped without a word."""
+        counter = self.counter
+        if counter is None or any(form[f].errors for f in self.fields):
+            return
+        counts = {seat: self._counts(form, seat) for seat in self.seats}
+        if not any(counts.values()):
+            return
+        into = counter.into
+        filled = set((form[FILLED].data or "").split())
+        # points typed by hand beside the counts (the page's own fill from the counter is not typed)
+        typed = {seat: None if f"{into}_{seat}" in filled else form[f"{into}_{seat}"].data for seat in self.seats}
+        found = point_counter.counted(counter, {seat: self.players[seat] for seat in self.seats}, counts, typed)
+        first = form[self.fields[0]]
+        first.errors = list(first.errors) + found.errors
+        if found.impossible:
+            return
+        points = list(reading.hand.get(into) or [None] * len(self.seats))
+        for seat, value in found.points.items():
+            reading.counted[seat] = value
+            if seat in found.clashing:
+                continue
+            points[seat] = value
+            form[f"{into}_{seat}"].data = value
+            reading.missing[:] = [m for m in reading.missing if m != (into, seat)]  # counted: no longer blank
+        if not found.clashing:
+            reading.hand[into] = points
+
+
 DEALER = FieldGroup("dealer", "Dealer (if someone dealt out of turn)", "dealer", optional=True, in_details=True)
 
 
@@ -315,6 +526,8 @@ class HandEntry:
     made: RecordHandForm | None = None
     bound: bool = False  # to what was posted or to a recorded hand
     drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
+    reading: Reading | None = None  # the posted form as read (``read_posted``), made before it is checked
+    place: HandContext | None = None  # where the form places the hand: dealt by whoever it names
 
     @property
     def form(self) -> RecordHandForm:
@@ -350,7 +563,7 @@ class HandEntry:
 
 def build(game: Game, ctx: HandContext) -> tuple[type[RecordHandForm], list[Kind]]:
     """The form class and its kinds for the hand ``ctx`` places, from the game's description."""
-    form_class, groups = _built(game, tuple(game.shown.hand_form(ctx)), tuple(ctx.players))
+    form_class, groups = _built(game, tuple(game.shown.hand_form_shown(ctx)), ctx.table.players)
     return form_class, list(groups)
 
 
@@ -390,14 +603,32 @@ def _mark_sums(attrs: dict[str, Any], groups: list[Kind]) -> None:
 def make_form(game: Game, ctx: HandContext,
               formdata: MultiDict | None = None, hand: dict | None = None, version: int | None = None,
               number: int = 0, dealer_name: str | None = None) -> HandEntry:
-    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs."""
+    """A hand form bound to the posted data, or pre-filled from ``hand``, with its page's needs.
+    Posted with a dealer (someone dealt out of turn), it is the form of the hand that dealer
+    deals: every label, order and role follows who dealt, so the bids are typed under the
+    right names. ``dealer_name``: who deals, as the form says it (else the place's dealer)."""
+    players = ctx.table.players
+    typed_dealer = whole(formdata.get("dealer") or "") if formdata is not None else None
+    if typed_dealer is not None and 0 <= typed_dealer < len(players) and typed_dealer != ctx.dealer:
+        ctx = ctx.dealing(typed_dealer)
+    if dealer_name is None and ctx.dealer is not None:
+        dealer_name = players[ctx.dealer]
     form_class, groups = build(game, ctx)
     counter = next((g.counter for g in groups if g.counter is not None), None)
-    entry = HandEntry(form_class, groups, list(ctx.players), game.shown.field_word, counter, number,
-                      dealer_name, version=version)
+    entry = HandEntry(form_class, groups, list(players), game.shown.field_word, counter, number,
+                      dealer_name, version=version, place=ctx)
     if formdata is not None or hand is not None:
         data = hand_to_data(groups, hand) if hand is not None else {}
         entry.made, entry.bound = entry.bind(formdata, data), True
+    return entry
+
+
+def read_posted(game: Game, ctx: HandContext, formdata: MultiDict, version: int | None = None,
+                number: int = 0) -> HandEntry:
+    """The form as posted for the hand ``ctx`` places (``make_form``), read once (``read``:
+    ``HandEntry.reading``): what a preview and a save check."""
+    entry = make_form(game, ctx, formdata=formdata, version=version, number=number)
+    entry.reading = read(entry)
     return entry
 
 

@@ -49,7 +49,8 @@ class Check:
 def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool = False) -> Check:
     """Run the engine on the match with the form's hand as hand ``number``
     (a new last hand, or a replacement). Returns what the preview shows."""
-    reading = hand_forms.read(entry)  # checked by the form first: its errors, its blanks in words
+    # checked by the form first: its errors, its blanks in words (read once, when posted)
+    reading = entry.reading if entry.reading is not None else hand_forms.read(entry)
     hand, missing = reading.hand, reading.missing
     counter = entry.counter
     found = Check(hand, missing, reading.still, reading.errors, entry.groups, number)
@@ -101,21 +102,16 @@ def other_problems(entry: hand_forms.HandEntry, error: MatchError, number: int |
 
 def form_for(info: page.Info, number: int, formdata: MultiDict | None = None,
                hand: dict | None = None) -> hand_forms.HandEntry:
-    """The form for hand ``number`` (dealer as the engine says it comes round)."""
-    match = info.match
-    result = page.replay_of(info).upto(number - 1)  # the hands before this one
-    dealer = result.next_dealer
-    if number <= len(match.hands) and "dealer" in match.hands[number - 1]:
-        dealer = match.hands[number - 1]["dealer"]
-    # the dealer the form says (someone dealt out of turn): every label, order and role
-    # of the form follows who dealt, so the bids are typed under the right names
-    posted = hand_forms.whole(formdata.get("dealer") or "") if formdata is not None else None
-    if posted is not None and 0 <= posted < len(result.players):
-        dealer = posted
-    seat = dealer if isinstance(dealer, int) and 0 <= dealer < len(result.players) else None
-    return hand_forms.make_form(info.played, result.next_place().dealing(seat),
-                                formdata=formdata, hand=hand, version=info.version, number=number,
-                                dealer_name=None if seat is None else result.players[seat])
+    """The form for hand ``number`` (dealt as the replay places it, or by the dealer the posted
+    form names)."""
+    return hand_forms.make_form(info.played, page.replay_of(info).place_of(number),
+                                formdata=formdata, hand=hand, version=info.version, number=number)
+
+
+def posted_form(info: page.Info, number: int, formdata: MultiDict) -> hand_forms.HandEntry:
+    """``form_for`` as posted, read once: what ``check`` checks."""
+    return hand_forms.read_posted(info.played, page.replay_of(info).place_of(number), formdata,
+                                  version=info.version, number=number)
 
 
 def dealer_changes(info: page.Info, number: int, found: Check) -> dict | None:
@@ -145,14 +141,15 @@ def preview(info: page.Info, number: int, formdata: MultiDict) -> Preview:
     """What the engine says of hand ``number`` as typed (a new last hand, or a correction,
     with the later dealers it changes), and what the page draws beside the next hand. Nothing
     is written."""
-    entry = form_for(info, number, formdata=formdata)
+    entry = posted_form(info, number, formdata)
     found = check(info, entry, number)
     if number <= len(info.match.hands):
         found.dealers = dealer_changes(info, number, found)
         return Preview(found)
     # the referee and the seat picture follow the hand as it is typed (its trump, who holds
     # the contract...): the page's, beside the preview; a save's answer never draws them
-    return Preview(found, page.typed_hand(info, found.hand))
+    assert entry.place is not None  # every form is made for a place
+    return Preview(found, page.typed_hand(info, found.hand, entry.place))
 
 
 @dataclass
@@ -171,7 +168,7 @@ def save_new(info: page.Info, formdata: MultiDict) -> Saving:
     """The next hand as posted, checked and written (only when nothing was found)."""
     number = len(info.match.hands) + 1
     posted = access.posted(formdata)
-    entry = form_for(info, number, formdata=formdata)
+    entry = posted_form(info, number, formdata)
     found = check(info, entry, number, final=True)
     outcome = writes.record_hand(get_db(), page.replay_of(info), found.hand if found.ready else None,
                                  based_on=posted.version, request_key=posted.request_key)
@@ -183,7 +180,7 @@ def save_correction(info: page.Info, number: int, formdata: MultiDict, keep_deal
     """Hand ``number`` corrected as posted, checked and written; with ``keep_dealers``, the later
     hands a new dealer would move are kept as recorded (marked dealt out of turn)."""
     posted = access.posted(formdata)
-    entry = form_for(info, number, formdata=formdata)
+    entry = posted_form(info, number, formdata)
     found = check(info, entry, number, final=True)
     entry.dealers = dealer_changes(info, number, found)
     if keep_dealers and entry.dealers and entry.dealers["keep_ok"] and found.preview is None:

@@ -25,7 +25,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import HandContext, Seating, Trick
+    from ...games.base import HandContext, Seating, Trick, Typed
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -75,7 +75,9 @@ def load(match_id: int) -> Info:
     """The match row and Match, or a 404 page: also when this device holds no grant for
     it, whether the id came in the URL, the query or a form. Every view reads a match
     through here, so no route can show a match to a device that may not see it.
-    Read once per request: until a write of this request changes the match (``answer``)."""
+    Read once per request: until a write of this request changes the match (``answer``).
+    Its replay for the request (``replay_of``) is made with it: every page, form and save
+    of a match starts from it (folding nothing until asked)."""
     loaded: dict[int, Info] = g.setdefault("loaded", {})
     if match_id not in loaded:
         if not access.can_read(match_id):
@@ -87,6 +89,7 @@ def load(match_id: int) -> Info:
                                                 lambda version: _cache().match(_database(), match_id, version))
         except store.NotFound:
             abort(404)
+        replay_of(loaded[match_id])
     return loaded[match_id]
 
 
@@ -283,10 +286,7 @@ def referee_params(game_key: str, trick: Trick) -> dict:
     """The trick's facts as the referee's address carries them (the keys the game's referee
     reads): the choices it shows, set."""
     referee = GAMES[game_key].referee
-    if referee is None:
-        return {}
-    shown, facts = {c.name for c in referee.setup(trick).choices}, trick.facts
-    return {key: facts[key] for key in referee.args if key in shown and facts.get(key)}
+    return {} if referee is None else referee.address(trick)
 
 
 def hand_context(info: Info) -> HandContext:
@@ -298,15 +298,6 @@ def hand_context(info: Info) -> HandContext:
         return replayed(info).next_place()
     except MatchError:
         return info.played.empty_place(Table(tuple(info.players), info.settings))
-
-
-def _dealt_context(info: Info, hand: dict) -> HandContext:
-    """``hand_context`` dealt by the dealer ``hand`` names (someone dealt out of turn)."""
-    ctx = hand_context(info)
-    dealer = hand.get("dealer")
-    if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < ctx.seats:
-        return ctx.dealing(dealer)
-    return ctx
 
 
 def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
@@ -326,19 +317,25 @@ def hand_seating(info: Info, hand: dict | None = None) -> Seating | None:
     return info.played.shown.seating(result.next_place().dealing(dealer), hand)
 
 
-def typed_hand(info: Info, hand: dict) -> dict:
+def typed_hand(info: Info, hand: dict, place: HandContext) -> dict:
     """What the match page draws beside the next hand as it is typed (``hand``: its fields so
-    far): the referee's address set from it (None for a game without a referee) and the seat
-    picture with the roles it decides (who holds the contract...; None once the match is over)."""
-    seating = hand_seating(info, hand)
-    return {"referee_url": referee_url(info, hand), "seating": None if seating is None else seats.seating_shown(seating)}
+    far; ``place``: where its form placed it, dealt by whoever the form names), from what the
+    game says of it (``Game.typed``): the referee's address set from it (None for a game without
+    a referee) and the seat picture with the roles it decides (None once the match is over)."""
+    typed = info.played.typed(place, hand)
+    return {"referee_url": referee_url(info, typed),
+            "seating": None if typed.seating is None else seats.seating_shown(typed.seating)}
 
 
 def table_order(info: Info, hand: dict | None = None) -> str | None:
     """The places round the table for the hand being played, clockwise from the one who leads
     its first trick, as the referee's ``table=`` carries them ("2,0,d,1": seats, d for a hand
     nobody sits at); a place that sits the hand out plays no card and is left out."""
-    seating = hand_seating(info, hand)
+    return seated_order(hand_seating(info, hand))
+
+
+def seated_order(seating: Seating | None) -> str | None:
+    """``table_order`` of a hand's seating (None: no hand is being played)."""
     if seating is None:
         return None
     places = seating.places
@@ -349,23 +346,18 @@ def table_order(info: Info, hand: dict | None = None) -> str | None:
     return ",".join("d" if place.seat is None else str(place.seat) for place in turned if not place.sits_out)
 
 
-def referee_url(info: Info, hand: dict | None = None) -> str | None:
-    """The referee for the hand being played in a match, set from what its form holds so
-    far (``hand``: the fields typed; none: nothing known yet); None for a game without one."""
-
-    game = info.played
-    if game.referee is None:
+def referee_url(info: Info, typed: Typed) -> str | None:
+    """The referee for the hand being typed in a match, set from what its form holds so far
+    (``typed``: its seating and the trick context the address carries); None for a game
+    without one."""
+    if typed.referee_address is None:
         return None
     params: dict = {"match": info.id}
-    order = table_order(info, hand)
+    order = seated_order(typed.seating)
     if order:  # the referee names who plays each card, starting from who leads
         params["table"] = order
-    if hand:
-        # the trick context of the hand as dealt: by whoever the form says dealt it
-        trick = game.referee.trick(hand, _dealt_context(info, hand), in_match=True)
-        known = referee_params(info.game, trick)
-        if known:
-            params.update(known, **{"from": "form"})
+    if typed.referee_address:  # the trick context of the hand as dealt: by whoever the form says dealt it
+        params.update(typed.referee_address, **{"from": "form"})
     return url_for("referee.trick", game=info.game, **params)
 
 

@@ -17,9 +17,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...engine import Match, MatchError, MatchResult, dealers_kept, replay
+
+if TYPE_CHECKING:
+    from ...games.base import HandContext
 
 # (database, match id, version, hands folded)
 Key = tuple[str, int, int, int]
@@ -108,6 +111,17 @@ class MatchReplay:
         resume = self._snapshots[start] if start is not None else \
             self.cache.best(self.database, self.match_id, self.version, hands)
         return self._keep(hands, replay(self._with(self.match.hands[:hands]), resume=resume))
+
+    def place_of(self, number: int) -> HandContext:
+        """Where hand ``number`` is dealt, from the hands before it: by the dealer the match
+        records for it (a correction of a hand dealt out of turn), else in turn; the dealer
+        None when none can deal it (the match is over)."""
+        before = self.upto(number - 1)
+        place = before.next_place()  # dealt in turn
+        if number > len(self.match.hands) or "dealer" not in self.match.hands[number - 1]:
+            return place
+        dealer = self.match.hands[number - 1]["dealer"]
+        return place.dealing(dealer if isinstance(dealer, int) and 0 <= dealer < len(before.players) else None)
 
     def result(self) -> MatchResult:
         """The stored match's result."""

@@ -110,18 +110,20 @@ def _next(replayed: MatchReplay, based_on: int | None, hands: list[dict], after:
 def record_hand(db: Database, replayed: MatchReplay, hand: dict | None, *, based_on: int | None,
                 request_key: str | None) -> Outcome:
     """Add ``hand`` as the match's next hand. ``hand`` None: the form could not be read
-    (its messages are the form's); a form saved before or opened on an older version is
-    still said first."""
-    early = _before_writing(db, replayed, based_on, request_key)
-    if early is not None or hand is None:
-        return early or Refused()
+    (its messages are the form's). A form saved before, or opened on an older version, is
+    said before any refusal; a hand the engine scores goes to the store, whose write says
+    them itself (``store.AlreadySaved``, ``store.StaleVersion``), so a save asks it once."""
     number = len(replayed.match.hands) + 1
     try:
-        checked = replayed.with_hand(number, hand)
+        checked = None if hand is None else replayed.with_hand(number, hand)
     except MatchError as error:
-        return Refused.of(error)
+        return _before_writing(db, replayed, based_on, request_key) or Refused.of(error)
+    if hand is None or (based_on is not None and based_on != replayed.version):
+        # nothing to write, or a form opened on an older version: a double tap is said as saved
+        return _before_writing(db, replayed, based_on, request_key) or Refused()
     done = _stored(lambda: store.add_hand(db, replayed.match_id, hand, expected_version=based_on,
-                                          request_key=request_key, known=replayed.result(), known_after=checked))
+                                          request_key=request_key, known=replayed.upto(number - 1),
+                                          known_after=checked))
     if not isinstance(done, tuple):
         return done
     before, after = done[0]
