@@ -3,7 +3,7 @@ linear in the number of hands. Prints, per game and match length, the best of
 several runs of ``engine.replay`` (its CPU time: on a shared machine the wall time is
 mostly other people's work) and the hands re-scored per second.
 
-    .venv/bin/python bench/rescore.py [--markdown docs/performance.md]
+    .venv/bin/python bench/rescore.py [--sizes 1000] [--markdown docs/performance.md]
 """
 from __future__ import annotations
 
@@ -33,8 +33,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, to check the bench still runs (the test suite does this)")
     parser.add_argument("--markdown", help="also write the figures to this file, as a section of Markdown")
+    parser.add_argument("--sizes", type=int, nargs="+", help="these match lengths only (to compare two codes "
+                                                             "at one length, taking turns)")
     args = parser.parse_args()
-    sizes = (20, 50) if args.smoke else SIZES
+    sizes = (20, 50) if args.smoke else tuple(args.sizes) if args.sizes else SIZES
     load = os.getloadavg()[0]
     print(f"{'game':<14}{'hands':>8}{'ms':>10}{'hands/s':>12}{'ms/1000 hands':>15}")
     rows = []

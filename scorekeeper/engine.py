@@ -30,6 +30,7 @@ from .games.base import (
     places,
     rule,
     show,
+    stand_ins,
 )
 from .names import isolate_names, isolated, read_name, visible
 
@@ -152,8 +153,13 @@ class MatchResult:
     def lowest_wins(self) -> bool:
         """Whether the lowest total wins at this table (``Rules.lowest_wins`` of its settings),
         read from the settings record the replay made for its table (once per replay)."""
-        rules = self.played.rules
-        return rules.lowest_wins(rules.settings_at(self.table if self.now is None else self.now.table))
+        return self.played.rules.lowest_wins(self.standing())
+
+    def standing(self) -> HandContext:
+        """Where the match stands now (``next_place``); for a result made by hand, not replayed,
+        the empty place of its table: what the hooks fixed for a whole match (``Game.sides``,
+        ``Rules.lowest_wins``) read there the same."""
+        return self.now if self.now is not None else self.played.empty_place(self.table)
 
     def place(self, number: int) -> HandContext:
         """Where the match stood for recorded hand ``number`` (from 1), as it was scored; one
@@ -198,10 +204,13 @@ class MatchResult:
         }
 
 
-def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[dict, list[Problem]]:
+def resolve_settings(game: Game, raw: Any, seats: int | None = None,
+                     players: list[str] | None = None) -> tuple[dict, list[Problem]]:
     """Every setting in force (defaults filled in) and the problems with ``raw``, for a
     table of ``seats`` players (None: not known yet, so only each setting on its own and
-    the rules between settings that hold at any table are checked)."""
+    the rules between settings that hold at any table are checked). The rules between
+    settings are told the empty place of that table (``Rules.check_settings``): its players
+    are ``players`` where they are the seats' names, stand-ins otherwise (``stand_ins``)."""
     settings = game.defaults()
     if raw is None:
         raw = {}
@@ -224,7 +233,9 @@ def resolve_settings(game: Game, raw: Any, seats: int | None = None) -> tuple[di
         else:
             settings[name] = parsed
     if not problems and seats is not None:
-        problems = game.shown.worded(game.rules.check_settings(game.settings_of(settings), seats), ())
+        names = tuple(players) if players is not None and len(players) == seats else stand_ins(seats)
+        place = game.empty_place(Table(names, settings))
+        problems = game.shown.worded(game.rules.check_settings(place), place)
     return settings, problems
 
 
@@ -266,7 +277,8 @@ def check_match(match: Match) -> tuple[Game, Table]:
         raise MatchError.of([Problem("game", "choice", {"options": ", ".join(GAMES), "got": show(match.game)})])
     players, problems = check_players(game, match.players)
     settings, setting_problems = resolve_settings(game, match.settings,
-                                                    len(match.players) if isinstance(match.players, list) else None)
+                                                    len(match.players) if isinstance(match.players, list) else None,
+                                                    players)
     problems += setting_problems
     if players and not problems and (not is_whole(match.first_dealer)
                                      or not 0 <= match.first_dealer < len(players)):
@@ -304,13 +316,13 @@ def _allowed_keys(game: Game) -> frozenset[str]:
     return frozenset(game.hand_fields) | {"dealer"}
 
 
-def present(game: Game, hand: Any, table: Table) -> Any:
+def present(game: Game, hand: Any, place: HandContext) -> Any:
     """The hand with its null optional fields left out: null for a field that may be
     left out means the same as leaving it out (match-format.md). A null for a required
     field stays, to be refused naming where."""
     if not isinstance(hand, dict) or None not in hand.values():
         return hand
-    optional = {"dealer", *game.optional_fields(table)}
+    optional = {"dealer", *game.optional_fields(place)}
     return {key: value for key, value in hand.items() if not (value is None and key in optional)}
 
 
@@ -323,17 +335,19 @@ def without_nulls(match: Match) -> Match:
         return match
     if not isinstance(match.hands, list):
         return match
-    return _with_hands(match, [present(game, hand, table) for hand in match.hands])
+    start = game.empty_place(table)  # what may be left out is the same at every place of a match
+    return _with_hands(match, [present(game, hand, start) for hand in match.hands])
 
 
 def hand_problems(game: Game, hand: Any, ctx: HandContext) -> list[Problem]:
     """Every problem with one hand in the place ``ctx`` gives it; ``ctx.dealer`` is who
     the rotation says deals it (None when unknown), overridden by the hand's own ``dealer``."""
-    hand = present(game, hand, ctx.table)
+    hand = present(game, hand, ctx)
     problems = hand_shape_problems(game, hand, ctx.table)
     if problems:
         return problems
-    return game.shown.worded(game.rules.check_hand(hand, ctx.dealing(hand.get("dealer", ctx.dealer))), ctx.players)
+    ctx = ctx.dealing(hand.get("dealer", ctx.dealer))
+    return game.shown.worded(game.rules.check_hand(hand, ctx), ctx)
 
 
 def replay(match: Match, resume: MatchResult | None = None, max_problems: int | None = None) -> MatchResult:
@@ -363,15 +377,15 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
     # the totals and deals as they stand, frozen once a hand: the end check's place and the next hand's share them
     standing, dealt_so_far = tuple(totals), tuple(dealt)
     for number, hand in enumerate(match.hands[start:], start=start + 1):
-        hand = present(game, hand, table)
         place = HandContext(table, number, None if problems else dealer, standing, state, dealt_so_far)
+        hand = present(game, hand, place)
         # as hand_problems, the hand in its own dealer's place (kept for scoring it below)
         found = hand_shape_problems(game, hand, table)
         if not found:
             place = place.dealing(hand.get("dealer", place.dealer))
             found = rules.check_hand(hand, place)
             if found:  # the game's facts in its words (most hands have none: nothing to do)
-                found = shown_by.worded(found, table.players)
+                found = shown_by.worded(found, place)
         if winners is not None and not problems:
             found.append(Problem(None, "after_end", {"last": number - 1}))
         if found:
@@ -649,7 +663,8 @@ class Showing:
 def game_title(game: Game, settings: dict | None = None, kind: bool = False) -> str:
     """The game's name as the table knows it (``Game.display_name``: a score pad's
     "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
-    named = game.display_name(None if settings is None else game.settings_of(settings), kind)
+    # the place of a match of these settings: the name is the settings', whoever plays
+    named = game.display_name(None if settings is None else game.unplayed_place(settings), kind)
     return named or game.title or game.key.replace("_", " ").title()
 
 
@@ -713,7 +728,7 @@ def standings(result: MatchResult, winners: list[int] | None = None,
     the last hand. In a game of sides (``Game.sides``) partners on their team's total are not
     tied, and a team is placed once (the second team is 2nd)."""
     players, totals = result.players, result.totals
-    sides = result.played.sides(result.table)
+    sides = result.played.sides(result.standing())
     side_of = {seat: side for side in sides or () for seat in side}
     rows = []
     for seat, (name, total, place) in enumerate(zip(players, totals, places(totals, result.lowest_wins, sides))):
@@ -729,7 +744,7 @@ def standings(result: MatchResult, winners: list[int] | None = None,
 def team_won(result: MatchResult) -> bool:
     """Whether the winners are one side of a game played in fixed partnerships: they win
     together ("Bob and Dee win"), where players tied at the top share the win."""
-    sides = result.played.sides(result.table)
+    sides = result.played.sides(result.standing())
     return bool(result.winners) and any(sorted(side) == sorted(result.winners) for side in sides or ())
 
 

@@ -7,6 +7,7 @@ import random
 
 from .engine import Match, replay
 from .games import GAMES
+from .games.base import Table, stand_ins
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]  # enough for 8 seats
 PLAYERS = {key: g.sample_players for key, g in GAMES.items()}
@@ -66,7 +67,8 @@ def wide_long_settings(game: str, hands: int, players: int | None = None) -> dic
     described, seats = GAMES[game], players or PLAYERS[game]
     lasting = long_settings(game, hands, seats)
     wide = {s.name: True for s in described.settings if s.kind == "bool"} | lasting
-    refused = described.rules.check_settings(described.settings_of({**described.defaults(), **wide}), seats)
+    place = described.empty_place(Table(stand_ins(seats), {**described.defaults(), **wide}))
+    refused = described.rules.check_settings(place)
     return lasting if refused else wide
 
 

@@ -194,7 +194,7 @@ class OddballShown(Shown):
             lines.append(f"{names[hand['finder']]} found the lost marble: 1 more")
         return lines
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         if fact.what == "both":
             return said("give either marbles or the winner of every round, not both")
         if fact.what == "count":
@@ -296,7 +296,7 @@ class Oddball(Game):
     sample_settings: ClassVar[tuple[dict, ...]] = ({"last_hand": 6}, {"last_hand": 3, "fog_doubles": True,
                                                                        "fog_factor": 4}, {})
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
+    def optional_fields(self, place: HandContext) -> tuple[str, ...]:
         return ("rainbow", "finder")
 
     def long_match(self, hands: int, seats: int) -> dict | None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from scorekeeper.games.base import Game, HandContext, Table
+from scorekeeper.games.base import Game, HandContext, Table, stand_ins
 
 
 def blank_place(game: Game, settings: dict, seats: int, dealer: int | None = 0) -> HandContext:
     """Where a match of ``seats`` players with these settings stands before its first hand."""
-    return game.empty_place(Table(tuple(f"Player {seat + 1}" for seat in range(seats)), settings), dealer)
+    return game.empty_place(Table(stand_ins(seats), settings), dealer)
 
 
 def place_at(game: Game, table: Table, totals: list[int], played: int, state: object, dealt: list[int],
@@ -23,5 +23,5 @@ def place_at(game: Game, table: Table, totals: list[int], played: int, state: ob
 
 def dealt_place(game: Game, settings: dict, dealt: list[int], dealer: int | None) -> HandContext:
     """A match with these settings whose seats dealt ``dealt`` hands, ``dealer`` to deal next."""
-    table = Table(tuple(f"Player {seat + 1}" for seat in range(len(dealt))), settings)
+    table = Table(stand_ins(len(dealt)), settings)
     return place_at(game, table, [0] * len(dealt), sum(dealt), game.rules.start(table), dealt, dealer)

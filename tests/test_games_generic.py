@@ -93,7 +93,7 @@ def test_a_finished_match_names_winners_and_no_dealer(key, seed, data):
     result = replay(random_match(key, 60, seed, settings=dict(variant)))
     if result.finished:
         assert result.winners and result.next_dealer is None
-        target = GAMES[key].rules.target(GAMES[key].settings_of(result.settings))
+        target = GAMES[key].rules.target(result.next_place())
         best = min(result.totals) if target is not None and target.low_wins else max(result.totals)
         assert all(result.totals[w] == best for w in result.winners)
     else:
@@ -211,7 +211,7 @@ def test_a_long_match_the_game_offers_lasts_as_long_as_asked(key):
                 assert all(game.long_match(more, seats) is None for more in (hands + 1, hands * 10)), key
                 continue
             assert set(settings) <= {s.name for s in game.settings}, settings
-            assert game.rules.check_settings(game.settings_of({**game.defaults(), **settings}), seats) == [], settings
+            assert game.rules.check_settings(blank_place(game, {**game.defaults(), **settings}, seats)) == [], settings
             for seed in range(3):
                 match = random_match(key, hands, seed=seed, players=seats, settings=settings)
                 assert len(match.hands) == hands, (key, seats, hands, seed)  # nothing ended it sooner

@@ -128,12 +128,12 @@ def test_referee_judges_random_tricks(key):
         match = random_match(key, 3, seed=seats, players=seats)
         result = replay(match)
         for typed in ({}, match.hands[-1]):  # the hand in progress: nothing typed yet, or all of it
-            context = referee.context(typed, result.next_place())
-            setup = referee.setup(context, in_match=True)
+            context = referee.trick(typed, result.next_place(), in_match=True)
+            setup = referee.setup(context)
             assert all(c.options for c in setup.choices)
             for choice in setup.choices:  # not known yet: the referee asks, and the table picks
-                if choice.required and not context.get(choice.name):
-                    context[choice.name] = choice.options[0][0]
+                if choice.required and not context.facts.get(choice.name):
+                    context.facts[choice.name] = choice.options[0][0]
             slots, decks = referee.slots(context), referee.decks(context)
             options = referee.options(decks)
             grid = [f for _, _, faces in referee.groups(decks) for f in faces]
@@ -150,8 +150,8 @@ def test_referee_judges_random_tricks(key):
 def test_rules_page_and_tally_are_described(key):
     game = GAMES[key]
     assert game.shown.rules_template.startswith("rules/")
-    assert isinstance(game.shown.rules_context(game.settings_of(game.defaults())), dict)
     seats = game.min_players
+    assert isinstance(game.shown.rules_context(blank_place(game, game.defaults(), seats, None)), dict)
     tally = game.shown.trick_tally(blank_place(game, game.defaults(), seats))
     if tally is not None:  # its shape is the generic tally test's (tests/test_games_generic.py)
         winners = [random.Random(5).randrange(seats) for _ in range(tally.tricks)]
@@ -189,7 +189,7 @@ def test_score_sheet_columns_and_cells(key):
                 assert all(m in marks for m in cell.mark.split()), cell  # every mark is explained
         rules = game.shown.sheet_rules(blank_place(game, game.defaults(), seats))
         assert rules and all(isinstance(line, str) and line for line in rules)
-        target = game.rules.target(game.settings_of(game.defaults()))
+        target = game.rules.target(blank_place(game, game.defaults(), seats))
         assert target is None or any(str(target.points) in line for line in rules)
 
 

@@ -288,4 +288,4 @@ def test_a_replay_carries_the_game_it_was_scored_by(monkeypatch):
         result = replay(Match(key, list(NAMES[:game.min_players]), game.defaults()))
         monkeypatch.delitem(GAMES, key)
         assert result.played is game
-        assert result.lowest_wins == game.rules.lowest_wins(game.rules.settings_at(result.table))
+        assert result.lowest_wins == game.rules.lowest_wins(result.next_place())

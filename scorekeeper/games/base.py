@@ -4,12 +4,13 @@ A ``Game`` is its metadata (key, title, players, settings, the fields a hand rec
 and four parts a maintainer reads alone: ``Rules`` (checks, scoring, who deals, when it
 ends, what each player needs), ``Shown`` (hand form, summary, table guide, seat picture,
 score sheet, rules page, progress line), ``Referee`` (deck and the judge of a trick; None
-for a game without one) and ``Stats`` (per-player figures). Every hook about the match is
-told where it stands by one frozen ``HandContext``, which only the engine builds while
-replaying. The rules give the needs panel, the progress line, the target's ending, a hand's
+for a game without one) and ``Stats`` (per-player figures). Every hook is told where the
+match stands by one frozen ``HandContext`` (or a record carrying it: ``NeedsFacts``,
+``ProgressFacts``, the referee's ``Trick``), which only the engine builds: while replaying,
+or where no match exists, as the place of a match before its first hand (``Game.empty_place``). The rules give the needs panel, the progress line, the target's ending, a hand's
 explanation and what is wrong with a hand or the settings as facts (``NeedsFacts``,
 ``ProgressFacts``, ``TargetEnd``, ``Scored.why``, ``Problem.fact``); the game's ``Shown`` says
-them. The hooks about the settings alone take the game's typed record (``GameSettings``).
+them. A hook reads its place's settings as the game's typed record (``GameSettings``).
 
 Each game is one module holding its parts as classes, in that order: a package per game
 would split the small vocabulary its parts share (rank orders, card counts) into a file
@@ -412,13 +413,6 @@ class GameSettings:
         return made
 
     @classmethod
-    def read(cls, settings: GameSettings) -> Self:
-        """``settings`` as this game's record: what a hook given the game's settings is given."""
-        if not isinstance(settings, cls):
-            raise TypeError(f"settings given as a {type(settings).__name__}, not the game's {cls.__name__}")
-        return settings
-
-    @classmethod
     def at(cls, table: Table) -> Self:
         """The record of a table's settings, made once per table (a replay asks for it several
         times a hand: kept in the table under the record's own name, found in one lookup)."""
@@ -811,8 +805,8 @@ class Rules(Generic[S]):
     # True when players tied for the best total at the end share the win; False when a
     # tie at the top means another hand is dealt.
     tie_shares_win: bool = False
-    # The game's settings record, which the hooks about settings alone are given (``target``,
-    # ``lowest_wins``, ``check_settings``): declared once, as ``Rules[SpadesSettings]``.
+    # The game's settings record, which every hook reads from its place (``settings_at(place.table)``,
+    # made once per table): declared once, as ``Rules[SpadesSettings]``.
     settings_type: ClassVar[type[GameSettings]] = GameSettings
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -826,27 +820,31 @@ class Rules(Generic[S]):
         """The table's settings as the game's record (made once per table)."""
         return cast(S, self.settings_type.at(table))
 
-    def target(self, settings: S) -> Target | None:
-        """The score that ends the game under these settings, if one does."""
+    def target(self, place: HandContext) -> Target | None:
+        """The score that ends the match standing at ``place``, if one does: fixed for the whole
+        match (read from its settings, ``settings_at(place.table)``), so asked once per table."""
         return None
 
-    def target_at(self, table: Table) -> Target | None:
-        """``target`` of a table's settings, found once per table: the end check asks after every
-        hand, and a game reads its settings through its typed record (``GameSettings``)."""
+    def target_at(self, place: HandContext) -> Target | None:
+        """``target`` of the match at ``place``, found once per table: the end check asks after every
+        hand, and the target is the table's (the settings') for the whole match."""
+        table = place.table
         found = table.__dict__.get("_target")
         if found is None or found[0] is not self:
-            found = (self, self.target(self.settings_at(table)))
+            found = (self, self.target(place))
             table.__dict__["_target"] = found
         return found[1]
 
-    def lowest_wins(self, settings: S) -> bool:
-        """Whether the lowest total wins with these settings (with a target or without):
-        the standings then list it first."""
-        target = self.target(settings)
+    def lowest_wins(self, place: HandContext) -> bool:
+        """Whether the lowest total wins in the match standing at ``place`` (with a target or
+        without; fixed by its settings): the standings then list it first."""
+        target = self.target_at(place)
         return target is not None and target.low_wins
 
-    def check_settings(self, settings: S, seats: int) -> list[Problem]:
-        """Rules between settings (each already valid on its own), for ``seats`` players."""
+    def check_settings(self, place: HandContext) -> list[Problem]:
+        """Rules between settings (each already valid on its own), for the match about to start
+        at ``place`` (``Game.empty_place``: its seats are the match's; its players the file's, the
+        form's, or stand-ins where none are known yet, ``stand_ins``)."""
         return []
 
     def start(self, table: Table) -> Any:
@@ -877,7 +875,7 @@ class Rules(Generic[S]):
         """Whether the game is over after a hand, and why (or why not), told where the match
         stands after it (``place.hands_played`` counts it; no dealer yet): by default the
         target's rule, and a game without a target goes on."""
-        target = self.target_at(place.table)
+        target = self.target_at(place)
         if target is None:
             return GOES_ON
         return target_ending(place.totals, target)
@@ -906,7 +904,7 @@ class Rules(Generic[S]):
         """How far the match standing at ``place`` has gone, as facts (``Shown.progress_words``
         says them): what the leading total still needs to end it by the target, and how far
         it is (the leader's share of the target, else the share of the hands played)."""
-        target = self.target_at(place.table)
+        target = self.target_at(place)
         highest = max(place.totals) if place.totals else 0
         percent = to_go = None
         if target is not None:
@@ -934,8 +932,8 @@ class Rules(Generic[S]):
         deal out of turn can make a game that ends by deal count longer, so who cannot catch
         up in the hands left is out only "if the deal goes round in turn"."""
         totals = list(place.totals)
-        target = self.target_at(place.table)
-        low = self.lowest_wins(self.settings_at(place.table))  # with a target or without: the lowest total leads
+        target = self.target_at(place)
+        low = self.lowest_wins(place)  # with a target or without: the lowest total leads
         left = place.hands_left
         most, least = self.most_in_a_hand(place), self.least_in_a_hand(place)
         best = min(totals) if low else max(totals)
@@ -970,9 +968,11 @@ class Shown:
     def field_word(self, name: str) -> str:
         return self.field_words.get(name, name.replace("_", " "))
 
-    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
-        """The numbers typed per player for a hand, in words ("tricks: Ann 5 · Bob 4 · Cy 2"):
-        the match log shows them beside the summary, where they were hidden in the exact input."""
+    def hand_numbers(self, hand: dict, place: HandContext) -> list[str]:
+        """The numbers typed per player for the hand at ``place`` (the log's place of it,
+        ``MatchResult.logged_place``), in words ("tricks: Ann 5 · Bob 4 · Cy 2"): the match log
+        shows them beside the summary, where they were hidden in the exact input."""
+        players = place.players
         return [by_player(self.field_word(key), list(players), value) for key, value in hand.items()
                 if isinstance(value, list) and len(value) == len(players) and all(is_whole(v) for v in value)]
 
@@ -1066,22 +1066,23 @@ class Shown:
         return (f"{names[dealer]} counts as this hand's dealer, so {names[table.left_of(dealer)]} "
                 "was first after the dealer")
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         """One of the game's own facts about what is wrong (``Problem.fact``) in words: the
         params its problem's code reads (``games.words``): a broken rule's ``said(...)``, or the
         game's terms a shared code names ("what" a list must hold, "why" a field is needed, "who"
         where a seat's is not a player's).
-        ``players``: the table's names (none for a check of the settings alone)."""
+        ``place``: where the hand checked stands (for a check of the settings alone, the empty
+        place ``Rules.check_settings`` was told)."""
         raise NotImplementedError(f"{type(self).__name__} gives no words for {fact!r}")
 
-    def worded(self, problems: list[Problem], players: tuple[str, ...]) -> list[Problem]:
+    def worded(self, problems: list[Problem], place: HandContext) -> list[Problem]:
         """``problems`` with the words of each of the game's facts filled in (``problem_words``;
         its "who", where it gives one, names the problem's seat: Third Rail's "trick 2"): what the
-        engine does to every problem a game's rules give before it is read."""
-        return [problem if problem.fact is None else self._worded(problem, players) for problem in problems]
+        engine does to every problem a game's rules give at ``place`` before it is read."""
+        return [problem if problem.fact is None else self._worded(problem, place) for problem in problems]
 
-    def _worded(self, problem: Problem, players: tuple[str, ...]) -> Problem:
-        said = self.problem_words(problem.fact, players)
+    def _worded(self, problem: Problem, place: HandContext) -> Problem:
+        said = self.problem_words(problem.fact, place)
         who = said.pop("who", problem.who)
         return dataclasses.replace(problem, params={**problem.params, **said}, who=who)
 
@@ -1251,9 +1252,26 @@ class Shown:
         summary a scorer needs on a blank sheet when the phones are away."""
         raise NotImplementedError
 
-    def rules_context(self, settings: GameSettings) -> dict:
-        """Anything more the game's rules page needs, from the settings (the game's record)."""
+    def rules_context(self, place: HandContext) -> dict:
+        """Anything more the game's rules page needs, from the settings of the match at ``place``
+        (the rules page's: ``Game.empty_place`` of the page's settings, its players stand-ins for
+        the fewest the game seats, ``stand_ins``: read the settings, not the seats)."""
         return {}
+
+
+@dataclass
+class Trick:
+    """A trick the referee is asked about, as every referee hook is told it: where the match
+    stands (``place``: in a match, the hand about to be played; outside one, the place of a
+    match of the game's defaults before its first hand, ``Game.unplayed_place``), whether it is
+    a match's (``in_match``: outside one the table picks what a match would say, its player
+    count too), and the hand's own facts its winner depends on (``facts``: trump, high or
+    low..., by the names the referee's query carries, None while the table has not said;
+    ``Referee.read`` updates them from the query)."""
+
+    place: HandContext
+    in_match: bool
+    facts: dict[str, Any]
 
 
 class Referee:
@@ -1267,37 +1285,43 @@ class Referee:
     # True when the referee's context is read from the match and its last hand.
     from_match: bool = True
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        """The trick context (trump, high or low...) of the hand being played, from what
-        is known of it (``hand``: the fields typed into its form so far, often none); in
-        a match what is not known yet is None (the referee asks for it), outside a match
-        (``ctx`` None) the game's defaults."""
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
+        """The hand's own facts a trick's winner depends on (trump, high or low...), by the names
+        the referee's query carries (``args``), for the hand ``place`` places: from what is known
+        of it (``hand``: the fields typed into its form so far, often none); in a match what is
+        not known yet is None (the referee asks for it), outside a match (``in_match`` False: the
+        place of a match of the game's defaults, ``Game.unplayed_place``) the game's defaults."""
         return {}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        """Update ``context`` from the referee's query ``args``; problems, if any."""
+    def trick(self, hand: dict, place: HandContext, in_match: bool) -> Trick:
+        """The trick the referee is asked about at ``place``: the record every other hook of the
+        referee is told (its facts from ``context``)."""
+        return Trick(place, in_match, self.context(hand, place, in_match))
+
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        """Update ``trick.facts`` from the referee's query ``args``; problems, if any."""
         return []
 
-    def address(self, context: dict, in_match: bool) -> dict:
-        """The trick context as the referee's address carries it (the keys it reads, ``args``):
+    def address(self, trick: Trick) -> dict:
+        """The trick's facts as the referee's address carries them (the keys it reads, ``args``):
         the choices its "This hand" box shows, set."""
-        shown = {c.name for c in self.setup(context, in_match=in_match).choices}
-        return {key: context[key] for key in self.args if key in shown and context.get(key)}
+        shown, facts = {c.name for c in self.setup(trick).choices}, trick.facts
+        return {key: facts[key] for key in self.args if key in shown and facts.get(key)}
 
     def typed_address(self, hand: dict, place: HandContext) -> dict:
-        """``address`` of the hand being typed in a match: its trick context from the fields
-        typed so far (``hand``), dealt as its form says (``place``)."""
-        return self.address(self.context(hand, place), True)
+        """``address`` of the hand being typed in a match: its trick from the fields typed so far
+        (``hand``), dealt as its form says (``place``)."""
+        return self.address(self.trick(hand, place, in_match=True))
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         """What the "This hand" box shows."""
         raise NotImplementedError
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         """How many cards make a trick."""
         raise NotImplementedError
 
-    def decks(self, context: dict) -> int:
+    def decks(self, trick: Trick) -> int:
         return 1
 
     def options(self, decks: int) -> list[Face]:
@@ -1312,7 +1336,7 @@ class Referee:
         """The face of a card code, or None when the game has no such card."""
         raise NotImplementedError
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
         """Who won the trick (index in ``cards``) and why; ValueError for a trick that cannot happen."""
         raise NotImplementedError
 
@@ -1379,7 +1403,7 @@ class Game:
             cls.settings_type.declare(cls.settings)
         rules = cls.__dict__.get("rules")
         if rules is not None and rules.settings_type is not cls.settings_type:
-            # its rules' hooks about settings would be given another record than the one they read
+            # its rules' hooks would read the table's settings as another record than the game's
             raise TypeError(f"{cls.__name__}: its rules read {rules.settings_type.__name__}, not its settings "
                             f"record {cls.settings_type.__name__} (declare them as "
                             f"Rules[{cls.settings_type.__name__}])")
@@ -1388,10 +1412,11 @@ class Game:
         """Checked settings (a match's, the defaults) as the game's record, for its hooks."""
         return self.settings_type.of(values)
 
-    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
-        """What the table calls this game, wherever its name is shown (a title, the
-        share line, the history...): the game's title unless its settings (its record) name it.
-        ``kind``: where the kind of game matters beside the name ("Hearts (score pad)")."""
+    def display_name(self, place: HandContext | None = None, kind: bool = False) -> str:
+        """What the table calls this game, wherever its name is shown (a title, the share line,
+        the history...): the game's title unless the settings of the match at ``place`` name it
+        (None: no match, the game itself: the list of games). ``kind``: where the kind of game
+        matters beside the name ("Hearts (score pad)")."""
         return self.title
 
     def defaults(self) -> dict:
@@ -1402,13 +1427,15 @@ class Game:
         """Settings (over the defaults) under which a match of ``seats`` players goes on for
         ``hands`` hands whatever they score, for benchmarks and tests that need a long match;
         None when no settings make a match that long (a game whose hands follow a fixed
-        schedule). Each game says its own: nothing else may assume a match can be endless."""
+        schedule). Each game says its own: nothing else may assume a match can be endless.
+        The one game hook not told a place: it designs the settings of a sample match before
+        any exists (no table, no players: its answer is what a table would be made from)."""
         raise NotImplementedError
 
-    def sides(self, table: Table) -> tuple[tuple[int, ...], ...] | None:
-        """The fixed partnerships of a game scored per team: each side's seats, whose totals are
-        always the same (the team's); None where every player plays for themself. The standings
-        name each player's partners, and a tie between partners is no tie."""
+    def sides(self, place: HandContext) -> tuple[tuple[int, ...], ...] | None:
+        """The fixed partnerships of the match at ``place``, in a game scored per team: each side's
+        seats, whose totals are always the same (the team's); None where every player plays for
+        themself. The standings name each player's partners, and a tie between partners is no tie."""
         return None
 
     def progress(self, place: HandContext) -> MatchProgress:
@@ -1419,9 +1446,11 @@ class Game:
         """The needs panel of the match standing at ``place``: the rules' facts in the game's words."""
         return self.shown.needs_words(self.rules.needs(place))
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
-        """The hand fields that may be left out at this table (null for one of them
-        means left out): by default those not required."""
+    def optional_fields(self, place: HandContext) -> tuple[str, ...]:
+        """The hand fields that may be left out of the hand at ``place`` (null for one of them
+        means left out): by default those not required. What may be left out is the table's, the
+        same at every place of a match: asked once where the hands' own places are not known yet
+        (a match file's hands before their replay: its empty place)."""
         return tuple(f for f in self.hand_fields if f not in self.required_fields)
 
     def typed(self, place: HandContext, hand: dict) -> Typed:
@@ -1439,6 +1468,15 @@ class Game:
         zeros = (0,) * table.seats
         place = HandContext(table, 1, dealer, zeros, self.rules.start(table), zeros)
         return place if dealer is None else dataclasses.replace(place, hands_left=self.rules.hands_left(place))
+
+    def unplayed_place(self, settings: Mapping[str, Any] | None = None,
+                       players: Sequence[str] | None = None) -> HandContext:
+        """The place of a match that is not played here, before its first hand (``empty_place``,
+        its dealer unknown): ``settings`` (None: the game's defaults) at a table of ``players``
+        (None: stand-ins for the fewest the game seats, ``stand_ins``). What a hook is told where
+        no match exists: the rules page, the referee outside a match, a game's name in a list."""
+        names = tuple(players) if players is not None else stand_ins(self.min_players)
+        return self.empty_place(Table(names, dict(self.defaults() if settings is None else settings)))
 
 
 # --- helpers shared by the games ------------------------------------------
@@ -1622,6 +1660,13 @@ def team_places(found: Sequence[int], sides: Sequence[Sequence[int]] | None) -> 
 def plural(count: int, word: str) -> str:
     """ "1 trick", "0 tricks", "2 tricks"."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def stand_ins(seats: int) -> tuple[str, ...]:
+    """Names for the seats of a match whose players are not known yet ("Player 1", "Player 2"...):
+    the players of the place a hook is told where only the settings and the seat count are
+    (a match file's settings checked before its players, the rules page)."""
+    return tuple(f"Player {seat + 1}" for seat in range(seats))
 
 
 def name_list(names: list[str]) -> str:

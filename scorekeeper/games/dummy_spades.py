@@ -45,6 +45,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     bidding_order,
     broken,
     by_player,
@@ -169,8 +170,8 @@ class DummySpadesRules(Rules[SpadesSettings]):
     """Dummy Hand Spades' rules (rules.md section 3): bids, the declarer and the dummy,
     nils, bags and their penalty, the target and the optional losing floor."""
 
-    def target(self, settings: SpadesSettings) -> Target:
-        return Target(settings.target)
+    def target(self, place: HandContext) -> Target:
+        return Target(SpadesSettings.at(place.table).target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -299,7 +300,8 @@ class DummySpadesShown(Shown):
         order = bidding_order(dealer, table.seats)
         return f"{names[dealer]} counts as this hand's dealer, so {names[order[0]]} bid first and {names[dealer]} last"
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
+        players = place.players
         if isinstance(fact, WithDummy):
             return {"extra": f" with the dummy's {fact.tricks}"}
         if isinstance(fact, NilsShape):
@@ -379,10 +381,10 @@ class DummySpadesShown(Shown):
 
     field_words: ClassVar[dict[str, str]] = {"dummy_tricks": "the dummy's tricks", "nils": "nil bids"}
 
-    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+    def hand_numbers(self, hand: dict, place: HandContext) -> list[str]:
         # the dummy's tricks count with its declarer's: the log says them beside the players'
         dummy = hand.get("dummy_tricks")
-        return super().hand_numbers(hand, players) + ([f"the dummy {dummy}"] if is_whole(dummy) else [])
+        return super().hand_numbers(hand, place) + ([f"the dummy {dummy}"] if is_whole(dummy) else [])
 
     # --- what each player needs: the losing floor and bags ------------------------
     def table_needs(self, facts: NeedsFacts) -> list[str]:
@@ -565,10 +567,10 @@ class DummySpadesReferee(Referee):
 
     from_match = False  # spades are always trump: nothing to read from the match
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         return Setup(notes=["Spades are trump, Ace high. Four cards: three players and the dummy."])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 4
 
     def options(self, decks: int) -> list[Face]:
@@ -580,7 +582,7 @@ class DummySpadesReferee(Referee):
     def face(self, code: str) -> Face | None:
         return french_face(code) if is_french(code, TRICK_CARDS) else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
         return trick_winner(cards)
 
 

@@ -107,14 +107,15 @@ class ScorePadRules(Rules[PadSettings]):
             return None
         return 0 if next_dealer is None else max(0, hand_count - sum(dealt))
 
-    def target(self, settings: PadSettings) -> Target | None:
+    def target(self, place: HandContext) -> Target | None:
+        settings = PadSettings.at(place.table)
         points = settings.target
         if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
             return None
         return Target(points, low_wins=bool(settings.low_wins))
 
-    def lowest_wins(self, settings: PadSettings) -> bool:
-        return bool(settings.low_wins)
+    def lowest_wins(self, place: HandContext) -> bool:
+        return bool(PadSettings.at(place.table).low_wins)
 
     def random_hand(self, ctx: HandContext, rng: Any) -> dict:
         # with a fixed number of hands, now and then a hand at the edges of what may be typed,
@@ -257,7 +258,7 @@ class ScorePadShown(Shown):
             return [f"{side} this hand: {best}, all but {name_list(others)}"]
         return [f"{side} this hand: {name_list(tied)} {best}"]
 
-    def rules_context(self, settings: GameSettings) -> dict:
+    def rules_context(self, place: HandContext) -> dict:
         return {"least": LEAST, "most": MOST}
 
     def sheet_rules(self, place: HandContext) -> list[str]:
@@ -323,9 +324,9 @@ class ScorePad(Game):
         {"target": 100}, {"target": 100, "low_wins": True}, {"hand_count": 5}, {"target": 60, "hand_count": 4},
         {})
 
-    def display_name(self, settings: GameSettings | None = None, kind: bool = False) -> str:
+    def display_name(self, place: HandContext | None = None, kind: bool = False) -> str:
         # the table's own name for what it plays ("Hearts"), else the pad's title
-        name = PadSettings.read(settings).name if settings is not None else ""
+        name = PadSettings.at(place.table).name if place is not None else ""
         if not isinstance(name, str) or not name.strip():
             return self.title
         return f"{name.strip()} (score pad)" if kind else name.strip()

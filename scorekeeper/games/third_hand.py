@@ -44,6 +44,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     bidding_order,
     broken,
     by_player,
@@ -364,9 +365,9 @@ class ThirdHandRules(Rules[HandSettings]):
     """Third Hand's rules (rules.md section 1): the bids, the 14 captured cards' points, the
     contract made or failed, the higher hand score dealing next, playing past the target."""
 
-    def target(self, settings: HandSettings) -> Target:
+    def target(self, place: HandContext) -> Target:
         # "the highest score past 500": reaching the target exactly is not enough
-        return Target(settings.target, past=True)
+        return Target(HandSettings.at(place.table).target, past=True)
 
     # --- a hand -------------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -520,7 +521,8 @@ class ThirdHandShown(Shown):
         doubled = ", doubled because both bid face up" if out.doubled else ""
         return f"{said}: {names[holder]} holds the contract at {bids[holder]}{doubled}."
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
+        players = place.players
         if isinstance(fact, SwapWithoutContract):
             why = "both passed, so there was no contract and nobody may swap with the third hand"
             return said(f"true, but {why}", plain=f"ticked, but {why}")
@@ -765,8 +767,7 @@ class ThirdHandReferee(Referee):
 
     args = ("trump", "high")  # the query keys the referee page reads
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
         bids = hand.get("bids")
         high = None if in_match else "K"
         if isinstance(bids, list) and len(bids) == 2 and all(b is None or b in RANKS for b in bids):
@@ -774,17 +775,17 @@ class ThirdHandReferee(Referee):
         return {"trump": hand.get("trump") if hand.get("trump") in TRUMPS else None if in_match else "spades",
                 "high": high}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        trick.facts.update({key: args.get(key) or None for key in ("trump", "high") if key in args})
         return []
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         highs = tuple((r, f"{r} (no contract)" if r == "K" else r) for r in RANKS)
         return Setup([Choice("trump", "Trump", suit_options(SUITS.values()), required=True),
                       Choice("high", "High rank", highs, required=True)],
                      hints=["The holder's bid rank is high; K with no contract."])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 2
 
     def options(self, decks: int) -> list[Face]:
@@ -796,8 +797,8 @@ class ThirdHandReferee(Referee):
     def face(self, code: str) -> Face | None:
         return french_face(code) if is_french(code, TRICK_CARDS) else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["high"])
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
+        return trick_winner(cards, trick.facts["trump"], trick.facts["high"])
 
 
 class ThirdHandStats(Stats):

@@ -39,6 +39,7 @@ from .base import (
     TallyChoice,
     TallyColumn,
     Target,
+    Trick,
     TrickMark,
     TrickTally,
     broken,
@@ -288,8 +289,8 @@ class ThirdRailRules(Rules[RailSettings]):
     """Third Rail's rules (rules.md section 4): every third trick scores, the bonus for
     most other tricks, an optional trump, playing to the target."""
 
-    def target(self, settings: RailSettings) -> Target:
-        return Target(settings.target)
+    def target(self, place: HandContext) -> Target:
+        return Target(RailSettings.at(place.table).target)
 
     # --- a hand ---------------------------------------------------------
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
@@ -420,7 +421,7 @@ class ThirdRailShown(Shown):
             return f"{tied}, so each of them scores 2 more."
         return f"{tied}; with a tie nobody scores the bonus."
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         if isinstance(fact, TrickForms):
             head, tail = ("", ", not both") if fact.both else ("no tricks recorded: ", "")
             # the form names the counts as its fields do ("scoring tricks"), the file by their keys
@@ -529,12 +530,12 @@ class ThirdRailShown(Shown):
             parts.append(f"trump {suit_name(hand['trump'])}")
         return parts
 
-    def hand_numbers(self, hand: dict, players: tuple[str, ...]) -> list[str]:
+    def hand_numbers(self, hand: dict, place: HandContext) -> list[str]:
         # recorded trick by trick: each player's count of tricks, not the list of winners
         if isinstance(hand.get("winners"), list):
-            return [by_player("tricks won", list(players),
-                              [hand["winners"].count(seat) for seat in range(len(players))])]
-        return super().hand_numbers(hand, players)
+            return [by_player("tricks won", list(place.players),
+                              [hand["winners"].count(seat) for seat in range(place.seats)])]
+        return super().hand_numbers(hand, place)
 
     # --- the score sheet ----------------------------------------------------
     def sheet_layout(self, place: HandContext) -> SheetLayout:
@@ -609,9 +610,9 @@ class ThirdRailShown(Shown):
                                          "★", "scoring trick"),
                           choice=trump, notes=notes)
 
-    def rules_context(self, settings: GameSettings) -> dict:
+    def rules_context(self, place: HandContext) -> dict:
         return {"rail": [{"players": n, "tricks": tricks_per_hand(n),
-                          "scoring": scoring_trick_numbers(n, RailSettings.read(settings).scoring_from)}
+                          "scoring": scoring_trick_numbers(n, RailSettings.at(place.table).scoring_from)}
                          for n in range(3, 7)]}
 
     # --- the seat picture ---------------------------------------------------------
@@ -632,18 +633,19 @@ class ThirdRailReferee(Referee):
 
     args = ("trump", "players")  # the query keys the referee page reads
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        context: dict = {"players": ctx.seats if ctx else 4, "trump": None, "trump_fixed": False,
-                         "trump_each_hand": bool(ctx and RailSettings.at(ctx.table).trump)}
-        if ctx is not None and not RailSettings.at(ctx.table).trump:
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
+        # outside a match the table says how many play (four unless it says otherwise)
+        context: dict = {"players": place.seats if in_match else 4, "trump": None, "trump_fixed": False,
+                         "trump_each_hand": in_match and RailSettings.at(place.table).trump}
+        if in_match and not RailSettings.at(place.table).trump:
             context["trump_fixed"] = True  # a match without the trump variation
         else:
             context["trump"] = hand.get("trump") if hand.get("trump") in SUITS else None
         return context
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        problems = []
-        if "players" in args and not in_match:
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        problems, context = [], trick.facts
+        if "players" in args and not trick.in_match:
             raw = args.get("players", "")
             if raw.isdecimal() and len(raw) <= 2 and 3 <= int(raw) <= 6:  # int() refuses 4,301+ digits
                 context["players"] = int(raw)
@@ -653,9 +655,9 @@ class ThirdRailReferee(Referee):
             context["trump"] = args.get("trump") or None
         return problems
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
-        setup = Setup()
-        if not in_match:
+    def setup(self, trick: Trick) -> Setup:
+        setup, context = Setup(), trick.facts
+        if not trick.in_match:
             setup.choices.append(Choice("players", "Players", tuple(
                 (str(n), f"{n} (two decks)" if n > 4 else str(n)) for n in range(3, 7))))
         if context["trump_fixed"]:
@@ -666,17 +668,17 @@ class ThirdRailReferee(Referee):
             else:
                 setup.choices.append(Choice("trump", "Trump", (("", "no trump"),)
                                             + suit_options(_SUIT_LETTERS.values())))
-        decks = self.decks(context)
+        decks = self.decks(trick)
         setup.hints.append(f"{context['players']} players: " + (
             "two decks without 2s, 3s and 4s, so two identical cards can meet" if decks == 2 else "one 52-card deck")
             + ".")
         return setup
 
-    def slots(self, context: dict) -> int:
-        return context.get("players") or 4
+    def slots(self, trick: Trick) -> int:
+        return trick.facts.get("players") or 4
 
-    def decks(self, context: dict) -> int:
-        return decks_for(context.get("players") or 4)
+    def decks(self, trick: Trick) -> int:
+        return decks_for(trick.facts.get("players") or 4)
 
     def options(self, decks: int) -> list[Face]:
         return [french_face(c) for c in cards_in_deck(decks)]
@@ -689,8 +691,8 @@ class ThirdRailReferee(Referee):
         # the game has a face: a 2 picked for 3-4 players must not show "?"
         return french_face(code) if is_french(code, cards_in_deck(1)) else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context.get("trump"), self.decks(context))
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
+        return trick_winner(cards, trick.facts.get("trump"), self.decks(trick))
 
 
 class ThirdRailStats(Stats):
@@ -754,7 +756,7 @@ class ThirdRail(Game):
     referee = ThirdRailReferee()
     stats = ThirdRailStats()
 
-    def optional_fields(self, table: Table) -> tuple[str, ...]:
+    def optional_fields(self, place: HandContext) -> tuple[str, ...]:
         # Either form will do, so neither is optional on its own; other tricks only
         # while the bonus that counts them is off (the ruling on other_tricks).
-        return ("trump",) if RailSettings.at(table).most_other_tricks_bonus else ("trump", "other_tricks")
+        return ("trump",) if RailSettings.at(place.table).most_other_tricks_bonus else ("trump", "other_tricks")

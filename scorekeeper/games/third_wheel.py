@@ -42,6 +42,7 @@ from .base import (
     Stats,
     Table,
     Target,
+    Trick,
     broken,
     check_bool,
     check_choice,
@@ -161,11 +162,12 @@ class ThirdWheelRules(Rules[WheelSettings]):
 
     tie_shares_win = True  # the Ruling: the deal count is fixed, so players tied for highest share the win
 
-    def target(self, settings: WheelSettings) -> Target | None:
-        points = settings.target
+    def target(self, place: HandContext) -> Target | None:
+        points = WheelSettings.at(place.table).target
         return Target(points) if points else None  # 0: no target
 
-    def check_settings(self, settings: WheelSettings, seats: int) -> list[Problem]:
+    def check_settings(self, place: HandContext) -> list[Problem]:
+        settings = WheelSettings.at(place.table)
         if settings.deals_each == 0 and settings.target == 0:
             return [broken("settings", NeverEnds())]
         return []
@@ -281,7 +283,7 @@ class ThirdWheelShown(Shown):
                 f"{names[s1]} {tricks[s1]}, {names[s2]} {tricks[s2]}",
                 *OUTCOME_WORDS[why.outcome](h, why.points, names)]
 
-    def problem_words(self, fact: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    def problem_words(self, fact: Any, place: HandContext) -> dict[str, Any]:
         if isinstance(fact, WheelBid):
             return said(f"a dealer who took the Wheel must bid 0 or 6 to {TRICKS}, got {fact.bid}")
         assert isinstance(fact, NeverEnds)  # the game's other problem
@@ -448,20 +450,19 @@ class ThirdWheelReferee(Referee):
 
     args = ("trump", "mode")  # the query keys the referee page reads
 
-    def context(self, hand: dict, ctx: HandContext | None) -> dict:
-        in_match = ctx is not None
+    def context(self, hand: dict, place: HandContext, in_match: bool) -> dict:
         return {"trump": hand.get("trump") if hand.get("trump") in SUITS else None if in_match else "moons",
                 "mode": hand.get("mode") if hand.get("mode") in MODES else None if in_match else "high"}
 
-    def read(self, context: dict, args: Any, in_match: bool) -> list[str]:
-        context.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
+    def read(self, trick: Trick, args: Any) -> list[str]:
+        trick.facts.update({key: args.get(key) or None for key in ("trump", "mode") if key in args})
         return []
 
-    def setup(self, context: dict, in_match: bool) -> Setup:
+    def setup(self, trick: Trick) -> Setup:
         return Setup([Choice("trump", "Trump", suit_options(SUITS, titled=True), required=True),
                       Choice("mode", "High or low", tuple((m, m) for m in MODES), required=True)])
 
-    def slots(self, context: dict) -> int:
+    def slots(self, trick: Trick) -> int:
         return 3
 
     def options(self, decks: int) -> list[Face]:
@@ -478,8 +479,8 @@ class ThirdWheelReferee(Referee):
         card = CARDS.get(code)
         return decktet_face(card) if card else None
 
-    def judge(self, cards: list[str], context: dict) -> tuple[int, str]:
-        return trick_winner(cards, context["trump"], context["mode"])
+    def judge(self, cards: list[str], trick: Trick) -> tuple[int, str]:
+        return trick_winner(cards, trick.facts["trump"], trick.facts["mode"])
 
 
 class ThirdWheelStats(Stats):

@@ -35,7 +35,7 @@ def _places(result: MatchResult) -> list[int]:
 
 def _team_places(result: MatchResult) -> list[int]:
     """Each seat's place, a team in fixed partnerships placed once (the team behind is 2nd)."""
-    return places(result.totals, result.lowest_wins, result.played.sides(result.table))
+    return places(result.totals, result.lowest_wins, result.played.sides(result.standing()))
 
 
 def summary_values(result: MatchResult) -> dict[str, Any]:

@@ -247,7 +247,7 @@ def start_offline(page, site: str, match: Match) -> None:
                 field.fill(shown)
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/matches/\d+$"))
-    expect(page.locator(".match-head h1")).to_have_text(game.display_name(game.settings_of(match.settings)))
+    expect(page.locator(".match-head h1")).to_have_text(game.display_name(game.unplayed_place(match.settings)))
     wait_htmx(page, "#preview")
 
 

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from scorekeeper.games import GAMES
 from scorekeeper.matchfile import dumps
 from scorekeeper.samples import long_settings, random_match
+from tests.places import blank_place
 
 from .conftest import import_file
 
@@ -68,8 +69,8 @@ def test_a_setting_of_none_reads_as_its_word_wherever_settings_are_shown(page, l
     setting = next(s for s in described.settings if s.name == name)
     other = value + 50  # some number that means itself
     settings = dict(long_settings(game, 2, described.min_players), **{name: other})
-    if described.rules.check_settings(described.settings_of(dict(settings, **{name: value})),
-                                       described.min_players):
+    if described.rules.check_settings(blank_place(described, dict(settings, **{name: value}),
+                                                  described.min_players)):
         # none here needs the others as they come (Third Wheel: no limit on deals needs a target)
         settings = dict(described.defaults(), **{name: other})
     match_id = import_file(page, live_server, dumps(sample(game, described.min_players, settings)))

@@ -17,6 +17,7 @@ from scorekeeper.engine import Match, MatchError, replay
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, HandContext, Table
 from scorekeeper.samples import NAMES
+from tests.places import blank_place
 
 W = "(?:" + "|".join(NAMES) + ")"
 NL = f"{W}(?:(?:, | and ){W})*"  # "Ann", "Ann and Bob", "Ann, Bob and Cy"
@@ -172,7 +173,7 @@ def random_settings(game_key: str, rng: random.Random, seats: int) -> dict:
                 high = s.maximum if s.maximum is not None else low + 600
                 chosen[s.name] = rng.choice(sorted({low, min(low + 1, high), min(low + 2, high),
                                                     rng.randint(low, high), min(s.default, high)}))
-        if not game.rules.check_settings(game.settings_of(chosen), seats):
+        if not game.rules.check_settings(blank_place(game, chosen, seats)):
             return chosen
 
 

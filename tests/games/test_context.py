@@ -87,9 +87,9 @@ class CountingRules(Rules[CountingSettings]):
     def __init__(self) -> None:
         self.seen: list[tuple[str, HandContext]] = []
 
-    def check_settings(self, settings: CountingSettings, seats: int) -> list[Problem]:
-        return [rule("settings.most", f"{seats} players is more than {settings.most}")] \
-            if seats > settings.most else []
+    def check_settings(self, place: HandContext) -> list[Problem]:
+        seats, most = place.seats, CountingSettings.at(place.table).most
+        return [rule("settings.most", f"{seats} players is more than {most}")] if seats > most else []
 
     def check_hand(self, hand: dict, ctx: HandContext) -> list[Problem]:
         self.seen.append(("check", ctx))
@@ -109,7 +109,7 @@ class CountingShown(Shown):
 class LowRules(CountingRules):
     """The same hands, played to a target where the lowest total wins."""
 
-    def target(self, settings: CountingSettings) -> Target:
+    def target(self, place: HandContext) -> Target:
         return Target(10, low_wins=True)
 
 
@@ -272,7 +272,7 @@ def test_low_wins_ends_at_the_target_with_the_lowest_total(counting):
 class LowNoTargetRules(CountingRules):
     """The lowest total wins, and no target ends the game (a fixed number of hands might)."""
 
-    def lowest_wins(self, settings: CountingSettings) -> bool:
+    def lowest_wins(self, place: HandContext) -> bool:
         return True
 
 

@@ -15,6 +15,7 @@ import pytest
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, HandContext
 from scorekeeper.games.third_rail import tricks_per_hand
+from tests.places import blank_place
 
 from .linecheck import (
     NL,
@@ -808,7 +809,7 @@ def play_many(key: str, matches: int) -> int:
         settings = random_settings(key, rng, seats)
         while True:  # the case's values, in a combination the game accepts
             chosen = dict(settings, **{name: rng.choice(values) for name, values in case.numbers.items()})
-            if not game.rules.check_settings(game.settings_of(chosen), seats):
+            if not game.rules.check_settings(blank_place(game, chosen, seats)):
                 break
         lines += play_and_check(key, rng, chosen, seats, case.make_hand, [NEXT, *case.rules], must_say,
                                 hands=40)

@@ -9,6 +9,7 @@ import pytest
 from scorekeeper.engine import Match, MatchError, replay, resolve_settings
 from scorekeeper.games import GAMES, words
 from scorekeeper.games.base import said
+from tests.places import blank_place
 
 ABC = ["Ann", "Bob", "Cy"]
 RAIL_COUNTS = {"scoring_tricks": [1, 2, 9], "other_tricks": [9, 1, 1]}
@@ -123,7 +124,7 @@ def test_a_games_rules_give_what_is_wrong_as_facts_without_words(game, players, 
 
 def test_a_settings_problem_is_a_fact_the_game_says():
     wheel = GAMES["third_wheel"]
-    facts = wheel.rules.check_settings(wheel.settings_of({**wheel.defaults(), "deals_each": 0, "target": 0}), 3)
+    facts = wheel.rules.check_settings(blank_place(wheel, {**wheel.defaults(), "deals_each": 0, "target": 0}, 3))
     assert [(p.code, p.params) for p in facts] == [("rule", {})] and facts[0].fact is not None
     _, problems = resolve_settings(wheel, {"deals_each": 0, "target": 0}, 3)
     assert [p.message for p in problems] == ["settings: deals_each and target are both 0, so the game would never "
@@ -132,7 +133,12 @@ def test_a_settings_problem_is_a_fact_the_game_says():
 
 def test_the_words_are_the_shown_parts_not_the_rules(monkeypatch):
     wheel = GAMES["third_wheel"]
-    monkeypatch.setattr(wheel.shown, "problem_words", lambda fact, players: said(f"no, {' '.join(players)}"))
+    monkeypatch.setattr(wheel.shown, "problem_words", lambda fact, place: said(f"no, {' '.join(place.players)}"))
     error = refused("third_wheel", ABC, {}, 0, CASES[0][4])
     assert error.problems == ["hand 1: bid: no, Ann Bob Cy"]
-    assert [p.message for p in resolve_settings(wheel, {"deals_each": 0, "target": 0}, 3)[1]] == ["settings: no, "]  # no names yet
+    # the settings checked before the players are known: stand-ins for them; with the file's, its names
+    assert [p.message for p in resolve_settings(wheel, {"deals_each": 0, "target": 0}, 3)[1]] == [
+        "settings: no, Player 1 Player 2 Player 3"]
+    with pytest.raises(MatchError) as caught:
+        replay(Match("third_wheel", ABC, {"deals_each": 0, "target": 0}, 0, []))
+    assert caught.value.problems == ["settings: no, Ann Bob Cy"]

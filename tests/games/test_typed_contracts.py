@@ -176,44 +176,93 @@ def test_the_pages_read_a_count_per_seat_through_the_record_whatever_its_field_i
     assert [[cell.text for cell in seat] for seat in sheet["carried"]["seats"]] == [["", "2", "4"], ["", "2", "4"]]
 
 
-def settings_hooks_not_typed(classes: list[type]) -> list[str]:
-    """Every method of ``classes`` given the settings other than as a game's record (a
-    ``GameSettings``, or the ``Rules`` type variable bound to one): ``settings: dict``."""
+def carries_the_place(kind: object) -> bool:
+    """Whether a parameter of this type is the place (``HandContext``) or a record the engine built
+    around it (a dataclass with a ``place`` field: ``NeedsFacts``, ``ProgressFacts``, ``Trick``)."""
+    if kind is HandContext:
+        return True
+    return isinstance(kind, type) and dataclasses.is_dataclass(kind) \
+        and typing.get_type_hints(kind).get("place") is HandContext
+
+
+# The public methods of a game's parts not told the place, each with why: none of them is
+# asked about a match (nothing here reads where a match stands).
+NOT_TOLD_THE_PLACE = {
+    "Game.long_match": "designs the settings of a sample match before any exists: no table, no players; "
+                       "what it gives is what a table is made from",
+    "Game.defaults": "the settings before any table: what a place's table is made from",
+    "Game.settings_of": "makes the settings record a place's table holds (Rules.settings_at reads it)",
+    "Game.empty_place": "the engine's builder of the place itself",
+    "Game.unplayed_place": "builds the place where no match exists",
+    "Rules.settings_at": "how a hook reads its place's settings: settings_at(place.table)",
+    "Rules.start": "the game's state before the first hand: what the empty place is built with",
+    "Shown.field_word": "a hand field's word, the same at every table (form labels, problem messages)",
+    "Shown.counter_text": "one count beside a total in words, the same at every table",
+    "Shown.card_counter": "the deck's counter for the form's counts group (the group comes from "
+                          "Shown.hand_form(place)), the same at every table",
+    "Referee.options": "the cards of a deck (how many decks: Referee.decks(trick)), the same at every table",
+    "Referee.groups": "the tap grid of a deck (how many decks: Referee.decks(trick))",
+    "Referee.face": "a card's face, the same at every table",
+}
+
+
+def hooks_not_told_the_place(classes: list[type]) -> list[str]:
+    """Every public method ``classes`` define (a part's own hooks, or a game's overrides of them)
+    with no parameter that carries the place, other than the reasoned exceptions of the part it
+    overrides (``NOT_TOLD_THE_PLACE``)."""
     found = []
     for cls in classes:
-        for name, member in inspect.getmembers(cls, inspect.isfunction):
-            hint = typing.get_type_hints(member).get("settings")
-            if hint is None:
+        for name, member in vars(cls).items():
+            if name.startswith("_") or not inspect.isfunction(member):
                 continue
-            kinds = [k.__bound__ if isinstance(k, typing.TypeVar) else k for k in typing.get_args(hint) or (hint,)]
-            if not all(k is type(None) or (isinstance(k, type) and issubclass(k, GameSettings)) for k in kinds):
-                found.append(f"{cls.__qualname__}.{name}: settings: {hint}")
+            base = next((f"{part.__name__}.{name}" for part in (Rules, Shown, Referee, Stats, Game)
+                         if issubclass(cls, part) and hasattr(part, name)), f"{cls.__qualname__}.{name}")
+            if base in NOT_TOLD_THE_PLACE:
+                continue
+            hints = typing.get_type_hints(member)
+            hints.pop("return", None)
+            if not any(carries_the_place(kind) for hint in hints.values() for kind in typing.get_args(hint) or (hint,)):
+                found.append(f"{cls.__qualname__}.{name}({', '.join(hints)})")
     return found
 
 
-def test_every_hook_given_the_settings_is_given_the_games_typed_record():
+def game_parts() -> list[type]:
     from tests.oddball import Oddball
 
-    parts = [Rules, Shown, Referee, Stats, Game, Setting]
+    parts: list[type] = [Rules, Shown, Referee, Stats, Game]
     for game in [*GAMES.values(), Oddball(), Pebbles()]:
         parts += [type(game), type(game.rules), type(game.shown), type(game.stats)]
         parts += [type(game.referee)] if game.referee else []
-    assert settings_hooks_not_typed(parts) == []
+    return parts
 
 
-def test_a_hook_given_the_settings_as_a_dict_is_found():
-    class Untyped(Rules[PebblesSettings]):
-        def target(self, settings: dict) -> Target | None:  # type: ignore[override]
+def test_every_game_hook_is_told_the_place_the_engine_built():
+    assert hooks_not_told_the_place(game_parts()) == []
+
+
+def test_the_exceptions_are_hooks_that_exist():
+    # a hook renamed or gone leaves no exception behind that a new hook could hide under
+    for name in NOT_TOLD_THE_PLACE:
+        part, method = name.split(".")
+        assert callable(getattr({"Rules": Rules, "Shown": Shown, "Referee": Referee, "Game": Game}[part], method))
+
+
+def test_a_hook_told_where_it_is_some_other_way_is_found():
+    class ByTheSettings(Rules[PebblesSettings]):
+        def target(self, settings: PebblesSettings) -> Target | None:  # type: ignore[override]
             return None
 
-    class UntypedShown(Shown):
-        def rules_context(self, settings: typing.Mapping[str, int] | None) -> dict:  # type: ignore[override]
+    class ByThePlayers(Shown):
+        def problem_words(self, fact: typing.Any, players: tuple[str, ...]) -> dict:  # type: ignore[override]
             return {}
 
-    assert settings_hooks_not_typed([Untyped, UntypedShown]) == [
-        "test_a_hook_given_the_settings_as_a_dict_is_found.<locals>.Untyped.target: settings: <class 'dict'>",
-        "test_a_hook_given_the_settings_as_a_dict_is_found.<locals>.UntypedShown.rules_context: "
-        "settings: typing.Optional[typing.Mapping[str, int]]"]
+        def seat_word(self, table: Table, seat: int) -> str:  # a new hook of its own, told the table
+            return ""
+
+    assert hooks_not_told_the_place([ByTheSettings, ByThePlayers]) == [
+        "test_a_hook_told_where_it_is_some_other_way_is_found.<locals>.ByTheSettings.target(settings)",
+        "test_a_hook_told_where_it_is_some_other_way_is_found.<locals>.ByThePlayers.problem_words(fact, players)",
+        "test_a_hook_told_where_it_is_some_other_way_is_found.<locals>.ByThePlayers.seat_word(table, seat)"]
 
 
 def test_a_games_rules_read_its_own_record_or_the_game_is_refused():

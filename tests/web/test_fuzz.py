@@ -237,7 +237,9 @@ def test_a_digit_that_is_not_a_number_is_refused_not_a_500(fuzz, game, method, p
 
 # A header value as it arrives: bytes the server decodes as latin-1 (so any text sent as UTF-8)
 header_value = st.one_of(st.text(st.characters(max_codepoint=255, blacklist_characters="\r\n"), max_size=60),
-                         st.text(st.characters(blacklist_characters="\r\n"), max_size=30).map(
+                         # no lone surrogate: it has no UTF-8, so no client could send it
+                         st.text(st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)),
+                                 max_size=30).map(
                              lambda text: text.encode("utf-8").decode("latin-1")),
                          st.sampled_from(["9" * 5000, 'W/"v' + "9" * 5000 + '"', 'W/"v²"', "bytes=0-" + "9" * 5000,
                                           "x" * 9000]),

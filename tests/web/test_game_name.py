@@ -64,8 +64,8 @@ def test_the_name_is_not_scored_and_a_card_game_keeps_its_title():
     assert named.totals == plain.totals and named.hands[0].explanation == plain.hands[0].explanation
     for game in GAMES.values():
         if not any(s.name == "name" for s in game.settings):
-            assert game.display_name(game.settings_of(game.defaults())) == game.title
-            assert game.display_name(game.settings_of(game.defaults()), kind=True) == game.title
+            assert game.display_name(game.unplayed_place()) == game.title
+            assert game.display_name(game.unplayed_place(), kind=True) == game.title
 
 
 def test_a_name_over_40_characters_is_refused_on_the_form_and_in_a_file(client):

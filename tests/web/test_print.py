@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
-from scorekeeper.games import GAMES, base
+from scorekeeper.games import GAMES
 from scorekeeper.samples import long_settings, longest, random_match, wide_long_settings
 from scorekeeper.web.model import view
 from tests.places import blank_place
@@ -136,7 +136,7 @@ def check_grid(app, client, key: str, match: Match | None = None) -> None:
             assert cells == expected, (scored.number, seat)
     # the standings are the engine's final totals, highest first
     _, standings = grid_rows(html, "standings")
-    sides = game.sides(base.Table(tuple(result.players), result.settings))
+    sides = game.sides(result.next_place())
     # each row's player as printed, partners named: a row that says otherwise is no player's
     printed = {standing_label(result.players, seat, sides): name for seat, name in enumerate(result.players)}
     shown = {printed.get(row[1][1], row[1][1]): int(row[2][1]) for row in standings}

@@ -58,8 +58,10 @@ class Trick:
         self.order = slot_labels(client.get(self.url()))
         referee = game.referee
         assert referee is not None
-        ctx = referee.context({}, None)
-        referee.read(ctx, self.base, in_match=True)
+        # the trick as the referee reads the page's choices (the match's own player count is not
+        # among them: outside a match, as many as the referee's defaults seat)
+        ctx = referee.trick({}, game.unplayed_place(), in_match=False)
+        referee.read(ctx, self.base)
         cards = [f.code for f in referee.options(referee.decks(ctx))]
         rng = random.Random(26)
         for _ in range(5000):

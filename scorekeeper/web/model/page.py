@@ -24,7 +24,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import Game, HandContext, Seating, Typed
+    from ...games.base import Game, HandContext, Seating, Trick, Typed
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -281,11 +281,11 @@ def notice_words(number: int | None, names: Sequence[str], scores: list[int], to
     return f"Hand {number} saved{how}: {scores_said}. Totals: {totals_said}.{said}"
 
 
-def referee_params(game: Game, ctx: dict, in_match: bool) -> dict:
-    """The trick context as the referee's address carries it (the keys the game's referee
+def referee_params(game: Game, trick: Trick) -> dict:
+    """The trick's facts as the referee's address carries them (the keys the game's referee
     reads): the choices it shows, set."""
     referee = game.referee
-    return {} if referee is None else referee.address(ctx, in_match)
+    return {} if referee is None else referee.address(trick)
 
 
 def hand_context(info: Info) -> HandContext:

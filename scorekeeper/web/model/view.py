@@ -100,7 +100,7 @@ def shown_standings(shown: Showing) -> list[dict]:
 
 def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
     """The match's partnerships, if its game plays in teams (``Game.sides``)."""
-    return game.sides(base.Table(tuple(result.players), result.settings))
+    return game.sides(result.standing())
 
 
 def dealt_out_of_turn(hand: dict) -> bool:
@@ -132,10 +132,10 @@ def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> d
     }
 
 
-def hand_numbers(game: Game, hand: dict, players: tuple[str, ...], summary: str) -> str:
+def hand_numbers(game: Game, hand: dict, place: HandContext, summary: str) -> str:
     """A hand's numbers per player, in the game's words, as one line for the match log
-    (those its summary does not already say)."""
-    return "; ".join(line for line in game.shown.hand_numbers(hand, players) if line not in summary)
+    (those its summary does not already say); ``place``: the log's place of the hand."""
+    return "; ".join(line for line in game.shown.hand_numbers(hand, place) if line not in summary)
 
 
 # Hands the scoreboard lists, the latest: the earlier ones are a page away ("Earlier

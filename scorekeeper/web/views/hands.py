@@ -313,7 +313,8 @@ def log(info: page.Info) -> ResponseReturnValue:
             entry[key + "_summary"] = (view.hand_summary(info.played, hand, result.logged_place(entry["hand"]))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo")
                                        and isinstance(entry["hand"], int) else None)
-            entry[key + "_numbers"] = (view.hand_numbers(info.played, hand, tuple(players), entry[key + "_summary"])
+            entry[key + "_numbers"] = (view.hand_numbers(info.played, hand, result.logged_place(entry["hand"]),
+                                                         entry[key + "_summary"])
                                        if entry[key + "_summary"] is not None else None)
     known = {s.name: s for s in info.played.settings}
     return partials.render_page_or_partial("log.html", info=info, entries=entries, players=players, match_id=match_id,

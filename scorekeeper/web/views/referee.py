@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...engine import MatchError
 from ...games import GAMES
-from ...games.base import Game, Referee, ordinal
+from ...games.base import Game, Referee, Trick, ordinal
 from ...store import MatchRecord
 from ..forms import hand_forms
 from ..model import page, partials
@@ -32,20 +32,21 @@ def slot_name(index: int) -> str:
     return "Led" if index == 0 else ordinal(index + 1)
 
 
-def defaults_from_match(game: Game, info: MatchRecord | None) -> dict:
-    """The trick context before the address says more: in a match, the hand being
-    played, of which only the match's player count and settings are known (its trump is
-    the table's to say: the hand form sends what it holds, see ``page.referee_url``);
-    outside a match, the game's defaults. Never the last recorded hand: it is over."""
+def defaults_from_match(game: Game, info: MatchRecord | None) -> Trick:
+    """The trick before the address says more: in a match, the hand being played (its place
+    in the match's replay), of which only the match's player count and settings are known
+    (its trump is the table's to say: the hand form sends what it holds, see
+    ``page.referee_url``); outside a match, the place of a match of the game's defaults.
+    Never the last recorded hand: it is over."""
     if not info:
-        return referee_of(game).context({}, None)
-    return referee_of(game).context({}, page.hand_context(info))
+        return referee_of(game).trick({}, game.unplayed_place(), in_match=False)
+    return referee_of(game).trick({}, page.hand_context(info), in_match=True)
 
 
-def read_context(game: Game, info: MatchRecord | None, args: Args) -> tuple[dict, list[str]]:
-    """The context from the form, falling back to the match's defaults."""
+def read_context(game: Game, info: MatchRecord | None, args: Args) -> tuple[Trick, list[str]]:
+    """The trick from the form, falling back to the match's defaults."""
     ctx = defaults_from_match(game, info)
-    problems = referee_of(game).read(ctx, args, in_match=bool(info))
+    problems = referee_of(game).read(ctx, args)
     return ctx, problems
 
 
@@ -162,8 +163,8 @@ def judged(game: Game) -> ResponseReturnValue:
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
         return redirect(url_for("referee.trick", game=game.key, **canonical(info, ctx, game, slots, args)), 303)
     result = None
-    unpicked = [c.label for c in referee_of(game).setup(ctx, in_match=bool(info)).choices
-                if c.required and not ctx.get(c.name)]
+    unpicked = [c.label for c in referee_of(game).setup(ctx).choices
+                if c.required and not ctx.facts.get(c.name)]
     if not problems and all(slots) and unpicked:
         problems.append(f"Pick this hand's {words_and([label.lower() for label in unpicked])} above first: "
                         "who wins depends on it.")
@@ -188,7 +189,7 @@ def judged(game: Game) -> ResponseReturnValue:
     return response
 
 
-def next_lead(game: Game, info: MatchRecord | None, args: Args, ctx: dict, slots: list[str]) -> Args:
+def next_lead(game: Game, info: MatchRecord | None, args: Args, ctx: Trick, slots: list[str]) -> Args:
     """A card tapped after a whole trick, or New trick, starts the next one, which the last
     trick's winner leads: ``lead`` moves to that place (the arguments as given otherwise;
     Undo corrects the trick on the table, so its leader stays)."""
@@ -207,14 +208,14 @@ def next_lead(game: Game, info: MatchRecord | None, args: Args, ctx: dict, slots
     return moved
 
 
-def canonical(info: MatchRecord | None, ctx: dict, game: Game, slots: list[str], args: Args | None = None) -> dict:
+def canonical(info: MatchRecord | None, ctx: Trick, game: Game, slots: list[str], args: Args | None = None) -> dict:
     params: dict = {}
     if info:
         params["match"] = info.id
         for key in ("table", "lead"):
             if args is not None and args.get(key):
                 params[key] = args[key][:60]
-    params.update(page.referee_params(game, ctx, bool(info)))
+    params.update(page.referee_params(game, ctx))
     for i, card in enumerate(slots):
         if card:
             params[f"c{i + 1}"] = card
@@ -240,7 +241,7 @@ def words_and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: Game) -> dict | None:
+def _hand_in_progress(info: MatchRecord | None, ctx: Trick, game: Game) -> dict | None:
     """For the "This hand" box in a match: which hand is being played, who deals it,
     and where its trick context came from (the hand form as typed, or not known yet)."""
     if not info:
@@ -249,8 +250,8 @@ def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: Game) -> dict |
         result = page.replayed(info)
     except MatchError:
         return None
-    setup = referee_of(game).setup(ctx, in_match=True)
-    unpicked = [c.label.lower() for c in setup.choices if c.required and not ctx.get(c.name)]
+    setup = referee_of(game).setup(ctx)
+    unpicked = [c.label.lower() for c in setup.choices if c.required and not ctx.facts.get(c.name)]
     return {"number": len(result.hands) + 1 if result.next_dealer is not None else None,
             "dealer": None if result.next_dealer is None else result.players[result.next_dealer],
             "unpicked": words_and(unpicked) if unpicked else "",
@@ -258,7 +259,7 @@ def _hand_in_progress(info: MatchRecord | None, ctx: dict, game: Game) -> dict |
             "asks": any(c.required for c in setup.choices)}
 
 
-def page_context(game: Game, info: MatchRecord | None, ctx: dict, slots: list[str], result: dict | None,
+def page_context(game: Game, info: MatchRecord | None, ctx: Trick, slots: list[str], result: dict | None,
                  problems: list[str], order: list[str] | None = None, args: Args | None = None) -> dict:
     referee = referee_of(game)
     decks = referee.decks(ctx)
@@ -271,7 +272,7 @@ def page_context(game: Game, info: MatchRecord | None, ctx: dict, slots: list[st
         "title": game.title,
         "info": info,
         "ctx": ctx,
-        "setup": referee.setup(ctx, in_match=bool(info)),
+        "setup": referee.setup(ctx),
         "from_match": referee.from_match,
         "order": order,
         "table": ((args.get("table") if args is not None else None) or (page.table_order(info) if info else None) or "")[:60] if order else "",

@@ -16,7 +16,9 @@ bp = Blueprint("rules", __name__)
 
 
 def _context(game: Game, settings: dict, info: MatchRecord | None) -> dict:
-    extra = game.shown.rules_context(game.settings_of(settings))
+    # the place of a match of these settings before its first hand: the match's players, or for
+    # the game's own page stand-ins (its words read the settings alone)
+    extra = game.shown.rules_context(game.unplayed_place(settings, info.players if info else None))
     return {"game": game, "key": game.key, "s": settings, "shown": view.settings_shown(game, settings),
             "info": info, **extra}
 
