@@ -87,6 +87,9 @@ def main() -> None:
             print(f"{label:<34} {median:>10.1f} {p95:>8.1f} {size / 1024:>6.1f}")
             rows.append([label, f"{median:.1f} ms", f"{p95:.1f} ms"])
         print(f"({args.matches} matches in this device's history, Ann in all of them)")
+        # the upload limit's figure in docs/match-file.md: how big this history is as the export writes it
+        exported = client.get("/history/export.json").get_data()
+        print(f"the history export: {len(exported):,} bytes, {len(exported) // args.matches:,} a match")
     if args.markdown:
         write_section(Path(args.markdown), "stats", (
             f"### Stats pages (`bench/stats.py`)\n\n{measured(load)}; one phone's history of {args.matches:,} "

@@ -988,14 +988,7 @@ class Shown:
     def hand_form_shown(self, ctx: HandContext) -> list[FieldGroup]:
         """``hand_form`` as a page writes it: each player's name in a legend or hint isolated
         (``names.isolate_names``), so a right-to-left name never reorders the words round it."""
-        players = ctx.table.players
-        shown = []
-        for group in self.hand_form(ctx):
-            legend, hint = isolate_names(group.legend, players), isolate_names(group.hint, players)
-            # a group with no name to isolate is kept as it is: a form is described twice a save
-            same = legend == group.legend and hint == group.hint
-            shown.append(group if same else dataclasses.replace(group, legend=legend, hint=hint))
-        return shown
+        return [_group_shown(group, ctx.table.players) for group in self.hand_form(ctx)]
 
     def card_counter(self) -> CardCounter | None:
         """The card counter its ``counts`` hand-form group offers, if any."""
@@ -1480,6 +1473,17 @@ class Game:
 
 
 # --- helpers shared by the games ------------------------------------------
+
+# A form is described on every page that draws it and twice a save, with the same groups
+# and names hand after hand: each group's names are isolated once, not on every drawing
+# (a right-to-left name costs the most to isolate).
+@functools.lru_cache(maxsize=1024)
+def _group_shown(group: FieldGroup, players: tuple[str, ...]) -> FieldGroup:
+    legend, hint = isolate_names(group.legend, players), isolate_names(group.hint, players)
+    if legend == group.legend and hint == group.hint:
+        return group  # no name to isolate: kept as it is
+    return dataclasses.replace(group, legend=legend, hint=hint)
+
 
 def show(value: Any) -> str:
     """A value as the JSON the user typed, for messages."""

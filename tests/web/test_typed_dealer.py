@@ -80,8 +80,10 @@ def test_the_preview_of_a_hand_dealt_out_of_turn_draws_their_deal(app, client, k
                                 data={"version": version(client, in_turn)}).get_data(as_text=True)
     picture = seat_picture(typed)
     assert picture == seat_picture(in_turn_typed)
-    if picture:  # who deals is drawn where they sit (the picture's words for a screen reader say so)
-        assert f"{players_of(key)[dealer]}: deals" in picture, picture
+    # every game draws its table (base.Shown.seating): who deals is drawn where they sit (the
+    # picture's words for a screen reader say so)
+    assert picture, typed
+    assert f"{players_of(key)[dealer]}: deals" in picture, picture
     assert referee_table(typed) == referee_table(in_turn_typed)
     if GAMES[key].referee is not None:
         assert referee_table(typed), typed
