@@ -129,7 +129,6 @@ def cmd_list(args: argparse.Namespace) -> int:
     to the phones that have their links, so this is how the person who runs the server
     finds one again (a phone was lost, the history was cleared)."""
     from . import store
-    from .games import GAMES
     from .names import isolated
 
     database = args.database
@@ -148,7 +147,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     base = (args.url or f"http://{lan_address() or '127.0.0.1'}:5000").rstrip("/")
     matches = store.all_matches(db, args.search or "")
     for m in matches:
-        game = GAMES[m["game"]].title if m["game"] in GAMES else m["game"]
+        game = m["played"].title if m["played"] is not None else m["game"]
         state = "finished" if m["finished"] else "in progress"
         hands = f"{m['hands']} hand{'' if m['hands'] == 1 else 's'}"
         # each name isolated, so a right-to-left name never reorders the line round it

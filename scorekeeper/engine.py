@@ -134,6 +134,8 @@ class MatchResult:
     dealt: list[int] = field(default_factory=list)
     # Where the match stands now, for the hand about to be played (see ``next_place``).
     now: HandContext | None = field(default=None, repr=False, compare=False)
+    # The game the replay scored it by (``check_match`` found it by the match's key, once).
+    replayed_by: Game | None = field(default=None, repr=False, compare=False)
 
     @property
     def table(self) -> Table:
@@ -141,9 +143,11 @@ class MatchResult:
 
     @property
     def played(self) -> Game:
-        """The game itself, for whoever holds the result past the engine (a replay only
-        ever makes a result of a registered game)."""
-        return GAMES[self.game]
+        """The game itself, for whoever holds the result past the engine: the one the replay
+        scored it by, never looked up again by its key."""
+        if self.replayed_by is None:  # every result the engine replayed has it
+            raise ValueError("this result was not replayed: no game")
+        return self.replayed_by
 
     @property
     def lowest_wins(self) -> bool:
@@ -431,6 +435,7 @@ def replay(match: Match, resume: MatchResult | None = None, max_problems: int | 
         state=state,
         dealt=dealt,
         now=now,
+        replayed_by=game,
     )
 
 
@@ -655,15 +660,12 @@ class Showing:
     guide: ShownGuide | None  # the table guide (None once the match is over)
 
 
-def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+def game_title(game: Game, settings: dict | None = None, kind: bool = False) -> str:
     """The game's name as the table knows it (``Game.display_name``: a score pad's
     "Hearts"), with ``settings`` the match's; ``kind``: "Hearts (score pad)"."""
-    game = GAMES.get(key)
-    if game is None:
-        return key.replace("_", " ").title()
     # the place of a match of these settings: the name is the settings', whoever plays
     named = game.display_name(None if settings is None else game.unplayed_place(settings), kind)
-    return named or game.title or key.replace("_", " ").title()
+    return named or game.title or game.key.replace("_", " ").title()
 
 
 def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: HandOutput = NO_OUTPUT) -> str:
@@ -783,7 +785,7 @@ def showing(result: MatchResult, hands: list[dict], first: int = 1, dealer: int 
     needs = None if result.finished else game.needs(result.next_place())
     why = next_why(result, hands)
     return Showing(
-        title=game_title(result.game, result.settings),
+        title=game_title(game, result.settings),
         players=tuple(players),
         isolated=tuple(isolated(name) for name in players),
         hands=shown_hands(result, hands, first),

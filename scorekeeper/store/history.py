@@ -10,6 +10,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..engine import Match
+from ..games import GAMES
 from ..names import same_name
 from .core import loads, to_match
 from .matches import kept_since, purge_deleted
@@ -36,8 +37,9 @@ def hand_counts(db: Database, match_ids: list[int]) -> dict[int, int]:
 
 def deleted_matches(db: Database, device: str | None) -> list[dict]:
     """The matches ``device`` scored that were deleted and can still be restored, the
-    latest deleted first: id, game, players, date, deleted_at. One deleted longer ago
-    than KEEP_DELETED_DAYS is not among them, and is removed for good now."""
+    latest deleted first: id, game (its key), played (the game, as in ``device_history``), players,
+    date, deleted_at. One deleted longer ago than KEEP_DELETED_DAYS is not among them, and is
+    removed for good now."""
     rows = db.execute(
         "select m.id, m.game, m.players, m.date, m.deleted_at, m.settings from device_matches d join matches m "
         "on m.id = d.match_id where d.device_id = ? and d.score = 1 and m.deleted_at is not null "
@@ -46,8 +48,8 @@ def deleted_matches(db: Database, device: str | None) -> list[dict]:
     if rows and rows[-1][4] < oldest:
         purge_deleted(db)
         rows = [row for row in rows if row[4] >= oldest]
-    return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "date": r[3], "deleted_at": r[4],
-             "settings": json.loads(r[5])} for r in rows]
+    return [{"id": r[0], "game": r[1], "played": GAMES.get(r[1]), "players": json.loads(r[2]), "date": r[3],
+             "deleted_at": r[4], "settings": json.loads(r[5])} for r in rows]
 
 
 def device_history(db: Database, device: str | None, search: str = "", page: int = 1,
@@ -77,6 +79,9 @@ def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
     keys = ("id", "game", "players", "date", "note", "updated_at", "hands", "finished", "winners", "totals",
             "imported", "score", "leaders")
     out = dict(zip(keys, row))
+    # the game itself: past the store nobody looks its key up again (None for a game this
+    # version no longer has: its match stays listed, see ``derived.rebuild``)
+    out["played"] = GAMES.get(out["game"])
     out["players"] = json.loads(out["players"])
     out["winners"] = loads(out["winners"])
     out["totals"] = loads(out["totals"])
@@ -88,8 +93,8 @@ def _summary_row(row: tuple[Any, ...]) -> dict[str, Any]:
 def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
     """The players this device has kept score for: ``names`` (each name once, as the
     rules compare names, spelled as it was last typed; the most played first) and
-    ``groups``, the last few tables ({"game", "players" in seat order, "settings"}, newest
-    first, each table once)."""
+    ``groups``, the last few tables ({"game" (its key), "played" (the game), "players" in seat
+    order, "settings"}, newest first, each table once)."""
     counts: dict[str, int] = {}
     spelling: dict[str, str] = {}
     tables: list[dict] = []
@@ -105,9 +110,11 @@ def known_players(db: Database, device: str | None, groups: int = 4) -> dict:
             spelling.setdefault(folded, name)  # newest first: the last spelling used
         # a table is its game, its seats and its settings: a rematch plays by the same ones
         key = (game, tuple(same_name(n) for n in players), settings_json)
-        if key not in seen and len(tables) < groups:
+        # a table of a game this version no longer has cannot be started again: not offered
+        if key not in seen and len(tables) < groups and game in GAMES:
             seen.add(key)
-            tables.append({"game": game, "players": players, "settings": json.loads(settings_json)})
+            tables.append({"game": game, "played": GAMES[game], "players": players,
+                           "settings": json.loads(settings_json)})
     names = sorted(spelling, key=lambda f: (-counts[f], f))
     return {"names": [spelling[f] for f in names], "groups": tables}
 

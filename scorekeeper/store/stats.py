@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from ..games import GAMES
+
 
 def player_rows(db: Database, device: str | None, name_keys: list[str], hands: bool = False,
                 game: str | None = None, players: bool = False) -> list[dict]:
@@ -30,6 +32,7 @@ def player_rows(db: Database, device: str | None, name_keys: list[str], hands: b
     out = []
     for row in rows:
         item = dict(zip(keys, row))
+        item["played"] = GAMES[item["game"]]  # the game itself, for the pages (its key stays for addresses)
         item["figures"] = json.loads(item["figures"])
         item["settings"] = json.loads(item["settings"])  # a game the table named (a score pad's "Hearts")
         if hands:

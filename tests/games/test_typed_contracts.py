@@ -172,7 +172,7 @@ def test_the_pages_read_a_count_per_seat_through_the_record_whatever_its_field_i
     assert result.hands[-1].as_json()["kept"] == [4, 4]  # the rescore output names the field as declared
     assert seat_counter(game, result.hands[-1]) == ("4 pebbles", "4 pebbles")
     assert showing(result, [{}, {}]).counter == ("4 pebbles", "4 pebbles")  # what the page shows
-    sheet = view.blank_sheet("pebbles", result.settings, list(result.players), 2, result=result)
+    sheet = view.blank_sheet(game, result.settings, list(result.players), 2, result=result)
     assert [[cell.text for cell in seat] for seat in sheet["carried"]["seats"]] == [["", "2", "4"], ["", "2", "4"]]
 
 

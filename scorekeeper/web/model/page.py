@@ -16,7 +16,6 @@ from werkzeug.http import quote_etag
 
 from ... import engine, store
 from ...engine import MatchError, MatchResult
-from ...games import GAMES
 from ...names import isolate_names, isolated
 from ..edges import access
 from ..edges.db import get_db
@@ -25,7 +24,7 @@ from . import seats, view, writes
 from .replays import MatchReplay, ReplayCache
 
 if TYPE_CHECKING:
-    from ...games.base import HandContext, Seating, Trick, Typed
+    from ...games.base import Game, HandContext, Seating, Trick, Typed
 
 POLL_SECONDS = 3
 # A match where nothing changed for IDLE_AFTER seconds (a break, a finished match left open)
@@ -282,10 +281,10 @@ def notice_words(number: int | None, names: Sequence[str], scores: list[int], to
     return f"Hand {number} saved{how}: {scores_said}. Totals: {totals_said}.{said}"
 
 
-def referee_params(game_key: str, trick: Trick) -> dict:
+def referee_params(game: Game, trick: Trick) -> dict:
     """The trick's facts as the referee's address carries them (the keys the game's referee
     reads): the choices it shows, set."""
-    referee = GAMES[game_key].referee
+    referee = game.referee
     return {} if referee is None else referee.address(trick)
 
 

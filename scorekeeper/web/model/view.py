@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from ... import engine
 from ...engine import HandResult, Match, MatchResult, Showing, ShownHand
-from ...games import GAMES, base
+from ...games import base
 from ...games.base import (
     Game,
     HandContext,
@@ -60,9 +60,9 @@ def signed(points: int | None) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def game_title(key: str, settings: dict | None = None, kind: bool = False) -> str:
+def game_title(game: Game, settings: dict | None = None, kind: bool = False) -> str:
     """The game's name as the table knows it (``engine.game_title``)."""
-    return engine.game_title(key, settings, kind)
+    return engine.game_title(game, settings, kind)
 
 
 def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
@@ -323,8 +323,8 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
     return {
         "id": info.id,
         "game": game,
-        "title": game_title(match.game, result.settings),
-        "running_title": " · ".join(p for p in (game_title(match.game, result.settings), info.date or "",
+        "title": game_title(game, result.settings),
+        "running_title": " · ".join(p for p in (game_title(game, result.settings), info.date or "",
                                                 ", ".join(players)) if p),
         "date": info.date,
         "note": info.note,
@@ -344,12 +344,11 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
 BLANK_ROWS = 16  # a blank sheet's empty hand rows: the grid and the rules summary fill one page
 
 
-def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats: int,
+def blank_sheet(game: Game, settings: dict, players: list[str] | None, seats: int,
                 info: MatchRecord | None = None, result: MatchResult | None = None) -> dict:
     """A score sheet to fill in by hand: the game's columns, empty rows, and the rules
     summary. From a match (``info`` and its replay ``result``), the names and settings
     are printed and an unfinished match's totals are carried forward ("continue on paper")."""
-    game = GAMES[game_key]
     names = players or [f"Player {seat + 1}" for seat in range(seats)]
     # the match's place when there is one; a blank sheet's is a match with no hands
     place = result.next_place() if result is not None else game.empty_place(Table(tuple(names), settings))
@@ -369,8 +368,8 @@ def blank_sheet(game_key: str, settings: dict, players: list[str] | None, seats:
         next_dealer = players[result.next_dealer]
     return {
         "game": game,
-        "title": game_title(game_key, settings),
-        "running_title": " · ".join([game_title(game_key, settings), "score sheet"] + ([", ".join(players)] if players else [])),
+        "title": game_title(game, settings),
+        "running_title": " · ".join([game_title(game, settings), "score sheet"] + ([", ".join(players)] if players else [])),
         "info": info,
         "players": names,
         "named": players is not None,

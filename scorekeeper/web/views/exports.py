@@ -28,7 +28,7 @@ from flask_wtf.file import FileField, FileRequired
 from ... import store
 from ...engine import MatchError, MatchResult, replay
 from ...games import GAMES
-from ...games.base import SheetCell
+from ...games.base import Game, SheetCell
 from ...matchfile import date_problems, dumps, duplicate_key, history_line, loads_history
 from ...names import FSI, isolate_names, isolated
 from ...store import MatchRecord
@@ -48,8 +48,8 @@ def file_stem(info: MatchRecord) -> str:
     """A download name a person recognises: game, date, the match's number (two matches of one
     evening with the same players must not overwrite each other) and players."""
     players = "-".join(info.players)
-    named = view.game_title(info.game, info.settings)  # what the table named it (a score pad's "Hearts")
-    game = info.game if named == view.game_title(info.game) else f"{info.game}-{named}"
+    named = view.game_title(info.played, info.settings)  # what the table named it (a score pad's "Hearts")
+    game = info.game if named == view.game_title(info.played) else f"{info.game}-{named}"
     stem = f"{game}-{info.date or 'undated'}-match{info.id}-{players}"
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)[:100]
 
@@ -213,7 +213,7 @@ def blank_for_match(match_id: int) -> ResponseReturnValue:
     are carried forward, so the table can continue on paper."""
     info = page.load(match_id)
     result = page.replayed(info)
-    sheet = view.blank_sheet(info.game, result.settings, result.players, len(result.players), info, result)
+    sheet = view.blank_sheet(info.played, result.settings, result.players, len(result.players), info, result)
     return render_template("blank.html", sheet=sheet, match_id=match_id)
 
 
@@ -230,7 +230,7 @@ def blank(game: str) -> ResponseReturnValue:
         seats = (f"{found.min_players}" if found.min_players == found.max_players
                  else f"{found.min_players} to {found.max_players}")
         refuse(400, f"{found.title} is for {seats} players, got \"{raw[:20]}\".")
-    sheet = view.blank_sheet(game, found.defaults(), None, int(raw))
+    sheet = view.blank_sheet(found, found.defaults(), None, int(raw))
     return render_template("blank.html", sheet=sheet, match_id=None,
                            counts=range(found.min_players, found.max_players + 1))
 
@@ -347,14 +347,16 @@ def shown(error: MatchError) -> list[str]:
     return lines
 
 
-def checked_history(matches: list) -> tuple[list[tuple[int, Any]], list[dict]]:
-    """The matches of a history file to store on this phone, as (number in the file, match),
-    and those already on it (or twice in the file) as {"number", "match", "id"}. Every match
-    is replayed, and its date and note checked, before any is stored: one bad match imports
-    nothing (and checking stops at it, after ``MAX_PROBLEMS`` problems)."""
+def checked_history(matches: list) -> tuple[list[tuple[int, Any, Game]], list[dict]]:
+    """The matches of a history file to store on this phone, as (number in the file, match, its
+    game), and those already on it (or twice in the file) as {"number", "match", "played", "id"}.
+    Every match is replayed, and its date and note checked, before any is stored: one bad match
+    imports nothing (and checking stops at it, after ``MAX_PROBLEMS`` problems). The replay
+    names each match's game (the file's key looked up once, by the engine)."""
+    played: list[Game] = []
     for number, match in enumerate(matches, start=1):
         try:
-            replay(match, max_problems=MAX_PROBLEMS)
+            played.append(replay(match, max_problems=MAX_PROBLEMS).played)
             store.check_details(match.date, match.note)
         except MatchError as error:
             later = sum(len(m.hands) for m in matches[number:] if isinstance(m.hands, list))
@@ -362,30 +364,30 @@ def checked_history(matches: list) -> tuple[list[tuple[int, Any]], list[dict]]:
                              unchecked=error.unchecked + later) from None
     known: dict[str, int | None] = {duplicate_key(m): match_id
                                     for match_id, m in store.device_matches(get_db(), access.device())}
-    fresh: list[tuple[int, Any]] = []
+    fresh: list[tuple[int, Any, Game]] = []
     duplicates: list[dict] = []
-    for number, match in enumerate(matches, start=1):
+    for number, (match, game) in enumerate(zip(matches, played), start=1):
         key = duplicate_key(match)
         if key in known:
-            duplicates.append({"number": number, "match": match, "id": known[key]})
+            duplicates.append({"number": number, "match": match, "played": game, "id": known[key]})
             continue
         known[key] = None  # a second copy in the file is the same match as this one
-        fresh.append((number, match))
+        fresh.append((number, match, game))
     return fresh, duplicates
 
 
-def import_history(fresh: list[tuple[int, Any]]) -> list[dict]:
-    """Store the matches ``checked_history`` found new, on this phone: [{"id", "match"}]."""
+def import_history(fresh: list[tuple[int, Any, Game]]) -> list[dict]:
+    """Store the matches ``checked_history`` found new, on this phone: [{"id", "match", "played"}]."""
     device = access.device(create=True)
     imported: list[dict] = []
-    for number, match in fresh:
+    for number, match, game in fresh:
         try:
             match_id = store.import_match(get_db(), match, device=device)
         except (MatchError, store.LimitReached) as error:  # checked above: cannot happen; never a 500
             raise MatchError([f"match {number}: {line}" for line in error.problems]
                              + ([f"(the {len(imported)} matches before it were imported)"] if imported else [])) \
                 from None
-        imported.append({"id": match_id, "match": match})
+        imported.append({"id": match_id, "match": match, "played": game})
     return imported
 
 

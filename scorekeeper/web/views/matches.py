@@ -77,9 +77,8 @@ class SetupEntry:
         return self.player_fields + [f for item in self.settings_shown for f in item.fields]
 
 
-def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
+def setting_fields(game: Game) -> tuple[dict[str, Any], list[SettingShown]]:
     """WTForms fields for a game's settings, and how to show them."""
-    game = GAMES[game_key]
     attrs: dict[str, Any] = {}
     shown: list[SettingShown] = []
     for s in game.settings:
@@ -128,14 +127,14 @@ def setting_fields(game_key: str) -> tuple[dict[str, Any], list[SettingShown]]:
     return attrs, shown
 
 
-def setting_args(game_key: str, settings: dict) -> dict[str, str]:
+def setting_args(game: Game, settings: dict) -> dict[str, str]:
     """A match's settings as its setup form's fields hold them in the browser (every field,
     a box left unticked as ""), for a link that starts a match like it (a chip of a known
     table): ``fill_settings`` reads them back."""
-    current = GAMES[game_key].defaults()
+    current = game.defaults()
     current.update(settings)
     args: dict[str, str] = {}
-    for item in setting_fields(game_key)[1]:
+    for item in setting_fields(game)[1]:
         value = current.get(item.name)
         if item.kind == "table" and isinstance(value, dict):
             args.update({f: _form_value(value.get(f[len(f"setting_{item.name}_"):])) for f in item.fields})
@@ -156,12 +155,11 @@ def fill_settings(entry: SetupEntry, args: MultiDict) -> None:
                 field.data = field.default
 
 
-def start_match_form(game_key: str, formdata: MultiDict | None = None) -> SetupEntry:
+def start_match_form(game: Game, formdata: MultiDict | None = None) -> SetupEntry:
     """A StartMatchForm for one game (its seats and settings)."""
-    game = GAMES[game_key]
     attrs: dict[str, Any] = {
-        "game": RadioField("Game", choices=[(k, g.title or k) for k, g in GAMES.items()], default=game_key),
-        "shown_game": HiddenField(default=game_key),
+        "game": RadioField("Game", choices=[(g.key, g.title or g.key) for g in offered()], default=game.key),
+        "shown_game": HiddenField(default=game.key),
         "first_dealer": SelectField("First dealer", default="random", choices=[("random", "Draw at random")] + [
             (str(i), f"Player {i + 1}") for i in range(game.max_players)]),
         "date": StringField("Date", widget=DateInput(), default=store.today),
@@ -171,7 +169,7 @@ def start_match_form(game_key: str, formdata: MultiDict | None = None) -> SetupE
     for i in range(game.max_players):
         render = {"maxlength": 40, "autocomplete": "off", "autocapitalize": "words", "list": "known-players"}
         attrs[f"player_{i}"] = StringField(f"Player {i + 1}", render_kw=render)
-    settings_attrs, shown = setting_fields(game_key)
+    settings_attrs, shown = setting_fields(game)
     attrs.update(settings_attrs)
     form_class = type("StartMatchForm", (FlaskForm,), attrs)
     form = form_class(formdata=formdata)  # None: defaults only, never the posted data
@@ -311,9 +309,25 @@ def index() -> ResponseReturnValue:
                                            restore_form=RestoreMatchForm(), keep_days=store.KEEP_DELETED_DAYS)
 
 
-def _game_from_request(default: str | None = None) -> str:
-    key = request.values.get("game") or default or next(iter(GAMES))
-    return key if key in GAMES else next(iter(GAMES))
+def offered() -> list[Game]:
+    """The games the start form offers, in the order of its ``game`` choices (both from the
+    registry's order): its cards show each one's title and players without a lookup by key."""
+    return list(GAMES.values())
+
+
+def listed_title(row: dict) -> str:
+    """A listed match's game as the history names it ("Hearts (score pad)"); a match of a game
+    this version no longer has stays listed (``derived.rebuild``: never fatal), under its key."""
+    game = row["played"]
+    return view.game_title(game, row["settings"], kind=True) if game is not None \
+        else row["game"].replace("_", " ").title()
+
+
+def _game_from_request() -> Game:
+    """The game the start form's ``game`` field (or the address) names: the one place the
+    new-match pages look a key up; an unknown one (a mangled link) opens the first game."""
+    key = request.values.get("game")
+    return GAMES[key] if key in GAMES else next(iter(GAMES.values()))
 
 
 @bp.get("/matches/new")
@@ -326,7 +340,7 @@ def new_match() -> ResponseReturnValue:
         if isinstance(name, str) and name.strip():
             entry.form[fname].data = name.strip()[:40]
     fill_settings(entry, request.args)
-    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=GAMES)
+    return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={}, games=offered())
 
 
 def known_players() -> dict:
@@ -336,6 +350,7 @@ def known_players() -> dict:
 
 bp.add_app_template_global(known_players)
 bp.add_app_template_global(setting_args)
+bp.add_app_template_global(listed_title)
 
 
 def _without_settings(formdata: MultiDict) -> MultiDict:
@@ -344,17 +359,17 @@ def _without_settings(formdata: MultiDict) -> MultiDict:
                       if not k.startswith("setting_") and k != "shown_game"])
 
 
-def _with_defaults(key: str) -> SetupEntry:
-    """The start form of game ``key`` with the posted names kept and the game's default
+def _with_defaults(game: Game) -> SetupEntry:
+    """The start form of ``game`` with the posted names kept and the game's default
     settings (not the old game's values) shown."""
-    entry = start_match_form(key, formdata=_without_settings(request.form))
+    entry = start_match_form(game, formdata=_without_settings(request.form))
     form = entry.form
     for item in entry.settings_shown:
         for f in item.fields:
             form[f].data = form[f].default
             form[f].raw_data = None
-    form.shown_game.data = key
-    form.game.data = key
+    form.shown_game.data = game.key
+    form.game.data = game.key
     return entry
 
 
@@ -367,14 +382,14 @@ def new_match_fields() -> ResponseReturnValue:
 
 @bp.post("/matches/new")
 def create_match() -> ResponseReturnValue:
-    key = _game_from_request()
-    if request.form.get("shown_game") != key:
+    game = _game_from_request()
+    if request.form.get("shown_game") != game.key:
         # JavaScript off and the game changed: show this game's seats and settings first
-        entry = _with_defaults(key)
+        entry = _with_defaults(game)
         entry.general_errors = [f"Now check the players and settings for {entry.game.title}, then start."]
         return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems={},
-                                               games=GAMES), 200
-    entry = start_match_form(key, formdata=request.form)
+                                               games=offered()), 200
+    entry = start_match_form(game, formdata=request.form)
     valid = entry.form.validate()
     match, problems, seats = read_start_form(entry)
     if not valid:
@@ -395,7 +410,7 @@ def create_match() -> ResponseReturnValue:
             if isinstance(outcome, writes.Refused) and outcome.error is not None:
                 place_problems(entry, outcome.error, problems, seats)
     return partials.render_page_or_partial("new_match.html", entry=entry, form=entry.form, problems=problems,
-                                           games=GAMES), 422
+                                           games=offered()), 422
 
 
 @bp.get("/matches/<match_id:match_id>")
@@ -492,7 +507,7 @@ def change_setup_form(info: page.Info, formdata: MultiDict | None = None) -> Set
     for i in range(len(players)):
         attrs[f"player_{i}"] = StringField(f"Seat {i + 1}", render_kw={
             "maxlength": 40, "autocomplete": "off", "autocapitalize": "words"})
-    settings_attrs, shown = setting_fields(info.game)
+    settings_attrs, shown = setting_fields(game)
     attrs.update(settings_attrs)
     form_class = type("ChangeSetupForm", (FlaskForm,), attrs)
     data: dict[str, Any] = {"version": str(info.version), "first_dealer": str(info.first_dealer)}
@@ -664,7 +679,7 @@ def delete(info: page.Info) -> ResponseReturnValue:
 
 
 def _deleted(info: page.Info) -> ResponseReturnValue:
-    flash(f"Deleted {view.game_title(info.game, info.settings)} with {', '.join(info.players)}. "
+    flash(f"Deleted {view.game_title(info.played, info.settings)} with {', '.join(info.players)}. "
           f"It can be restored below for {store.KEEP_DELETED_DAYS} days.", "history")
     return redirect(url_for("matches.index", _anchor="deleted"), 303)
 

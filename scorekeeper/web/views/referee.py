@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...engine import MatchError
 from ...games import GAMES
-from ...games.base import Referee, Trick, ordinal
+from ...games.base import Game, Referee, Trick, ordinal
 from ...store import MatchRecord
 from ..forms import hand_forms
 from ..model import page, partials
@@ -32,18 +32,18 @@ def slot_name(index: int) -> str:
     return "Led" if index == 0 else ordinal(index + 1)
 
 
-def defaults_from_match(game: str, info: MatchRecord | None) -> Trick:
+def defaults_from_match(game: Game, info: MatchRecord | None) -> Trick:
     """The trick before the address says more: in a match, the hand being played (its place
     in the match's replay), of which only the match's player count and settings are known
     (its trump is the table's to say: the hand form sends what it holds, see
     ``page.referee_url``); outside a match, the place of a match of the game's defaults.
     Never the last recorded hand: it is over."""
     if not info:
-        return referee_of(game).trick({}, GAMES[game].unplayed_place(), in_match=False)
+        return referee_of(game).trick({}, game.unplayed_place(), in_match=False)
     return referee_of(game).trick({}, page.hand_context(info), in_match=True)
 
 
-def read_context(game: str, info: MatchRecord | None, args: Args) -> tuple[Trick, list[str]]:
+def read_context(game: Game, info: MatchRecord | None, args: Args) -> tuple[Trick, list[str]]:
     """The trick from the form, falling back to the match's defaults."""
     ctx = defaults_from_match(game, info)
     problems = referee_of(game).read(ctx, args)
@@ -73,7 +73,7 @@ def apply_action(args: Args, slots: list[str]) -> list[str]:
     return slots
 
 
-def _match_info(game: str) -> MatchRecord | None:
+def _match_info(game: Game) -> MatchRecord | None:
     raw = request.args.get("match", "")
     if not raw:
         return None
@@ -81,7 +81,7 @@ def _match_info(game: str) -> MatchRecord | None:
     if match_id is None:
         abort(404)
     info = page.load(match_id)  # this device's grant, as for the match's own pages
-    if info.game != game:
+    if info.played is not game:
         abort(404)
     return info
 
@@ -124,12 +124,20 @@ def choose() -> ResponseReturnValue:
     return partials.render_page_or_partial("referee_index.html", games=GAMES)
 
 
-def referee_of(game: str) -> Referee:
-    """The game's referee; a game without one has no referee page."""
-    found = GAMES[game].referee if game in GAMES else None
-    if found is None:
+def game_of(key: str) -> Game:
+    """The game the address names (``/referee/<game>``): the one place the referee looks a
+    key up. An unknown game, or one without a referee, has no referee page."""
+    found = GAMES.get(key)
+    if found is None or found.referee is None:
         abort(404)
     return found
+
+
+def referee_of(game: Game) -> Referee:
+    """The game's referee (``game_of`` let in only a game that has one)."""
+    if game.referee is None:
+        abort(404)
+    return game.referee
 
 
 # the match page's table guide is the page model's: a page whose view did not build it asks here
@@ -138,7 +146,11 @@ bp.add_app_template_global(page.table_guide, "table_guide_for")
 
 @bp.get("/referee/<game>")
 def trick(game: str) -> ResponseReturnValue:
-    referee_of(game)
+    return judged(game_of(game))
+
+
+def judged(game: Game) -> ResponseReturnValue:
+    """The referee page of ``game``: the trick so far, and who wins it once it is whole."""
     info = _match_info(game)
     args = request.args
     ctx, problems = read_context(game, info, args)
@@ -149,7 +161,7 @@ def trick(game: str) -> ResponseReturnValue:
     acted = any(k in args for k in ("add", "undo", "clear"))
     if acted and not partials.is_partial_request():
         # JavaScript off: show the trick at a plain address, so reloading repeats nothing
-        return redirect(url_for("referee.trick", game=game, **canonical(info, ctx, game, slots, args)), 303)
+        return redirect(url_for("referee.trick", game=game.key, **canonical(info, ctx, game, slots, args)), 303)
     result = None
     unpicked = [c.label for c in referee_of(game).setup(ctx).choices
                 if c.required and not ctx.facts.get(c.name)]
@@ -177,7 +189,7 @@ def trick(game: str) -> ResponseReturnValue:
     return response
 
 
-def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: Trick, slots: list[str]) -> Args:
+def next_lead(game: Game, info: MatchRecord | None, args: Args, ctx: Trick, slots: list[str]) -> Args:
     """A card tapped after a whole trick, or New trick, starts the next one, which the last
     trick's winner leads: ``lead`` moves to that place (the arguments as given otherwise;
     Undo corrects the trick on the table, so its leader stays)."""
@@ -196,7 +208,7 @@ def next_lead(game: str, info: MatchRecord | None, args: Args, ctx: Trick, slots
     return moved
 
 
-def canonical(info: MatchRecord | None, ctx: Trick, game: str, slots: list[str], args: Args | None = None) -> dict:
+def canonical(info: MatchRecord | None, ctx: Trick, game: Game, slots: list[str], args: Args | None = None) -> dict:
     params: dict = {}
     if info:
         params["match"] = info.id
@@ -229,7 +241,7 @@ def words_and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _hand_in_progress(info: MatchRecord | None, ctx: Trick, game: str) -> dict | None:
+def _hand_in_progress(info: MatchRecord | None, ctx: Trick, game: Game) -> dict | None:
     """For the "This hand" box in a match: which hand is being played, who deals it,
     and where its trick context came from (the hand form as typed, or not known yet)."""
     if not info:
@@ -247,17 +259,17 @@ def _hand_in_progress(info: MatchRecord | None, ctx: Trick, game: str) -> dict |
             "asks": any(c.required for c in setup.choices)}
 
 
-def page_context(game: str, info: MatchRecord | None, ctx: Trick, slots: list[str], result: dict | None,
+def page_context(game: Game, info: MatchRecord | None, ctx: Trick, slots: list[str], result: dict | None,
                  problems: list[str], order: list[str] | None = None, args: Args | None = None) -> dict:
-    described, referee = GAMES[game], referee_of(game)
+    referee = referee_of(game)
     decks = referee.decks(ctx)
     single_deck = decks == 1
     # a complete trick is over: its cards may lead the next one (a tap starts a new trick)
     used = {c for c in slots if c} if single_deck and not all(slots) else set()
     lead = (hand_forms.whole((args.get("lead") if args is not None else None) or "0") or 0) if order else 0
     return {
-        "game": game,
-        "title": described.title,
+        "game": game.key,
+        "title": game.title,
         "info": info,
         "ctx": ctx,
         "setup": referee.setup(ctx),
@@ -280,6 +292,6 @@ def page_context(game: str, info: MatchRecord | None, ctx: Trick, slots: list[st
         "result": result,
         "problems": problems,
         "decks": decks,
-        "action": url_for("referee.trick", game=game),
+        "action": url_for("referee.trick", game=game.key),
         "in_progress": _hand_in_progress(info, ctx, game),
     }

@@ -13,6 +13,7 @@ from wtforms import Form, SelectField, StringField
 
 from ... import store
 from ...games import GAMES
+from ...games.base import Game
 from ...names import is_empty, same_name
 from ..edges import access, security
 from ..edges.db import get_db
@@ -73,9 +74,8 @@ def summary(rows: list[dict]) -> dict:
             "place": _number(sum(r["place"] for r in done) / len(done)) if done else "–"}
 
 
-def game_figures(game_key: str, rows: list[dict]) -> list[dict]:
+def game_figures(game: Game, rows: list[dict]) -> list[dict]:
     """A game's own figures for one player, added up over ``rows`` (their matches of it)."""
-    game = GAMES[game_key]
     hands_played = sum(r["hands"] for r in rows)
     counted: dict[str, int] = {}
     out = []
@@ -99,13 +99,13 @@ def game_figures(game_key: str, rows: list[dict]) -> list[dict]:
     return out
 
 
-def _by_game(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
-    """The rows by game as the table names it (game key, name): a score pad's Hearts and
+def _by_game(rows: list[dict]) -> dict[tuple[Game, str], list[dict]]:
+    """The rows by game as the table names it (the game, name): a score pad's Hearts and
     its Rummy are counted apart; in the registry's order, then by name."""
-    games: dict[tuple[str, str], list[dict]] = {}
+    games: dict[tuple[Game, str], list[dict]] = {}
     for row in rows:
-        games.setdefault((row["game"], view.game_title(row["game"], row["settings"], kind=True)), []).append(row)
-    order = list(GAMES)
+        games.setdefault((row["played"], view.game_title(row["played"], row["settings"], kind=True)), []).append(row)
+    order = list(GAMES.values())
     return {key: games[key] for key in sorted(games, key=lambda k: (order.index(k[0]), k[1]))}
 
 
@@ -134,10 +134,10 @@ def win_rate_svg(rates: list[tuple[str, float | None]]) -> Markup:
 TREND_MATCHES = 30  # the matches the accuracy chart draws, the newest
 
 
-def trend(game_key: str, rows: list[dict]) -> dict | None:
+def trend(game: Game, rows: list[dict]) -> dict | None:
     """The game's bid accuracy match by match (its ``trend`` figure as a share of the
     count it is part of), over the last matches where it was counted."""
-    figure = next((f for f in GAMES[game_key].stats.figures if f.trend), None)
+    figure = next((f for f in game.stats.figures if f.trend), None)
     if figure is None or figure.of is None:
         return None
     of = figure.of
@@ -149,12 +149,12 @@ def trend(game_key: str, rows: list[dict]) -> dict | None:
     points = points[-TREND_MATCHES:]
     if len(points) < 2:
         return None
-    return {"label": f"{figure.label} (share of {_label(game_key, of).lower()}), match by match",
+    return {"label": f"{figure.label} (share of {_label(game, of).lower()}), match by match",
             "svg": trend_svg(points, figure.label)}
 
 
-def _label(game_key: str, key: str) -> str:
-    return next((f.label for f in GAMES[game_key].stats.figures if f.key == key), key)
+def _label(game: Game, key: str) -> str:
+    return next((f.label for f in game.stats.figures if f.key == key), key)
 
 
 def trend_svg(points: list[tuple[str, float]], label: str) -> Markup:
@@ -195,9 +195,9 @@ def player() -> ResponseReturnValue:
         raise Refused(404, f"No match on this phone has a player called {name}.")
     shown = rows[-1]["name"]  # as last typed
     games = _by_game(rows)
-    sections: list[dict] = [{"key": key, "title": title, "summary": summary(game_rows),
-                             "figures": game_figures(key, game_rows), "trend": trend(key, game_rows)}
-                            for (key, title), game_rows in games.items()]
+    sections: list[dict] = [{"key": game.key, "title": title, "summary": summary(game_rows),
+                             "figures": game_figures(game, game_rows), "trend": trend(game, game_rows)}
+                            for (game, title), game_rows in games.items()]
     met = store.met_players(get_db(), access.device(), same_name(name))
     others = [p for p in store.player_list(get_db(), access.device()) if p["key"] in met]
     form = ComparePlayersForm(data={"player": shown})
@@ -240,22 +240,23 @@ def hands() -> ResponseReturnValue:
     game_key = request.args.get("game", "")
     if game_key not in GAMES:
         raise Refused(400, "Say which game: game must be one of " + ", ".join(GAMES) + ".")
+    game = GAMES[game_key]  # the address names the game: the one place this page looks its key up
     key = request.args.get("figure", "")
-    figures = {f.key: f.label for f in GAMES[game_key].stats.figures}
+    figures = {f.key: f.label for f in game.stats.figures}
     if key not in figures and key not in MATCH_FIGURES:
-        raise Refused(400, f"No figure called {key!r} in {view.game_title(game_key)}.")
+        raise Refused(400, f"No figure called {key!r} in {view.game_title(game)}.")
     refused = security.refuse_heavy_read()
     if refused:
         return refused
     rows = store.player_rows(get_db(), access.device(), [same_name(name)], players=True, game=game_key)
     if not rows:
-        raise Refused(404, f"No match of {view.game_title(game_key)} on this phone has a player called {name}.")
+        raise Refused(404, f"No match of {view.game_title(game)} on this phone has a player called {name}.")
     # the stats count a named score pad's matches apart ("Hearts (score pad)"): its figure's
     # link names it, and only its matches are listed, under its name
     # (an address without it, as before: every match of the game, under the game's title)
-    title = request.args.get("named") or view.game_title(game_key)
+    title = request.args.get("named") or view.game_title(game)
     if request.args.get("named"):
-        rows = [row for row in rows if view.game_title(game_key, row["settings"], kind=True) == title]
+        rows = [row for row in rows if view.game_title(game, row["settings"], kind=True) == title]
         if not rows:
             raise Refused(404, f"No match of {title[:60]} on this phone has a player called {name}.")
     if key in MATCH_FIGURES:
@@ -304,7 +305,7 @@ def versus() -> ResponseReturnValue:
               "records": [(names[k], summary([by_match[r["match_id"]][k] for r in game_rows])) for k in (a, b)]}
              for (_key, title), game_rows in _by_game([m[a] for m in together]).items()]
     matches = [{"id": m[a]["match_id"], "date": m[a]["date"],
-                "game": view.game_title(m[a]["game"], m[a]["settings"]),
+                "game": view.game_title(m[a]["played"], m[a]["settings"]),
                 "players": m[a]["players"], "finished": m[a]["finished"],
                 "ahead": "level" if m[a]["place"] == m[b]["place"]
                 else names[a] if m[a]["place"] < m[b]["place"] else names[b]}
