@@ -673,9 +673,14 @@ def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: HandOutput = N
     played; ``extra``: what the engine made of it, where it was scored). A recorded hand names
     its dealer only when someone dealt out of turn (the match file's rule): said last."""
     parts = game.shown.hand_summary(hand, ctx, extra)
-    if isinstance(hand.get("dealer"), int):
+    if dealt_out_of_turn(hand):
         parts.append("dealt out of turn")
     return " · ".join(p for p in parts if p)
+
+
+def dealt_out_of_turn(hand: dict) -> bool:
+    """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
+    return isinstance(hand.get("dealer"), int)
 
 
 def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
@@ -703,7 +708,7 @@ def event_text(event: Event) -> str:
     """An event as the page says it: the game's words, then its points ("+100", "0")."""
     if event.points is None:
         return event.text
-    return f"{event.text} {f'+{event.points}' if event.points > 0 else str(event.points) or '0'}"
+    return f"{event.text} {f'+{event.points}' if event.points > 0 else str(event.points)}"
 
 
 def shown_hands(result: MatchResult, hands: list[dict], first: int, last: int | None = None) -> tuple[ShownHand, ...]:

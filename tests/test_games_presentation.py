@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import store
+from scorekeeper import engine, store
 from scorekeeper.engine import replay, showing
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import HandOutput, Table
 from scorekeeper.samples import NAMES, random_match
 from scorekeeper.web.forms import hand_forms
-from scorekeeper.web.model import view
 from scorekeeper.web.views import exports
 from tests.places import blank_place
 
@@ -101,7 +100,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     match = random_match(key, 12, seed=3)
     result = replay(match)
     for scored, hand in zip(result.hands, match.hands):
-        summary = view.hand_summary(GAMES[key], hand, result.place(scored.number), scored.extra)
+        summary = engine.hand_summary(GAMES[key], hand, result.place(scored.number), scored.extra)
         assert isinstance(summary, str) and summary.strip()
     db = store.connect(str(tmp_path / "matches.db"))
     try:
@@ -113,7 +112,7 @@ def test_summary_csv_and_scoreboard_from_a_random_match(key, tmp_path):
     assert all(len(row) == len(rows[0]) for row in rows)
     counter = GAMES[key].shown.seat_counter
     # the count shown beside the totals is one of the hand's own output fields (the rescore output's)
-    assert counter is None or all(view.seat_counts(GAMES[key], h) in h.extra.as_json().values() for h in result.hands)
+    assert counter is None or all(engine.seat_counts(GAMES[key], h) in h.extra.as_json().values() for h in result.hands)
     shown = showing(result, match.hands)  # what the match page shows, the engine's record of it
     assert shown.progress or shown.percent is None
     assert [h.number for h in shown.hands] == [h.number for h in result.hands]
@@ -213,7 +212,7 @@ def test_a_declared_count_per_seat_of_another_shape_is_refused_by_name(key):
     for wrong in (None, [1], ["1"] * len(result.players), [True] * len(result.players)):
         bad = dataclasses.replace(hand, extra=Misshapen(wrong))
         with pytest.raises(TypeError, match=rf"{key}: hand 2's {field} are not a whole number per seat"):
-            view.seat_counts(game, bad)
+            engine.seat_counts(game, bad)
 
 
 def test_what_the_match_page_shows_is_one_frozen_record_of_plain_fields():

@@ -265,7 +265,7 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     if number is None or not 1 <= number <= len(result.hands):
         return f"Hand {number} saved{how}."
     hand = result.hands[number - 1]
-    events = [isolate_names(view.event_text(e), result.players) for e in hand.events]
+    events = [isolate_names(engine.event_text(e), result.players) for e in hand.events]
     return notice_words(number, [isolated(p) for p in result.players], hand.scores, hand.totals, events, how)
 
 

@@ -2,6 +2,7 @@
 every number shown comes from ``engine.replay``; this only arranges it."""
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from typing import Any
@@ -65,27 +66,6 @@ def game_title(game: Game, settings: dict | None = None, kind: bool = False) -> 
     return engine.game_title(game, settings, kind)
 
 
-def standings(players: list[str], totals: list[int], winners: list[int] | None = None,
-              last: list[int] | None = None, lowest_first: bool = False,
-              sides: tuple[tuple[int, ...], ...] | None = None) -> list[dict]:
-    """Players by total, highest first (lowest first where the lowest total wins, see
-    ``Rules.lowest_wins``); ties share a place (1st, 1st, 3rd). ``last``: each seat's
-    points in the last hand, shown beside the total. ``sides`` (``Game.sides``): each row
-    names the player's partners, partners on their team's total are not tied, and a team is
-    placed once (the second team is 2nd)."""
-    side_of = {seat: side for side in sides or () for seat in side}
-    rows = []
-    for seat, (name, total, place) in enumerate(zip(players, totals, base.places(totals, lowest_first, sides))):
-        own = side_of.get(seat, (seat,))
-        rows.append({"seat": seat, "name": name, "total": total, "place": place,
-                     "tied": any(t == total for s, t in enumerate(totals) if s not in own),
-                     "partners": [players[s] for s in own if s != seat],
-                     "winner": seat in (winners or []),
-                     "last": None if last is None else last[seat]})
-    rows.sort(key=lambda r: (r["place"], r["seat"]))
-    return rows
-
-
 def shown_standings(shown: Showing) -> list[dict]:
     """The scoreboard's standings as the page shows them (``Showing.standings``): each place
     in words ("1st"), each name as a page shows it (``shown_name``; its partners' too), the
@@ -96,21 +76,6 @@ def shown_standings(shown: Showing) -> list[dict]:
              "stats_url": url_for("stats.player", player=row.name),
              "partners_shown": Markup(" and ").join(shown_name(name) for name in row.partners),
              "last_text": None if row.last is None else signed(row.last) or "0"} for row in shown.standings]
-
-
-def sides_of(game: Game, result: MatchResult) -> tuple[tuple[int, ...], ...] | None:
-    """The match's partnerships, if its game plays in teams (``Game.sides``)."""
-    return game.sides(result.standing())
-
-
-def dealt_out_of_turn(hand: dict) -> bool:
-    """A recorded hand names its dealer only when someone dealt out of turn (the match file's rule)."""
-    return isinstance(hand.get("dealer"), int)
-
-
-def hand_summary(game: Game, hand: dict, ctx: HandContext, extra: base.HandOutput = base.NO_OUTPUT) -> str:
-    """The key inputs of a hand, short: "bid 5 · wyrms high · wheel" (``engine.hand_summary``)."""
-    return engine.hand_summary(game, hand, ctx, extra)
 
 
 def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> dict:
@@ -233,15 +198,6 @@ def result_text(shown: Showing, date: str | None) -> str | None:
     return f"{shown.title}{day}: {places}, " + (hands if shown.finished else f"after {hands}, still playing")
 
 
-def seat_counts(game: Game, hand: HandResult) -> list[int] | None:
-    """The game's extra running count per seat after ``hand`` (``engine.seat_counts``)."""
-    return engine.seat_counts(game, hand)
-
-
-def event_text(event: base.Event) -> str:
-    return engine.event_text(event)
-
-
 def needs(shown: Showing) -> dict:
     """The "What each player needs" panel, as the game computes it from the rules."""
     players = shown.players
@@ -307,16 +263,16 @@ def score_sheet(info: MatchRecord, result: MatchResult) -> dict:
             "hand": [cells.hand.get(column.key, SheetCell()) for column in layout.hand],
             "seats": [[_cell(column, scored, seat, cells.seats[seat]) for column in layout.seat]
                       for seat in range(len(players))],
-            "summary": hand_summary(info.played, hand, result.place(scored.number), scored.extra),
+            "summary": engine.hand_summary(info.played, hand, result.place(scored.number), scored.extra),
             "dealer_name": players[scored.dealer],
-            "out_of_turn": dealt_out_of_turn(hand),
+            "out_of_turn": engine.dealt_out_of_turn(hand),
             "explanation": scored.explanation,
-            "events": [event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
+            "events": [engine.event_text(e) for e in scored.events if e.on_sheet],  # what its columns do not show
         })
     counter = game.shown.seat_counter
-    standing = standings(players, result.totals, result.winners if result.finished else None,
-                         lowest_first=result.lowest_wins, sides=sides_of(game, result))
-    counts = seat_counts(game, result.hands[-1]) if result.hands else None
+    # the same places as the match page's (``engine.standings``), as rows a sheet adds its counter to
+    standing = [dataclasses.asdict(row) for row in engine.standings(result, result.winners if result.finished else None)]
+    counts = engine.seat_counts(game, result.hands[-1]) if result.hands else None
     if counts is not None:
         for row in standing:
             row["counter"] = counts[row["seat"]]
@@ -357,7 +313,7 @@ def blank_sheet(game: Game, settings: dict, players: list[str] | None, seats: in
     first = 1
     if result is not None and result.hands and not result.finished:
         last = result.hands[-1]
-        counter, counts = game.shown.seat_counter, seat_counts(game, last)
+        counter, counts = game.shown.seat_counter, engine.seat_counts(game, last)
         carried = {"after": last.number,
                    "seats": [[SheetCell(str(last.totals[seat])) if column.key == "total"
                               else SheetCell(str(counts[seat])) if counts is not None and column.key == counter

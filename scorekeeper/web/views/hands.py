@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 
-from ... import store
+from ... import engine, store
 from ...engine import MatchError
 from ...games.base import TrickTally
 from ..edges import access
@@ -284,7 +284,7 @@ def undo(info: page.Info) -> ResponseReturnValue:
                 "Check the scoreboard, then undo again if you still want to."]),
             refused=lambda refused: "Could not undo: " + "; ".join(refused.problems)))
         return redirect(url_for("matches.show", match_id=match_id), 303)
-    summary = view.hand_summary(info.played, match.hands[-1], result.place(last.number), last.extra)
+    summary = engine.hand_summary(info.played, match.hands[-1], result.place(last.number), last.extra)
     return partials.render_page_or_partial("undo.html", info=info, last=last, summary=summary,
                                            dealer=result.players[last.dealer], players=result.players,
                                            match_id=match_id)
@@ -310,7 +310,7 @@ def log(info: page.Info) -> ResponseReturnValue:
         for key in ("before", "after"):
             hand = entry[key]
             # described where that hand stands in the match now (its number, its dealer...)
-            entry[key + "_summary"] = (view.hand_summary(info.played, hand, result.logged_place(entry["hand"]))
+            entry[key + "_summary"] = (engine.hand_summary(info.played, hand, result.logged_place(entry["hand"]))
                                        if isinstance(hand, dict) and entry["action"] in ("save", "edit", "undo")
                                        and isinstance(entry["hand"], int) else None)
             entry[key + "_numbers"] = (view.hand_numbers(info.played, hand, result.logged_place(entry["hand"]),
@@ -352,7 +352,7 @@ def why(info: page.Info, number: int) -> ResponseReturnValue:
     result = page.replayed(info)
     hand = result.hands[number - 1]
     return partials.render_page_or_partial("why.html", info=info, hand=hand, players=result.players,
-                                       summary=view.hand_summary(info.played, info.match.hands[number - 1],
+                                       summary=engine.hand_summary(info.played, info.match.hands[number - 1],
                                                                  result.place(number), hand.extra),
                                        match_id=match_id)
 
