@@ -10,6 +10,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from scorekeeper import store
 from scorekeeper.engine import Match, replay
 from scorekeeper.games import GAMES
@@ -18,6 +20,16 @@ from scorekeeper.samples import NAMES
 ROOT = Path(__file__).resolve().parent.parent
 SEARCHED = ("scorekeeper",)  # templates and static files live inside the package
 
+
+
+@pytest.fixture
+def registry():
+    """The registry, put back whole and in its own order after the test: the pages list the
+    games in that order, and monkeypatch.delitem's undo would add a game back at the end."""
+    kept = dict(GAMES)
+    yield GAMES
+    GAMES.clear()
+    GAMES.update(kept)
 
 def owned(path: Path) -> bool:
     """The game's own files: games/<key>.py, games/<key>/..., the registry, and its rules page
@@ -251,7 +263,7 @@ def test_a_stored_match_is_read_back_with_its_game(tmp_path):
         db.close()
 
 
-def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, monkeypatch, command):
+def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, command, registry):
     """The store hands the pages the game of every row it lists; a stored match whose game is no
     longer registered has none, and stays listed under its key (``derived.rebuild``: never
     fatal), in the history, among the deleted and by ``scorekeeper list``, while its table is
@@ -269,7 +281,7 @@ def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, 
     assert "Oddball (test only)" in Page(client.get("/").get_data(as_text=True)).text
     assert "game=oddball" in client.get("/matches/new").get_data(as_text=True)  # its table's chip
     assert f"#{kept}  2026-11-20  Oddball (test only)  " in command("list", "--database", str(app.config["DATABASE"])).stdout
-    monkeypatch.delitem(GAMES, "oddball")
+    del registry["oddball"]
     history = client.get("/")
     assert history.status_code == 200
     listed = Page(history.get_data(as_text=True))
@@ -281,18 +293,11 @@ def test_a_match_of_a_game_this_version_no_longer_has_stays_listed(app, client, 
         "list", "--database", str(app.config["DATABASE"])).stdout
 
 
-def test_a_replay_carries_the_game_it_was_scored_by():
+def test_a_replay_carries_the_game_it_was_scored_by(registry):
     """The engine's record too: its game is the one the replay found, not looked up again by
     its key whenever a page asks (here the registry has lost it since)."""
-    # the registry is put back in its own order (monkeypatch.delitem's undo would add every
-    # game back in reverse, and the pages list the games in the registry's order)
-    registry = dict(GAMES)
-    try:
-        for key, game in registry.items():
-            result = replay(Match(key, list(NAMES[:game.min_players]), game.defaults()))
-            del GAMES[key]
-            assert result.played is game
-            assert result.lowest_wins == game.rules.lowest_wins(result.next_place())
-    finally:
-        GAMES.clear()
-        GAMES.update(registry)
+    for key, game in list(registry.items()):
+        result = replay(Match(key, list(NAMES[:game.min_players]), game.defaults()))
+        del registry[key]
+        assert result.played is game
+        assert result.lowest_wins == game.rules.lowest_wins(result.next_place())
