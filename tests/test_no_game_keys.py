@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SEARCHED = ("scorekeeper",)  # templates and static files live inside the package
 
 
-
 @pytest.fixture
 def registry():
     """The registry, put back whole and in its own order after the test: the pages list the
@@ -30,6 +29,7 @@ def registry():
     yield GAMES
     GAMES.clear()
     GAMES.update(kept)
+
 
 def owned(path: Path) -> bool:
     """The game's own files: games/<key>.py, games/<key>/..., the registry, and its rules page
