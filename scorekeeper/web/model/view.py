@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from flask import url_for
@@ -91,10 +92,15 @@ def preview_shown(game: Game, hand: dict, result: MatchResult, number: int) -> d
         "summary": shown.summary,
         "warnings": shown.warnings,
         "finished": shown.finished,
-        "winners": [players[s] for s in shown.winners],
-        "winners_shown": [shown_name(players[s]) for s in shown.winners],
-        "team_won": shown.team_won,
+        **who_won(players, shown.winners, shown.team_won),
     }
+
+
+def who_won(players: Sequence[str], winners: Sequence[int], team_won: bool) -> dict:
+    """The winners as the preview and the board name them: plain, as a page shows them, and
+    whether they won together as a side."""
+    return {"winners": [players[s] for s in winners], "winners_shown": [shown_name(players[s]) for s in winners],
+            "team_won": team_won}
 
 
 def hand_numbers(game: Game, hand: dict, place: HandContext, summary: str) -> str:
@@ -158,9 +164,7 @@ def scoreboard(info: MatchRecord, shown: Showing, changed: dict | None = None, r
         "next_why": shown.next_why,
         "finished": shown.finished,
         "ending": shown.ending,
-        "winners": [players[s] for s in shown.winners],
-        "winners_shown": [shown_name(players[s]) for s in shown.winners],
-        "team_won": shown.team_won,
+        **who_won(players, shown.winners, shown.team_won),
         # a saved hand's answer leaves the chart to load when it is seen (see hands.chart)
         "chart": running_totals_svg(players, list(shown.running)) if shown.played and rows_from == 1 else None,
         "changed": changed,
