@@ -82,12 +82,23 @@ def workers_of(server: subprocess.Popen, count: int) -> list[int]:
         time.sleep(0.05)
 
 
+def open_files(pid: int) -> list[str]:
+    """What each of the process's open file descriptors points to ("socket:[123]"), leaving
+    out one closed while it is read (the server closes connections as it goes)."""
+    links = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            links.append(os.readlink(fd))
+        except OSError:  # closed meanwhile
+            continue
+    return links
+
+
 def sockets_of(pids: list[int]) -> dict[int, int]:
     """How many sockets each process holds open, once that stays the same for 0.2 s (a
     connection its client closed is closed by the server a moment later)."""
     def count() -> dict[int, int]:
-        return {pid: sum(os.readlink(fd).startswith("socket:") for fd in Path(f"/proc/{pid}/fd").iterdir())
-                for pid in pids}
+        return {pid: sum(link.startswith("socket:") for link in open_files(pid)) for pid in pids}
 
     seen, deadline = count(), time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -109,12 +120,8 @@ def worker_holding(connection: http.client.HTTPConnection, port: int, workers: l
         inodes = {f"socket:[{end[9]}]" for end in ends if end[9] != "0"
                   and int(end[1].split(":")[1], 16) == port and int(end[2].split(":")[1], 16) == client}
         for pid in workers:
-            for fd in Path(f"/proc/{pid}/fd").iterdir():
-                try:
-                    if os.readlink(fd) in inodes:
-                        return pid
-                except OSError:  # closed meanwhile
-                    continue
+            if inodes & set(open_files(pid)):
+                return pid
         time.sleep(0.05)
     raise AssertionError(f"no worker accepted the connection from port {client}")
 

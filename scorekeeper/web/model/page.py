@@ -16,7 +16,7 @@ from werkzeug.http import quote_etag
 
 from ... import engine, store
 from ...engine import MatchError, MatchResult
-from ...names import isolate_names, isolated
+from ...names import FSI, PDI, isolate_names, isolated
 from ..edges import access
 from ..edges.db import get_db
 from ..forms import hand_forms
@@ -269,14 +269,24 @@ def saved_notice(result: MatchResult, number: int | None, how: str = "") -> str:
     return notice_words(number, [isolated(p) for p in result.players], hand.scores, hand.totals, events, how)
 
 
+# A name and its number stay together on one line where they fit on it, even at 200% text on a
+# 320 px screen; a longer name and its number would not, and the line would then break inside
+# the number ("+ / 5", "1 / 2"): it may wrap before the number instead.
+NAME_KEPT_WITH_NUMBER = 10  # characters
+
+
+def _before_number(name: str) -> str:
+    """The space between a player's name (as ``names.isolated`` writes it) and a number."""
+    return "\u00a0" if len(name.strip(FSI + PDI)) <= NAME_KEPT_WITH_NUMBER else " "
+
+
 def notice_words(number: int | None, names: Sequence[str], scores: list[int], totals: list[int],
                  events: Sequence[str], how: str = "") -> str:
     """``saved_notice``'s sentence, from each player's name as plain text writes it
     (``names.isolated``: a right-to-left name never reorders its score or the sentence),
     the hand's points, the totals and its events in words (their names isolated)."""
-    # a name and its number never part at a line break
-    scores_said = ", ".join(f"{name}\u00a0{view.signed(s) or '0'}" for name, s in zip(names, scores))
-    totals_said = ", ".join(f"{name}\u00a0{t}" for name, t in zip(names, totals))
+    scores_said = ", ".join(f"{name}{_before_number(name)}{view.signed(s) or '0'}" for name, s in zip(names, scores))
+    totals_said = ", ".join(f"{name}{_before_number(name)}{t}" for name, t in zip(names, totals))
     said = "".join(f" {event}." for event in events)
     return f"Hand {number} saved{how}: {scores_said}. Totals: {totals_said}.{said}"
 

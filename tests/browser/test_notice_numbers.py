@@ -1,0 +1,54 @@
+"""A save's notice at 390 and 320 px with a long name (issue 27's table walk): every number in it is
+read whole on one line ("+26", never "+" at a line's end and "26" on the next), and a short
+name stays with its number."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_table_app import wait_htmx
+
+LONG = "Wolfeschlegelsteinhausenberger"
+
+# every number of the notice's text, with the rects its characters are drawn in: one line each
+NUMBERS_SPLIT = """() => {
+  const notice = document.querySelector('.notice');
+  const text = notice.firstChild;  // the sentence, before the "Next" link
+  const split = [];
+  for (const found of text.data.matchAll(/[+-]?\\d+/g)) {
+    const range = document.createRange();
+    range.setStart(text, found.index);
+    range.setEnd(text, found.index + found[0].length);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) split.push(found[0]);
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_notice_never_breaks_a_number_across_lines(page, live_server, screenshot, width):
+    # at 390 px the long name fits on a line and its number does not fit beside it
+    page.set_viewport_size({"width": width, "height": 700})
+    page.goto(live_server + "/matches/new")
+    wait_htmx(page, "fieldset.game-choice")
+    page.locator("label.game-card", has=page.locator('input[value="score_pad"]')).click()
+    expect(page.locator("#game-fields .settings legend")).to_have_text("Score pad settings")
+    for i, name in enumerate([LONG, "Ann", "Bob"]):
+        page.fill(f"#player_{i}", name)
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    wait_htmx(page, "#preview")
+    for seat, points in enumerate(("26", "12", "-3")):
+        page.fill(f'#hand-form input[name="points_{seat}"]', points)
+    page.get_by_role("button", name="Save hand 1").click()
+    notice = page.locator(".notice")
+    expect(notice).to_contain_text("Hand 1 saved: ")
+    screenshot(f"notice-long-name-{width}")
+    assert page.evaluate(NUMBERS_SPLIT) == []
+    # a short name and its number are one unit; the long one may wrap before its number
+    text = notice.inner_text()
+    assert "Ann\u00a0+12" in text and "Bob\u00a0-3" in text, text
+    assert f"{LONG} +26" in text, text
