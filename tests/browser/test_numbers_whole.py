@@ -1,6 +1,6 @@
 """Numbers read whole at 390 and 320 px: in a save's notice with a long name every number is
 read whole on one line ("+26", never "+" at a line's end and "26" on the next), and a short
-name stays with its number."""
+name stays with its number; a points box shows the widest number the score pad takes."""
 from __future__ import annotations
 
 import re
