@@ -107,6 +107,7 @@ class Kind:
     macro: ClassVar[str] = ""  # its macro in _kinds.html
     legend_hidden: ClassVar[bool] = False  # the input's own label already names it
     hint_after: ClassVar[bool] = False  # the hint is about the input: under it
+    errors_whole: ClassVar[bool] = False  # the form's errors here are about every input of it
     counter: CardCounter | None = None  # the game's card counter, for the kind that offers it
 
     def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
@@ -412,6 +413,7 @@ class CardCount(Kind):
     arithmetic and what is impossible are ``point_counter.counted``'s."""
 
     macro = "card_count"
+    errors_whole = True  # what the counter finds is about a player's counts, said once for the grid
 
     def __init__(self, described: FieldGroup, players: Sequence[str], game: Game) -> None:
         super().__init__(described, players, game)
@@ -527,6 +529,8 @@ class HandEntry:
     bound: bool = False  # to what was posted or to a recorded hand
     drawing: Drawing | None = None  # the form as its page writes it (``draw``), made before rendering
     reading: Reading | None = None  # the posted form as read (``read_posted``), made before it is checked
+    # the inputs each group's messages (``problems``) are about, by group; none named: all of them
+    boxes: dict[str, list[str]] = field(default_factory=dict)
     place: HandContext | None = None  # where the form places the hand: dealt by whoever it names
 
     @property
@@ -641,6 +645,7 @@ _BLANK_DRAWINGS: weakref.WeakKeyDictionary[type, Markup] = weakref.WeakKeyDictio
 def draw_groups(entry: HandEntry) -> Markup:
     """The form's inputs group by group (the ``hand_groups`` macro of ``_macros.html``)."""
     as_blank = entry.blank and not entry.problems
+    point_boxes(entry)
     drawn = _BLANK_DRAWINGS.get(entry.form_class) if as_blank else None
     if drawn is None:
         drawn = Markup(get_template_attribute("_macros.html", "hand_groups")(entry))
@@ -710,29 +715,61 @@ def read(entry: HandEntry) -> Reading:
 def missing_summary(entry: HandEntry, missing: list[Blank]) -> str:
     """The blanks in the form's words, every one at once: "bids, trump, card
     points"; a group only partly blank names its seats: "tricks (Cy)"."""
-    parts = []
+    return ", ".join(missing_parts(entry, missing).values())
+
+
+def missing_parts(entry: HandEntry, missing: list[Blank]) -> dict[str, str]:
+    """Each group's blanks in the form's words, by group: "bids", or the seats of a group
+    only partly blank, "tricks (Cy)". The summary above the form joins them; each is also
+    said under its own group, beside the boxes to fill (``blank_messages``)."""
+    parts: dict[str, str] = {}
     for g in entry.groups:
         seats = [seat for name, seat in missing if name == g.name]
         if not seats:
             continue
         word = entry.word(g.name)
         if None in seats or len(seats) == len(g.fields):
-            parts.append(word)
+            parts[g.name] = word
         else:
             names = [entry.form[f"{g.name}_{seat}"].label.text for seat in g.seats if seat in seats]
-            parts.append(f"{word} ({', '.join(names)})")
-    return ", ".join(parts)
+            parts[g.name] = f"{word} ({', '.join(names)})"
+    return parts
 
 
-def mark_blanks(entry: HandEntry, missing: list[Blank]) -> None:
-    """Each input still blank that the hand needs marked invalid (``aria-invalid``, drawn in the
-    error colour): on a save refused for blanks, the scorer sees which box to fill in, not only
-    its name above the form. A radio's options take the mark of their field."""
+def blank_messages(entry: HandEntry, missing: list[Blank]) -> dict[str, str]:
+    """On a save refused for blanks, the line each group shows under its boxes, from the same
+    facts as the summary above the form (which may be a screen away on a phone): "Still to fill
+    in: tricks (Cy)". Its boxes are pointed at it (``point_boxes``)."""
     for g in entry.groups:
-        for fname in g.blank_fields(missing):
+        entry.boxes.setdefault(g.name, []).extend(g.blank_fields(missing))
+    return {name: f"Still to fill in: {part}" for name, part in missing_parts(entry, missing).items()}
+
+
+def point_boxes(entry: HandEntry) -> None:
+    """Each box a message beside it is about, marked for everyone: invalid (``aria-invalid``,
+    drawn in the error colour) and described by its group's message slot (``aria-describedby``,
+    read out with the box). The boxes are the ones ``entry.boxes`` names for the group, or all
+    of the group's when a message is about the group as a whole (tricks that do not add up).
+    A radio's options take the mark of their field."""
+    for g in entry.groups:
+        if not entry.problems.get(g.name):
+            continue
+        for fname in dict.fromkeys(entry.boxes.get(g.name) or g.fields):
             bound = entry.form[fname]
             # a new dict: the one it was built with is shared by every form of its class
-            bound.render_kw = {**(bound.render_kw or {}), "aria-invalid": "true"}
+            bound.render_kw = {**(bound.render_kw or {}), "aria-invalid": "true",
+                               "aria-describedby": f"err-{g.name}"}
+
+
+def mark_problem(entry: HandEntry, problem: Problem) -> None:
+    """The box an engine problem placed beside its group is about: the seat's own box when
+    it names a seat the group has one for, else (nothing added) the whole group."""
+    group = next((g for g in entry.groups if g.name == problem.field), None)
+    if group is None:
+        return
+    own = f"{group.name}_{problem.seat}"
+    entry.boxes.setdefault(group.name, []).extend(group.fields if problem.seat is None or own not in group.fields
+                                                  else [own])
 
 
 def plain(entry: HandEntry, problem: Problem, in_place: bool = False) -> str:
@@ -747,4 +784,6 @@ def field_errors(entry: HandEntry) -> dict[str, list[str]]:
         for fname in g.fields:
             for message in entry.form[fname].errors:
                 out.setdefault(g.name, []).append(message)
+                # the box that was typed wrong; the card counter's own findings are its whole grid's
+                entry.boxes.setdefault(g.name, []).extend(g.fields if g.errors_whole else [fname])
     return out

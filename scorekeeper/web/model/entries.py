@@ -60,19 +60,28 @@ def check(info: page.Info, entry: hand_forms.HandEntry, number: int, final: bool
         found.counted_into = entry.word(counter.into)
     if final and missing:  # on save, every blank at once
         found.general.append(f"Still to fill in: {found.still}.")
-        hand_forms.mark_blanks(entry, missing)
     if found.errors:
-        return found
+        return said_beside(entry, found, final)
     try:
         result = page.replay_of(info).with_hand(number, hand)
     except MatchError as error:
         if missing and not final:
             return found  # still typing: only say what is still to fill in
         place_refusal(entry, error, found)
-        return found
+        return said_beside(entry, found, final)
     found.result = result
     # what the preview shows, as the page writes it (a save writes the hand and never draws it)
     found.preview = {"checked": True} if final else view.preview_shown(info.played, hand, result, number)
+    return found
+
+
+def said_beside(entry: hand_forms.HandEntry, found: Check, final: bool) -> Check:
+    """A save refused with blanks: each group's blanks also said under its own boxes, first
+    (the summary above the form may be a screen away from them on a phone). Added once the
+    engine has checked the hand: its problems are found whatever is blank."""
+    if final and found.missing:
+        for name, line in hand_forms.blank_messages(entry, found.missing).items():
+            found.errors.setdefault(name, []).insert(0, line)
     return found
 
 
@@ -86,6 +95,7 @@ def place_refusal(entry: hand_forms.HandEntry, error: MatchError, found: Check) 
             continue  # said once, with every other blank, in "Still to fill in"
         if problem.field is not None and problem.field in known:
             found.errors.setdefault(problem.field, []).append(hand_forms.plain(entry, problem, in_place=True))
+            hand_forms.mark_problem(entry, problem)
         else:
             found.general.append(hand_forms.plain(entry, problem))
     found.general += other_problems(entry, error, number)
