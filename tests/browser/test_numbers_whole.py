@@ -28,9 +28,8 @@ NUMBERS_SPLIT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [390, 320])
-def test_the_notice_never_breaks_a_number_across_lines(page, live_server, screenshot, width):
-    # at 390 px the long name fits on a line and its number does not fit beside it
+def score_pad_with_a_long_name(page, live_server: str, width: int) -> None:
+    """A score pad match of the long name, Ann and Bob started as a user would, at ``width`` px."""
     page.set_viewport_size({"width": width, "height": 700})
     page.goto(live_server + "/matches/new")
     wait_htmx(page, "fieldset.game-choice")
@@ -41,6 +40,12 @@ def test_the_notice_never_breaks_a_number_across_lines(page, live_server, screen
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/matches/\d+$"))
     wait_htmx(page, "#preview")
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_notice_never_breaks_a_number_across_lines(page, live_server, screenshot, width):
+    # at 390 px the long name fits on a line and its number does not fit beside it
+    score_pad_with_a_long_name(page, live_server, width)
     for seat, points in enumerate(("26", "12", "-3")):
         page.fill(f'#hand-form input[name="points_{seat}"]', points)
     page.get_by_role("button", name="Save hand 1").click()
@@ -62,16 +67,7 @@ BOX_SHOWS_ALL = "box => box.scrollWidth <= box.clientWidth"
 def test_a_points_box_shows_the_widest_number_the_score_pad_takes(page, live_server, width):
     """-100000 and 100000 (the score pad's bounds, rules.md section 5) are seen whole in the
     box, so a refused 200000 is seen as typed beside its message."""
-    page.set_viewport_size({"width": width, "height": 700})
-    page.goto(live_server + "/matches/new")
-    wait_htmx(page, "fieldset.game-choice")
-    page.locator("label.game-card", has=page.locator('input[value="score_pad"]')).click()
-    expect(page.locator("#game-fields .settings legend")).to_have_text("Score pad settings")
-    for i, name in enumerate([LONG, "Ann", "Bob"]):
-        page.fill(f"#player_{i}", name)
-    page.get_by_role("button", name="Start the match").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
-    wait_htmx(page, "#preview")
+    score_pad_with_a_long_name(page, live_server, width)
     for seat, points in enumerate(("-100000", "100000", "200000")):
         box = page.locator(f'#hand-form input[name="points_{seat}"]')
         box.fill(points)
